@@ -1,0 +1,1 @@
+"""The games: pure rules (no rendering) and the registry that names them."""

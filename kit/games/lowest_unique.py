@@ -1,0 +1,149 @@
+"""Lowest unique number: the scoring rule and the facts a kit prints, as pure data.
+
+Every player secretly picks a whole number; equal numbers cancel; the lowest number picked by
+exactly one player scores one point. A pass is not a number, so it never cancels or scores.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from math import factorial
+
+NAME = "lowest-unique"
+TITLE = "Lowest Unique Number"
+MIN_PLAYERS = 3
+MAX_PLAYERS = 12  # per table; bigger parties sit at separate tables
+DEFAULT_RANGE = (1, 10)
+DEFAULT_ROUNDS = 5
+PRACTICE_SEED = 20001  # fixed so practice reveals are the same in every build
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """What a reveal shows once equal numbers are grouped."""
+
+    choices: tuple[int, ...]  # every number handed in, sorted; passes left out
+    passes: int
+    cancelled: tuple[int, ...]  # numbers picked by two or more players, ascending
+    singles: tuple[int, ...]  # numbers picked by exactly one player, ascending
+    winner: int | None  # the lowest single, or None when every number cancelled
+
+
+def score_round(choices: Iterable[int | None]) -> RoundResult:
+    """Score one reveal; ``None`` stands for a pass."""
+    handed_in = list(choices)
+    picked = [c for c in handed_in if c is not None]
+    counts = Counter(picked)
+    singles = tuple(sorted(n for n, k in counts.items() if k == 1))
+    return RoundResult(
+        choices=tuple(sorted(picked)),
+        passes=len(handed_in) - len(picked),
+        cancelled=tuple(sorted(n for n, k in counts.items() if k > 1)),
+        singles=singles,
+        winner=singles[0] if singles else None,
+    )
+
+
+def round_winner(choices: Mapping[str, int | None]) -> tuple[RoundResult, str | None]:
+    """Score a reveal whose slips carry names; returns the result and the scoring player."""
+    result = score_round(list(choices.values()))
+    if result.winner is None:
+        return result, None
+    owner = next(name for name, c in choices.items() if c == result.winner)
+    return result, owner
+
+
+def final_ranking(totals: Mapping[str, int]) -> list[tuple[int, list[str]]]:
+    """Places after the last round: equal totals share a place (1, 1, 3 ...)."""
+    ordered = sorted(set(totals.values()), reverse=True)
+    places: list[tuple[int, list[str]]] = []
+    place = 1
+    for total in ordered:
+        names = [n for n, t in totals.items() if t == total]
+        places.append((place, names))
+        place += len(names)
+    return places
+
+
+def no_winner_probability(players: int, numbers: int = 10) -> Fraction:
+    """Chance that a round has no single when everyone picks uniformly at random.
+
+    Counts the ways ``players`` labelled picks fall on ``numbers`` values with no value picked
+    exactly once: ``players! * [x^players] (e^x - x)^numbers``, over ``numbers^players``.
+    """
+    # Coefficients of e^x - x truncated at x^players, raised to the power ``numbers``.
+    base = [Fraction(1, factorial(k)) for k in range(players + 1)]
+    if players >= 1:
+        base[1] = Fraction(0)
+    poly = [Fraction(1)] + [Fraction(0)] * players
+    for _ in range(numbers):
+        poly = [sum(poly[i] * base[k - i] for i in range(k + 1)) for k in range(players + 1)]
+    return poly[players] * factorial(players) / Fraction(numbers) ** players
+
+
+@dataclass(frozen=True)
+class PracticeRound:
+    """A practice reveal: who picked what, what it teaches, and the computed answer."""
+
+    lesson: str
+    picks: tuple[tuple[str, int | None], ...]
+    result: RoundResult
+    winner_name: str | None
+
+
+# Each lesson is a predicate on the result; the generator draws seeded rounds until one fits.
+_LESSONS: tuple[tuple[str, object], ...] = (
+    ("The smallest number is picked once", lambda r, p: r.winner is not None
+     and r.choices[0] == r.winner and len(r.singles) == 1),
+    ("Every number is picked twice or more", lambda r, p: r.winner is None and not r.passes),
+    ("Only one single is left", lambda r, p: len(r.singles) == 1 and r.winner != r.choices[0]),
+    ("The smallest number cancels", lambda r, p: len(r.singles) >= 2 and r.cancelled
+     and r.cancelled[0] < r.winner),
+    ("Several singles: it looks like a tie", lambda r, p: len(r.singles) >= 3),
+    ("A player passes", lambda r, p: r.passes == 1 and r.winner is not None),
+    ("A high number wins", lambda r, p: r.winner is not None and r.winner >= p),
+    ("Pairs everywhere but one", lambda r, p: len(r.singles) == 1 and len(r.cancelled) >= 2),
+)
+
+
+def practice_rounds(
+    names: Sequence[str], number_range: tuple[int, int], count: int = 8,
+    seed: int = PRACTICE_SEED,
+) -> tuple[PracticeRound, ...]:
+    """Deterministic practice reveals, one per lesson that this table size allows."""
+    rng = random.Random(seed)
+    lo, hi = number_range
+    high = lo + (hi - lo) * 7 // 10
+    # Small ranges make near-misses likelier; players pick from a narrowed band most of the time.
+    band = min(hi, lo + max(len(names), 4))
+    rounds: list[PracticeRound] = []
+    seen: set[tuple[int | None, ...]] = set()
+    for lesson, fits in _LESSONS:
+        for _ in range(4000):
+            top = hi if rng.random() < 0.3 else band
+            picks: list[int | None] = [rng.randint(lo, top) for _ in names]
+            if "passes" in lesson:
+                picks[rng.randrange(len(picks))] = None
+            result = score_round(picks)
+            if tuple(picks) not in seen and fits(result, high):  # type: ignore[operator]
+                seen.add(tuple(picks))
+                named = tuple(zip(names, picks, strict=True))
+                _, who = round_winner(dict(named))
+                rounds.append(PracticeRound(lesson, named, result, who))
+                break
+        if len(rounds) == count:
+            break
+    # Small tables cannot show every lesson; plain reveals make up the number.
+    while len(rounds) < count:
+        picks = [rng.randint(lo, band) for _ in names]
+        if tuple(picks) in seen:
+            continue
+        seen.add(tuple(picks))
+        named = tuple(zip(names, picks, strict=True))
+        _, who = round_winner(dict(named))
+        rounds.append(PracticeRound("Another reveal", named, score_round(picks), who))
+    return tuple(rounds)

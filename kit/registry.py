@@ -1,0 +1,18 @@
+"""The registry of games: the only place that lists them; everything else looks up by name."""
+
+from __future__ import annotations
+
+from .errors import ConfigError
+from .pages import lowest_unique
+from .plan import GameSpec
+
+GAMES: dict[str, GameSpec] = {spec.name: spec for spec in (lowest_unique.SPEC,)}
+
+
+def game_spec(name: str) -> GameSpec:
+    try:
+        return GAMES[name]
+    except KeyError:
+        raise ConfigError(
+            "game", f"unknown game {name!r}; choose one of: {', '.join(GAMES)}"
+        ) from None
