@@ -196,7 +196,7 @@ def resolve(raw: Mapping[str, object], source: str = "the config") -> KitConfig:
         try:
             players = parse_int("players", raw["players"], 1, 100_000)
         except ConfigError:
-            spec.check_players(0)  # the game's own message: which counts it allows
+            spec.check_players(None, raw["players"])  # the game's message: the counts allowed
             raise
     else:
         players = spec.default_players

@@ -39,6 +39,11 @@ class Paper:
         """Height between the page header and the footer."""
         return self.height_mm - 2 * MARGIN_MM - HEADER_MM - FOOTER_MM
 
+    def turned(self) -> Paper:
+        """The same sheet in landscape."""
+        return Paper(self.name, self.label, self.height_mm, self.width_mm,
+                     " ".join(reversed(self.css_size.split())))
+
 
 _PAPERS = {
     "a4": Paper("a4", "A4", 210.0, 297.0, "210mm 297mm"),

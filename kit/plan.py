@@ -21,6 +21,7 @@ class Page:
     context: Mapping[str, object] = field(default_factory=dict)
     audience: str = "player"  # "player" pages carry the scale ruler; "host" pages say host only
     headed: bool = True  # slip pages give the header's room to the slips
+    landscape: bool = False  # turned sideways (e.g. a wide turn-report grid)
 
 
 @dataclass(frozen=True)
@@ -56,12 +57,14 @@ class GameSpec:
     plan: Callable[[KitConfig], KitPlan]
     check_config: Callable[[KitConfig], None] = lambda config: None
 
-    def check_players(self, players: int) -> None:
+    def check_players(self, players: int | None, given: object = None) -> None:
+        """Raise the game's own message unless ``players`` is a count it allows."""
         top = self.max_players
-        if players < self.min_players or (top is not None and players > top):
+        if players is None or players < self.min_players or (top is not None and players > top):
             allowed = (f"{self.min_players} to {top}" if top is not None
                        else f"at least {self.min_players}")
             more = " per table" if top is not None else ""
             raise ConfigError(
-                "players", f"{self.name} needs {allowed} players{more}; got {players}"
+                "players", f"{self.name} needs {allowed} players{more}; "
+                f"got {players if players is not None else repr(given)}"
             )
