@@ -221,7 +221,7 @@ def resolve(raw: Mapping[str, object], source: str = "the config") -> KitConfig:
         title=check_text("title", "the title", str(get("title")), TITLE_MAX),
         date=check_text("date", "the date", str(get("date")), 40),
         out=str(get("out")),
-        rounds=parse_int("rounds", get("rounds"), 1, 20),
+        rounds=parse_int("rounds", get("rounds"), 1, 12),
         cooperative=parse_bool("cooperative", get("cooperative")),
         sudden_death_announced=parse_bool("sudden_death_announced",
                                           get("sudden_death_announced")),
@@ -230,6 +230,6 @@ def resolve(raw: Mapping[str, object], source: str = "the config") -> KitConfig:
     )
     spare = raw.get("spare_slips")
     config = replace(config, spare_slips=players if spare is None
-                     else parse_int("spare_slips", spare, 0, 10 * players))
+                     else parse_int("spare_slips", spare, 0, 3 * players))
     spec.check_config(config)
     return config

@@ -45,10 +45,10 @@ OPTIONS: tuple[Option, ...] = (
     Option("date", "str", "", "event date printed small on every page, as you write it",
            metavar="TEXT"),
     Option("out", "str", "build", "folder the kit folders are written into", metavar="DIR"),
-    Option("rounds", "int", 5, "rounds in the game (1 to 20)", games=("lowest-unique",),
+    Option("rounds", "int", 5, "rounds in the game (1 to 12)", games=("lowest-unique",),
            metavar="N"),
-    Option("spare_slips", "int", None, "spare slips for replayed rounds (default: one round's "
-           "worth, one per player)", games=("lowest-unique",), metavar="N"),
+    Option("spare_slips", "int", None, "spare slips for replayed rounds, 0 to three rounds' "
+           "worth (default: one round's worth, one per player)", games=("lowest-unique",), metavar="N"),
     Option("cooperative", "bool", False, "print the cooperative variant (no scores; aim for "
            "exactly one single each round)", games=("lowest-unique",)),
     Option("sudden_death_announced", "bool", False, "a sudden-death round was announced before "

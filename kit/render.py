@@ -18,6 +18,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 
 from . import __version__
 from .config import KitConfig
+from .errors import LayoutError
 from .paper import FOOTER_MM, HEADER_MM, MARGIN_MM, paper
 from .plan import Document, KitPlan
 from .resources import asset_root, fonts_dir, templates_dir
@@ -88,7 +89,38 @@ def _viewer_preferences(document: object, pdf: object) -> None:
     pdf.catalog["ViewerPreferences"] = prefs  # type: ignore[attr-defined]
 
 
-def html_to_pdf(html: str) -> bytes:
+def _boxes(box: object):
+    """Every layout box below ``box``, looking inside absolutely placed ones too."""
+    inner = getattr(box, "_box", None)  # WeasyPrint wraps absolute boxes in a placeholder
+    if inner is not None:
+        box = inner
+    yield box
+    for child in getattr(box, "children", ()):
+        yield from _boxes(child)
+
+
+def check_fit(document: object, labels: list[str]) -> None:
+    """Raise ``LayoutError`` if content runs past the bottom of a page's body block.
+
+    Page blocks have a fixed size, so overflow would be cut off silently on paper.
+    """
+    for number, page in enumerate(document.pages, start=1):  # type: ignore[attr-defined]
+        for box in _boxes(page._page_box):
+            element = getattr(box, "element", None)
+            if element is None or "page-body" not in (element.get("class") or "").split():
+                continue
+            limit = box.content_box_y() + box.height
+            lowest = max((b.position_y + b.margin_height() for b in _boxes(box)
+                          if b is not box), default=limit)
+            if lowest > limit + 0.5:
+                over_mm = (lowest - limit) * 25.4 / 96
+                label = labels[number - 1] if number <= len(labels) else "?"
+                raise LayoutError("layout", f"page {number} ({label}) runs {over_mm:.1f} mm past "
+                                  "its printable area")
+            break
+
+
+def html_to_pdf(html: str, labels: list[str] | None = None) -> bytes:
     """Render our HTML with the bundled fonts only, at 100% scale."""
     from weasyprint import HTML
     from weasyprint.text.fonts import FontConfiguration
@@ -98,6 +130,11 @@ def html_to_pdf(html: str) -> bytes:
     document = HTML(
         string=html, base_url=asset_root().as_uri() + "/", url_fetcher=fetcher.fetcher
     ).render(font_config=font_config)
+    if labels is not None:
+        if len(document.pages) != len(labels):
+            raise LayoutError("layout", f"{len(labels)} pages planned but "
+                              f"{len(document.pages)} rendered")
+        check_fit(document, labels)
     return document.write_pdf(finisher=_viewer_preferences, pdf_identifier=b"number-party-kit")
 
 
@@ -118,7 +155,7 @@ def build_files(config: KitConfig) -> KitFiles:
     for document in plan.documents:
         html = render_html(plan, document, config)
         files[f"{document.stem}.html"] = html.encode("utf-8")
-        files[f"{document.stem}.pdf"] = html_to_pdf(html)
+        files[f"{document.stem}.pdf"] = html_to_pdf(html, [p.label for p in document.pages])
     for name in FONT_FILES + LICENCE_FILES:
         files[f"fonts/{name}"] = (fonts_dir() / name).read_bytes()
     return KitFiles(plan.folder, files)

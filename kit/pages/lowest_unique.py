@@ -6,7 +6,7 @@ import math
 
 from ..config import KitConfig
 from ..games import lowest_unique as rules
-from ..paper import chunks, paper, slip_grid
+from ..paper import Paper, chunks, paper, slip_grid
 from ..plan import Document, GameSpec, KitPlan, Page
 
 CHECK_EXAMPLES = ((1, 1, 2, 3, 3, 8), (2, 2, 5, 5, 9, 9))  # from the reference kit
@@ -38,6 +38,12 @@ def slips(config: KitConfig) -> list[dict[str, object]]:
         out += [{"name": name, "round": r} for r in range(1, config.rounds + 1)]
         out += [{"name": name, "round": None}] * (spare_each + (1 if i < extra else 0))
     return out
+
+
+def tally_row_mm(sheet: Paper, rows: int) -> float:
+    """Tall rows for handwriting, shrunk (never below 8 mm) so every row fits one page."""
+    room = sheet.body_height_mm - 100  # title, notes and the check examples take ~100 mm
+    return round(max(8.0, min(13.0, room / (rows + 1))), 1)
 
 
 def check_examples() -> list[dict[str, object]]:
@@ -76,6 +82,7 @@ def plan(config: KitConfig) -> KitPlan:
         }, headed=False))
     player_pages.append(Page("lowest_unique/tally.html", "Round tally", {
         **common, "rows": tally_rows, "examples": check_examples(),
+        "row_mm": tally_row_mm(paper(config.paper), len(tally_rows)),
         "cooperative": config.cooperative,
     }))
     if not config.cooperative:
