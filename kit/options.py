@@ -48,7 +48,8 @@ OPTIONS: tuple[Option, ...] = (
     Option("rounds", "int", 5, "rounds in the game (1 to 12)", games=("lowest-unique",),
            metavar="N"),
     Option("spare_slips", "int", None, "spare slips for replayed rounds, 0 to three rounds' "
-           "worth (default: one round's worth, one per player)", games=("lowest-unique",), metavar="N"),
+           "worth (default: one round's worth, one per player)", games=("lowest-unique",),
+           metavar="N"),
     Option("cooperative", "bool", False, "print the cooperative variant (no scores; aim for "
            "exactly one single each round)", games=("lowest-unique",)),
     Option("sudden_death_announced", "bool", False, "a sudden-death round was announced before "

@@ -121,5 +121,6 @@ def test_help_documents_every_option_with_its_default(capsys: pytest.CaptureFixt
 def test_build_replaces_an_old_kit_atomically(capsys: pytest.CaptureFixture[str],
                                               tmp_path: Path) -> None:
     for _ in range(2):
-        assert run(capsys, "build", "lowest-unique", "--players", "3", "--out", str(tmp_path))[0] == 0
+        code = run(capsys, "build", "lowest-unique", "--players", "3", "--out", str(tmp_path))[0]
+        assert code == 0
     assert sorted(p.name for p in tmp_path.iterdir()) == ["lowest-unique-3p-a4"]

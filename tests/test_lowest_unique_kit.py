@@ -7,11 +7,10 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
+from conftest import build_kit
 from pypdf import PdfReader
 
 from kit.games import lowest_unique as rules
-
-from conftest import build_kit
 
 A4 = (595.28, 841.89)
 LETTER = (612.0, 792.0)
