@@ -5,14 +5,19 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
+import re
 import sys
+import time
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from . import __version__
-from .config import KitConfig, load_toml, resolve
-from .errors import KitError
+from .config import KitConfig, check_keys, load_toml, resolve
+from .errors import ConfigError, KitError
 from .options import OPTIONS, PAPERS
+from .registry import GAMES
 
 EXIT_USAGE = 2
 
@@ -38,8 +43,6 @@ def _default_text(option: object) -> str:
 
 
 def parser() -> argparse.ArgumentParser:
-    from .registry import GAMES
-
     top = _Parser(prog="kit", description="Print-ready kits (PDF and HTML) for secret-number "
                   "party games.")
     top.add_argument("--version", action="version", version=f"kit {__version__}")
@@ -72,31 +75,73 @@ def parser() -> argparse.ArgumentParser:
                                metavar=option.metavar, help=text)
     build.add_argument("--json", action="store_true",
                        help="print a JSON manifest of what was written instead of the paths")
+    from .site import add_commands  # `kit site` and `kit serve`
+
+    add_commands(sub)
     return top
 
 
-def configs_from_args(args: argparse.Namespace) -> list[KitConfig]:
-    """Merge the config file (if any) with flags, flags winning, and validate."""
-    from .registry import GAMES
+PARTY_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")
 
+
+def configs_from_args(args: argparse.Namespace) -> list[KitConfig]:
+    """Merge the config file (if any) with flags, flags winning, and validate every kit.
+
+    A file with ``[[party]]`` tables is a batch: top-level keys are defaults for every party,
+    each party names its own folder with ``name``.
+    """
     flags = {o.key: getattr(args, o.key) for o in OPTIONS
              if o.key != "game" and getattr(args, o.key) is not None}
     if args.game is not None:
         flags["game"] = args.game
-    raw: dict[str, object] = {}
-    source = "the command line"
-    if args.config:
-        raw = load_toml(args.config)
-        source = args.config
-        from .config import check_keys
+    if not args.config:
+        return expand_defaults(merge({}, flags), "the command line")
+    raw = load_toml(args.config)
+    parties = raw.pop("party", None)
+    check_keys(raw, args.config)
+    if parties is None:
+        return expand_defaults(merge(raw, flags), args.config)
+    if not isinstance(parties, list) or not parties or not all(
+            isinstance(p, dict) for p in parties):
+        raise ConfigError("party", f"must be one or more [[party]] tables in {args.config}")
+    configs = []
+    seen: dict[str, int] = {}
+    for number, party in enumerate(parties, start=1):
+        party = dict(party)
+        name = party.pop("name", None)
+        where = f"party {number} in {args.config}"
+        if not isinstance(name, str) or not PARTY_NAME.fullmatch(name):
+            raise ConfigError("party", f"{where} needs a name of 1 to 40 letters, digits, '-', "
+                              f"'_' or '.', starting with a letter or digit; got {name!r}")
+        if name.casefold() in seen:
+            raise ConfigError("party", f"the name {name!r} is used by parties "
+                              f"{seen[name.casefold()]} and {number}; every party needs its own "
+                              "name (it names the party's folder)")
+        seen[name.casefold()] = number
+        check_keys(party, where)
+        merged = merge(merge(raw, party), flags)
+        if "game" not in merged:
+            raise ConfigError("game", f"{where} names no game; choose one of: "
+                              f"{', '.join(GAMES)}")
+        configs.append(replace(resolve(merged, where), party=name))
+    return configs
 
-        check_keys(raw, source)
-    if "players" in flags or "names" in flags:  # a head count or names on the command line
-        raw.pop("players", None)  # replace the file's players and names together
-        raw.pop("names", None)
-    raw.update(flags)
+
+def merge(base: dict[str, object], over: dict[str, object]) -> dict[str, object]:
+    """``over`` wins; a head count or names in ``over`` replace both in ``base``."""
+    merged = dict(base)
+    if "players" in over or "names" in over:
+        merged.pop("players", None)
+        merged.pop("names", None)
+    merged.update(over)
+    return merged
+
+
+def expand_defaults(raw: dict[str, object], source: str) -> list[KitConfig]:
+    """One game: that kit. No game: the default kit of every game, on every paper unless set."""
     if "game" in raw:
         return [resolve(raw, source)]
+    raw = dict(raw)
     papers = [raw.pop("paper")] if "paper" in raw else list(PAPERS)
     return [resolve({**raw, "game": game, "paper": p}, source) for game in GAMES for p in papers]
 
@@ -121,6 +166,34 @@ def manifest(paths: list[Path], configs: list[KitConfig]) -> list[dict[str, obje
     return kits
 
 
+class Progress:
+    """A progress bar on stderr, only on a terminal and only once a build passes one second."""
+
+    def __init__(self) -> None:
+        self.start = time.monotonic()
+        self.bar = None
+        self.task = None
+
+    def __enter__(self) -> Progress:
+        return self
+
+    def update(self, done: int, total: int) -> None:
+        if self.bar is None:
+            if not sys.stderr.isatty() or time.monotonic() - self.start < 1.0 or done >= total:
+                return
+            from rich.console import Console
+            from rich.progress import Progress as RichProgress
+
+            self.bar = RichProgress(console=Console(stderr=True), transient=True)
+            self.bar.start()
+            self.task = self.bar.add_task("Rendering pages", total=total)
+        self.bar.update(self.task, completed=done, total=total)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``kit``; returns the exit code (0 ok, 2 bad input)."""
     args_list = list(sys.argv[1:] if argv is None else argv)
@@ -129,10 +202,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command is None:
             parser().print_help()
             return EXIT_USAGE
+        if args.command in ("site", "serve"):
+            from .site import run_command
+
+            return run_command(args)
         from .render import build
 
         configs = configs_from_args(args)
-        paths = build(configs)
+        with Progress() as progress:
+            paths = build(configs, workers=min(2, os.cpu_count() or 1), progress=progress.update)
     except KitError as exc:
         print(f"Error: {exc}", file=sys.stderr)
         return EXIT_USAGE

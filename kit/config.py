@@ -18,6 +18,7 @@ from .errors import ConfigError
 from .options import NAME_MAX, OPTIONS, OPTIONS_BY_KEY, PAPERS, TITLE_MAX
 from .paper import paper as paper_by_name
 from .resources import font_path
+from .tables import deal, table_sizes
 
 RANGE_MAX = 999  # three digits fit every box on every page
 
@@ -36,15 +37,38 @@ class KitConfig:
     date: str = ""
     out: str = "build"
     rounds: int = 5
-    spare_slips: int = 0
+    spare_slips: int | None = None  # per table; None: one round's worth (see ``spares``)
+    tables: int | None = None  # as asked for; ``sizes`` holds the seating that resulted
+    shuffle: int | None = None
+    sizes: tuple[int, ...] = ()  # players at each table; one entry for a single table
+    table: int = 0  # 0: the whole party; 1..table_count: one table of it
+    party: str = ""  # a batch party's name, used as its folder name
     cooperative: bool = False
     sudden_death_announced: bool = False
     host_plays: bool = False
     turns: int = 8
 
     @property
+    def spares(self) -> int:
+        """Spare slips for this table: as configured, or one round's worth."""
+        return self.players if self.spare_slips is None else self.spare_slips
+
+    @property
+    def table_count(self) -> int:
+        return max(1, len(self.sizes))
+
+    @property
+    def table_label(self) -> str:
+        """"Table 2 of 3" for one table of a split party, else empty."""
+        return f"Table {self.table} of {self.table_count}" if self.table else ""
+
+    @property
     def folder_name(self) -> str:
+        if self.party:
+            return self.party
         name = f"{self.game}-{self.players}p-{self.paper}"
+        if self.tables is not None and self.table_count > 1:
+            name += f"-{self.table_count}tables"
         if self.custom_range:
             name += f"-range{self.range[0]}-{self.range[1]}"
         return name
@@ -200,7 +224,17 @@ def resolve(raw: Mapping[str, object], source: str = "the config") -> KitConfig:
             raise
     else:
         players = spec.default_players
-    spec.check_players(players)
+    tables = None if raw.get("tables") is None else parse_int("tables", raw["tables"], 1, 1000)
+    if tables is None and not (spec.splits_large_parties and spec.max_players is not None
+                               and players > spec.max_players):
+        spec.check_players(players)
+        sizes = [players]
+    else:
+        sizes = table_sizes(players, spec.min_players, spec.max_players, tables)
+    shuffle = None if raw.get("shuffle") is None else parse_int("shuffle", raw["shuffle"], 0,
+                                                                 2**31 - 1)
+    if shuffle is not None and not names:
+        raise ConfigError("shuffle", "only seats named players; give names, or leave it out")
 
     paper_name = raw.get("paper", OPTIONS_BY_KEY["paper"].default)
     if not isinstance(paper_name, str) or paper_name.lower() not in PAPERS:
@@ -227,9 +261,24 @@ def resolve(raw: Mapping[str, object], source: str = "the config") -> KitConfig:
                                           get("sudden_death_announced")),
         host_plays=parse_bool("host_plays", get("host_plays")),
         turns=parse_int("turns", get("turns"), 1, 30),
+        tables=tables,
+        shuffle=shuffle,
+        sizes=tuple(sizes),
     )
     spare = raw.get("spare_slips")
-    config = replace(config, spare_slips=players if spare is None
-                     else parse_int("spare_slips", spare, 0, 3 * players))
+    if spare is not None:
+        config = replace(config, spare_slips=parse_int("spare_slips", spare, 0, 3 * min(sizes)))
     spec.check_config(config)
     return config
+
+
+def seat(config: KitConfig) -> list[KitConfig]:
+    """One config per table of a split party (the config itself when it is one table)."""
+    if config.table_count == 1:
+        return [config]
+    seated = deal(config.names, config.sizes, config.shuffle) if config.names else [
+        () for _ in config.sizes]
+    return [
+        replace(config, players=size, names=tuple(names), table=i)
+        for i, (size, names) in enumerate(zip(config.sizes, seated, strict=True), start=1)
+    ]

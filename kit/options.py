@@ -44,6 +44,10 @@ OPTIONS: tuple[Option, ...] = (
            "characters)", metavar="TEXT"),
     Option("date", "str", "", "event date printed small on every page, as you write it",
            metavar="TEXT"),
+    Option("tables", "int", None, "split the party over exactly this many tables (default: "
+           "the fewest that fit, for games with a per-table limit)", metavar="K"),
+    Option("shuffle", "int", None, "seat the named players at tables in a shuffled order, "
+           "repeatable with the same SEED (default: in the order given)", metavar="SEED"),
     Option("out", "str", "build", "folder the kit folders are written into", metavar="DIR"),
     Option("rounds", "int", 5, "rounds in the game (1 to 12)", games=("lowest-unique",),
            metavar="N"),

@@ -32,6 +32,11 @@ class Document:
     title: str
     pages: tuple[Page, ...]
 
+    @property
+    def audience(self) -> str:
+        """"host" when every page is for the host (one file per party), else "player"."""
+        return "host" if all(p.audience == "host" for p in self.pages) else "player"
+
 
 @dataclass(frozen=True)
 class KitPlan:
@@ -51,11 +56,14 @@ class GameSpec:
     name: str
     title: str
     min_players: int
-    max_players: int | None  # per table; None when the rules set no cap
+    max_players: int | None  # per table (or the kit's limit, when it does not split)
     default_players: int
     default_range: Callable[[int], tuple[int, int]]
     plan: Callable[[KitConfig], KitPlan]
     check_config: Callable[[KitConfig], None] = lambda config: None
+    # True: a party over max_players sits at several tables by itself. False: the rules set no
+    # cap, so a big group stays one game unless the host asks for --tables explicitly.
+    splits_large_parties: bool = True
 
     def check_players(self, players: int | None, given: object = None) -> None:
         """Raise the game's own message unless ``players`` is a count it allows."""

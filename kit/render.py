@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -20,8 +20,9 @@ from . import __version__
 from .config import KitConfig
 from .errors import LayoutError
 from .paper import FOOTER_MM, HEADER_MM, MARGIN_MM, paper
-from .plan import Document, KitPlan
+from .plan import Document, KitPlan, Page
 from .resources import asset_root, fonts_dir, templates_dir
+from .tables import seating_pages
 
 AUTHOR = "number-party-kit"
 FONT_FILES = (
@@ -47,7 +48,8 @@ def environment() -> Environment:
     return env
 
 
-def render_html(plan: KitPlan, document: Document, config: KitConfig) -> str:
+def render_html(plan: KitPlan, document: Document, config: KitConfig,
+                table_label: str = "") -> str:
     """One self-contained HTML file: CSS inline, fonts beside it in ``fonts/``."""
     sheet = paper(config.paper)
     env = environment()
@@ -55,7 +57,7 @@ def render_html(plan: KitPlan, document: Document, config: KitConfig) -> str:
                     for name in ("print.css", *plan.styles))
     return env.get_template("document.html").render(
         plan=plan, document=document, config=config, paper=sheet, css=css,
-        author=AUTHOR, version=__version__,
+        author=AUTHOR, version=__version__, table_label=table_label,
     )
 
 
@@ -68,10 +70,9 @@ class AssetFetcher:
         class _Fetcher(URLFetcher):
             def fetch(inner, url: str, headers: object = None):  # noqa: N805 - closure over self
                 parsed = urlparse(url)
-                root = asset_root()
-                if parsed.scheme == "file":
-                    target = Path(unquote(parsed.path)).resolve()
-                    if target.is_relative_to(root):
+                if parsed.scheme == "file" and parsed.netloc in ("", "localhost"):
+                    target = Path(unquote(parsed.path)).resolve()  # no ../ or symlink escapes
+                    if any(target.is_relative_to(d) for d in (templates_dir(), fonts_dir())):
                         return super().fetch(url, headers)
                 self.refused.append(url)
                 raise ValueError(f"refused to fetch {url}: only the kit's own assets are read")
@@ -139,6 +140,25 @@ def html_to_pdf(html: str, labels: list[str] | None = None) -> bytes:
 
 
 @dataclass(frozen=True)
+class RenderJob:
+    """One WeasyPrint render: the HTML and the label of every page it must produce."""
+
+    html: str
+    labels: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Stacked:
+    """A PDF put together from rendered pages (see ``kit.pdf.stack``)."""
+
+    title: str
+    pages: tuple[tuple[RenderJob, int, RenderJob | None, int], ...]
+
+
+Part = bytes | RenderJob | Stacked
+
+
+@dataclass(frozen=True)
 class KitFiles:
     """The bytes of one kit folder, keyed by path inside the folder."""
 
@@ -146,19 +166,154 @@ class KitFiles:
     files: dict[str, bytes]
 
 
-def build_files(config: KitConfig) -> KitFiles:
-    """config -> plan -> HTML -> PDF; nothing is written to disk."""
+@dataclass(frozen=True)
+class KitRecipe:
+    """A kit folder before rendering: each file is bytes, a render job, or a stack of pages."""
+
+    config: KitConfig
+    folder: str
+    parts: dict[str, Part]
+
+    def jobs(self) -> list[RenderJob]:
+        found: list[RenderJob] = []
+        for part in self.parts.values():
+            if isinstance(part, RenderJob):
+                found.append(part)
+            elif isinstance(part, Stacked):
+                for base, _, stamp, _ in part.pages:
+                    found += [base] if stamp is None else [base, stamp]
+        return found
+
+
+def _job(plan: KitPlan, document: Document, config: KitConfig, **extra: object) -> RenderJob:
+    return RenderJob(render_html(plan, document, config, **extra),
+                     tuple(p.label for p in document.pages))
+
+
+def _static_files() -> dict[str, Part]:
+    return {f"fonts/{name}": (fonts_dir() / name).read_bytes()
+            for name in FONT_FILES + LICENCE_FILES}
+
+
+def stamp_job(config: KitConfig, labels: list[str]) -> RenderJob:
+    """A page per label and orientation (portrait, landscape) holding only that stamp."""
+    sheet = paper(config.paper)
+    env = environment()
+    css = env.get_template("print.css").render(paper=sheet)
+    html = env.get_template("stamps.html").render(labels=labels, css=css, paper=sheet)
+    return RenderJob(html, tuple(f"{label} ({side})" for label in labels
+                                 for side in ("portrait", "landscape")))
+
+
+def plan_kit(config: KitConfig) -> KitRecipe:
+    """config -> plan -> HTML: everything but the PDF rendering itself."""
+    from .config import seat
     from .registry import game_spec
 
-    plan = game_spec(config.game).plan(config)
+    spec = game_spec(config.game)
+    parts = _static_files()
+    tables = seat(config)
+    if len(tables) == 1:
+        plan = spec.plan(config)
+        for document in plan.documents:
+            job = _job(plan, document, config)
+            parts[f"{document.stem}.html"] = job.html.encode("utf-8")
+            parts[f"{document.stem}.pdf"] = job
+        return KitRecipe(config, plan.folder, parts)
+
+    # A split party: per-table player files, one host file, and one print file of every table.
+    stamps = stamp_job(config, [t.table_label for t in tables])
+    everything: list[tuple[RenderJob, int, RenderJob | None, int]] = []
+    plans = [spec.plan(t) for t in tables]
+    for table, plan in zip(tables, plans, strict=True):
+        for document in plan.documents:
+            if document.audience == "host":
+                continue
+            with_label = render_html(plan, document, table, table_label=table.table_label)
+            parts[f"{document.stem}-table-{table.table}.html"] = with_label.encode("utf-8")
+            base = _job(plan, document, table)  # no label: identical tables share one render
+            pages = tuple(
+                (base, i, stamps, 2 * (table.table - 1) + int(page.landscape))
+                for i, page in enumerate(document.pages)
+            )
+            parts[f"{document.stem}-table-{table.table}.pdf"] = Stacked(
+                f"{document.title} — {table.table_label}", pages)
+            everything += pages
+    parts["all-tables.pdf"] = Stacked(f"{plans[0].game_title} — every table, in print order",
+                                      tuple(everything))
+    host_plan = plans[0]
+    for document in host_plan.documents:
+        if document.audience != "host":
+            continue
+        seated = [(t.table_label, list(t.names) or [f"{t.players} players, names on their slips"])
+                  for t in tables]
+        chunks = seating_pages(seated)
+        seating = tuple(
+            Page("seating.html", f"Seating {i} of {len(chunks)}" if len(chunks) > 1 else "Seating",
+                 {"tables": chunk, "table_count": len(tables), "players": config.players},
+                 audience="host")
+            for i, chunk in enumerate(chunks, start=1))
+        party_doc = Document(document.stem, document.title, (*seating, *document.pages))
+        job = _job(host_plan, party_doc, config)
+        parts[f"{document.stem}.html"] = job.html.encode("utf-8")
+        parts[f"{document.stem}.pdf"] = job
+    return KitRecipe(config, config.folder_name, parts)
+
+
+def _render(job: RenderJob) -> bytes:
+    return html_to_pdf(job.html, list(job.labels))
+
+
+def render_all(
+    jobs: list[RenderJob], workers: int = 1,
+    progress: Callable[[int, int], None] = lambda done, total: None,
+) -> dict[RenderJob, bytes]:
+    """Render each distinct job once; with ``workers`` > 1, on that many processes."""
+    unique = list(dict.fromkeys(jobs))
+    done: dict[RenderJob, bytes] = {}
+    if workers <= 1 or len(unique) <= 1:
+        for job in unique:
+            done[job] = _render(job)
+            progress(len(done), len(unique))
+        return done
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    # Biggest first, so the long renders start at once and the small ones fill in.
+    ordered = sorted(unique, key=lambda j: -len(j.labels))
+    context = multiprocessing.get_context("fork")  # children inherit the loaded WeasyPrint
+    with ProcessPoolExecutor(min(workers, len(ordered)), mp_context=context) as pool:
+        futures = {pool.submit(_render, job): job for job in ordered}
+        for future in as_completed(futures):
+            done[futures[future]] = future.result()
+            progress(len(done), len(unique))
+    return {job: done[job] for job in unique}
+
+
+def finish(recipe: KitRecipe, rendered: dict[RenderJob, bytes]) -> KitFiles:
+    """Fill a recipe's files from rendered PDFs."""
+    from .pdf import PageRef, stack
+
     files: dict[str, bytes] = {}
-    for document in plan.documents:
-        html = render_html(plan, document, config)
-        files[f"{document.stem}.html"] = html.encode("utf-8")
-        files[f"{document.stem}.pdf"] = html_to_pdf(html, [p.label for p in document.pages])
-    for name in FONT_FILES + LICENCE_FILES:
-        files[f"fonts/{name}"] = (fonts_dir() / name).read_bytes()
-    return KitFiles(plan.folder, files)
+    for name, part in recipe.parts.items():
+        if isinstance(part, bytes):
+            files[name] = part
+        elif isinstance(part, RenderJob):
+            files[name] = rendered[part]
+        else:
+            jobs = list(dict.fromkeys(j for page in part.pages for j in (page[0], page[2])
+                                      if j is not None))
+            keys = {job: f"r{i}" for i, job in enumerate(jobs)}
+            refs = [PageRef(keys[b], i, None if s is None else keys[s], si)
+                    for b, i, s, si in part.pages]
+            files[name] = stack({keys[j]: rendered[j] for j in jobs}, refs, part.title)
+    return KitFiles(recipe.folder, files)
+
+
+def build_files(config: KitConfig, workers: int = 1) -> KitFiles:
+    """config -> plan -> HTML -> PDF; nothing is written to disk."""
+    recipe = plan_kit(config)
+    return finish(recipe, render_all(recipe.jobs(), workers))
 
 
 def write_folder(kit: KitFiles, out_dir: str | Path) -> list[Path]:
@@ -187,9 +342,17 @@ def write_folder(kit: KitFiles, out_dir: str | Path) -> list[Path]:
     return [final / rel for rel in sorted(kit.files) if not rel.startswith("fonts/")]
 
 
-def build(configs: Iterable[KitConfig]) -> list[Path]:
-    """Render every kit first, then write them, so a failure leaves no partial folder."""
-    kits = [(config, build_files(config)) for config in configs]
+def build(
+    configs: Iterable[KitConfig], workers: int = 1,
+    progress: Callable[[int, int], None] = lambda done, total: None,
+) -> list[Path]:
+    """Plan and render every kit first, then write them, so a failure leaves no partial folder.
+
+    Renders are pooled across kits: pages shared by several tables or kits render once.
+    """
+    recipes = [plan_kit(config) for config in configs]
+    rendered = render_all([job for recipe in recipes for job in recipe.jobs()], workers, progress)
+    kits = [(recipe.config, finish(recipe, rendered)) for recipe in recipes]
     written: list[Path] = []
     for config, kit in kits:
         written += write_folder(kit, config.out)

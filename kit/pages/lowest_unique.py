@@ -24,14 +24,14 @@ def player_labels(config: KitConfig) -> list[str]:
 
 def replay_rows(config: KitConfig) -> int:
     """Spare slips cover this many replayed rounds, so the tally gets as many extra rows."""
-    return math.ceil(config.spare_slips / config.players) if config.spare_slips else 0
+    return math.ceil(config.spares / config.players) if config.spares else 0
 
 
 def slips(config: KitConfig) -> list[dict[str, object]]:
     """One slip per player per round, then the spares; named slips are grouped by player."""
-    spare_each, extra = divmod(config.spare_slips, config.players)
+    spare_each, extra = divmod(config.spares, config.players)
     if not config.names:
-        count = config.players * config.rounds + config.spare_slips
+        count = config.players * config.rounds + config.spares
         return [{"name": None, "round": None} for _ in range(count)]
     out: list[dict[str, object]] = []
     for i, name in enumerate(config.names):
@@ -96,7 +96,7 @@ def plan(config: KitConfig) -> KitPlan:
     print_guide = [(p.label, 1) for p in player_pages]
     host_pages = [Page("lowest_unique/host_card.html", "Host card", {
         **common, "host_plays": config.host_plays, "print_guide": print_guide,
-        "slip_count": len(slips(config)), "spare_slips": config.spare_slips,
+        "slip_count": len(slips(config)), "spare_slips": config.spares,
         "odds": no_winner_odds(config), "paper_label": paper(config.paper).label,
     }, audience="host")]
     for i, chunk in enumerate(practice_pages, start=1):
