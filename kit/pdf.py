@@ -18,6 +18,7 @@ from pypdf.generic import (
     ByteStringObject,
     DecodedStreamObject,
     DictionaryObject,
+    EncodedStreamObject,
     IndirectObject,
     NameObject,
     RectangleObject,
@@ -39,20 +40,36 @@ class PageRef:
 def _form(writer: PdfWriter, reader: PdfReader, index: int) -> tuple[IndirectObject, tuple]:
     """Turn one page into a Form XObject owned by ``writer``; returns it and the page size."""
     page = reader.pages[index]
-    form = DecodedStreamObject()
-    form.set_data(page.get_contents().get_data())
+    contents = page["/Contents"].get_object()
+    if isinstance(contents, EncodedStreamObject) and "/DecodeParms" not in contents:
+        form = EncodedStreamObject()  # reuse the compressed bytes: no decode and re-encode
+        form._data = contents._data
+        form[NameObject("/Filter")] = contents["/Filter"]
+    else:
+        form = DecodedStreamObject()
+        form.set_data(page.get_contents().get_data())
     form.update({
         NameObject("/Type"): NameObject("/XObject"),
         NameObject("/Subtype"): NameObject("/Form"),
         NameObject("/BBox"): RectangleObject(page.mediabox),
         NameObject("/Resources"): page["/Resources"].clone(writer),
     })
-    return writer._add_object(form.flate_encode()), (page.mediabox.width, page.mediabox.height)
+    if isinstance(form, DecodedStreamObject):
+        form = form.flate_encode()
+    return writer._add_object(form), (page.mediabox.width, page.mediabox.height)
 
 
-def stack(sources: Mapping[str, bytes], pages: Sequence[PageRef], title: str) -> bytes:
-    """One PDF of ``pages``, asking viewers to print at actual size; same input, same bytes."""
-    readers = {name: PdfReader(io.BytesIO(data)) for name, data in sources.items()}
+def stack(sources: Mapping[str, bytes], pages: Sequence[PageRef], title: str,
+          readers: dict[bytes, PdfReader] | None = None) -> bytes:
+    """One PDF of ``pages``, asking viewers to print at actual size; same input, same bytes.
+
+    ``readers`` caches parsed sources between calls (keyed by their bytes).
+    """
+    cache = {} if readers is None else readers
+    for data in sources.values():
+        if data not in cache:
+            cache[data] = PdfReader(io.BytesIO(data))
+    readers = {name: cache[data] for name, data in sources.items()}
     writer = PdfWriter()
     forms: dict[tuple[str, int], tuple[IndirectObject, tuple]] = {}
 

@@ -9,7 +9,7 @@ import os
 import shutil
 import tempfile
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from urllib.parse import unquote, urlparse
@@ -49,15 +49,20 @@ def environment() -> Environment:
 
 
 def render_html(plan: KitPlan, document: Document, config: KitConfig,
-                table_label: str = "") -> str:
-    """One self-contained HTML file: CSS inline, fonts beside it in ``fonts/``."""
+                table_label: str = "", first_page: int = 1, total_pages: int | None = None) -> str:
+    """One self-contained HTML file: CSS inline, fonts beside it in ``fonts/``.
+
+    ``first_page`` and ``total_pages`` number the pages when ``document`` is a slice of a
+    longer one (PDFs are rendered in slices, in parallel, then stacked).
+    """
     sheet = paper(config.paper)
     env = environment()
     css = "\n".join(env.get_template(name).render(paper=sheet)
                     for name in ("print.css", *plan.styles))
     return env.get_template("document.html").render(
         plan=plan, document=document, config=config, paper=sheet, css=css,
-        author=AUTHOR, version=__version__, table_label=table_label,
+        author=AUTHOR, version=__version__, table_label=table_label, first_page=first_page,
+        total_pages=len(document.pages) if total_pages is None else total_pages,
     )
 
 
@@ -185,9 +190,28 @@ class KitRecipe:
         return found
 
 
-def _job(plan: KitPlan, document: Document, config: KitConfig, **extra: object) -> RenderJob:
-    return RenderJob(render_html(plan, document, config, **extra),
-                     tuple(p.label for p in document.pages))
+SLICE_PAGES = 4  # fixed, so the output never depends on how many cores rendered it
+
+
+def _slices(plan: KitPlan, document: Document, config: KitConfig) -> list[RenderJob]:
+    """A document's PDF as render jobs of at most ``SLICE_PAGES`` pages (without table stamp)."""
+    jobs = []
+    for start in range(0, len(document.pages), SLICE_PAGES):
+        part = replace(document, pages=document.pages[start:start + SLICE_PAGES])
+        html = render_html(plan, part, config, first_page=start + 1,
+                           total_pages=len(document.pages))
+        jobs.append(RenderJob(html, tuple(p.label for p in part.pages)))
+    return jobs
+
+
+def _stacked(title: str, slices: list[RenderJob], stamps: RenderJob | None = None,
+             stamp_index: Callable[[int], int] = lambda page: 0) -> Stacked:
+    """All pages of ``slices`` in order, each with the stamp page chosen by its page number."""
+    pages = []
+    for job in slices:
+        for i in range(len(job.labels)):
+            pages.append((job, i, stamps, stamp_index(len(pages))))
+    return Stacked(title, tuple(pages))
 
 
 def _static_files() -> dict[str, Part]:
@@ -195,14 +219,15 @@ def _static_files() -> dict[str, Part]:
             for name in FONT_FILES + LICENCE_FILES}
 
 
-def stamp_job(config: KitConfig, labels: list[str]) -> RenderJob:
-    """A page per label and orientation (portrait, landscape) holding only that stamp."""
+def stamp_job(config: KitConfig, labels: list[str], sides: tuple[bool, ...]) -> RenderJob:
+    """A page per label and orientation in ``sides`` (False: portrait) holding only the label."""
     sheet = paper(config.paper)
     env = environment()
     css = env.get_template("print.css").render(paper=sheet)
-    html = env.get_template("stamps.html").render(labels=labels, css=css, paper=sheet)
-    return RenderJob(html, tuple(f"{label} ({side})" for label in labels
-                                 for side in ("portrait", "landscape")))
+    html = env.get_template("stamps.html").render(labels=labels, css=css, paper=sheet,
+                                                  sides=sides)
+    return RenderJob(html, tuple(f"{label} ({'landscape' if side else 'portrait'})"
+                                 for label in labels for side in sides))
 
 
 def plan_kit(config: KitConfig) -> KitRecipe:
@@ -216,29 +241,30 @@ def plan_kit(config: KitConfig) -> KitRecipe:
     if len(tables) == 1:
         plan = spec.plan(config)
         for document in plan.documents:
-            job = _job(plan, document, config)
-            parts[f"{document.stem}.html"] = job.html.encode("utf-8")
-            parts[f"{document.stem}.pdf"] = job
+            parts[f"{document.stem}.html"] = render_html(plan, document, config).encode("utf-8")
+            parts[f"{document.stem}.pdf"] = _stacked(document.title,
+                                                     _slices(plan, document, config))
         return KitRecipe(config, plan.folder, parts)
 
     # A split party: per-table player files, one host file, and one print file of every table.
-    stamps = stamp_job(config, [t.table_label for t in tables])
     everything: list[tuple[RenderJob, int, RenderJob | None, int]] = []
     plans = [spec.plan(t) for t in tables]
+    sides = tuple(sorted({page.landscape for plan in plans for document in plan.documents
+                          for page in document.pages if document.audience == "player"}))
+    stamps = stamp_job(config, [t.table_label for t in tables], sides)
     for table, plan in zip(tables, plans, strict=True):
         for document in plan.documents:
             if document.audience == "host":
                 continue
             with_label = render_html(plan, document, table, table_label=table.table_label)
             parts[f"{document.stem}-table-{table.table}.html"] = with_label.encode("utf-8")
-            base = _job(plan, document, table)  # no label: identical tables share one render
-            pages = tuple(
-                (base, i, stamps, 2 * (table.table - 1) + int(page.landscape))
-                for i, page in enumerate(document.pages)
-            )
-            parts[f"{document.stem}-table-{table.table}.pdf"] = Stacked(
-                f"{document.title} — {table.table_label}", pages)
-            everything += pages
+            # Rendered without the label, so identical tables share the same render jobs.
+            stacked = _stacked(
+                f"{document.title} — {table.table_label}", _slices(plan, document, table), stamps,
+                lambda page, t=table, d=document: len(sides) * (t.table - 1)
+                + sides.index(d.pages[page].landscape))
+            parts[f"{document.stem}-table-{table.table}.pdf"] = stacked
+            everything += stacked.pages
     parts["all-tables.pdf"] = Stacked(f"{plans[0].game_title} — every table, in print order",
                                       tuple(everything))
     host_plan = plans[0]
@@ -254,9 +280,9 @@ def plan_kit(config: KitConfig) -> KitRecipe:
                  audience="host")
             for i, chunk in enumerate(chunks, start=1))
         party_doc = Document(document.stem, document.title, (*seating, *document.pages))
-        job = _job(host_plan, party_doc, config)
-        parts[f"{document.stem}.html"] = job.html.encode("utf-8")
-        parts[f"{document.stem}.pdf"] = job
+        parts[f"{document.stem}.html"] = render_html(host_plan, party_doc, config).encode("utf-8")
+        parts[f"{document.stem}.pdf"] = _stacked(document.title,
+                                                 _slices(host_plan, party_doc, config))
     return KitRecipe(config, config.folder_name, parts)
 
 
@@ -295,6 +321,7 @@ def finish(recipe: KitRecipe, rendered: dict[RenderJob, bytes]) -> KitFiles:
     from .pdf import PageRef, stack
 
     files: dict[str, bytes] = {}
+    readers: dict[bytes, object] = {}  # each rendered PDF is parsed once for all stacks
     for name, part in recipe.parts.items():
         if isinstance(part, bytes):
             files[name] = part
@@ -306,7 +333,8 @@ def finish(recipe: KitRecipe, rendered: dict[RenderJob, bytes]) -> KitFiles:
             keys = {job: f"r{i}" for i, job in enumerate(jobs)}
             refs = [PageRef(keys[b], i, None if s is None else keys[s], si)
                     for b, i, s, si in part.pages]
-            files[name] = stack({keys[j]: rendered[j] for j in jobs}, refs, part.title)
+            files[name] = stack({keys[j]: rendered[j] for j in jobs}, refs, part.title,
+                                readers)  # type: ignore[arg-type]
     return KitFiles(recipe.folder, files)
 
 

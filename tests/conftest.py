@@ -29,3 +29,16 @@ def lun_letter_named(tmp_path_factory: pytest.TempPathFactory) -> Path:
         "--names", "<b>Ann</b>,{{x}},Cy,Dee", "--range", "1-20", "--title", "Club night",
         "--date", "5 Dec 2026", "--sudden-death-announced",
     )
+
+
+def page_fonts(resources: object) -> list[object]:
+    """Every font dictionary a page uses, looking inside Form XObjects (stacked pages)."""
+    found = []
+    resources = resources.get_object()  # type: ignore[attr-defined]
+    for font in resources.get("/Font", {}).values():
+        found.append(font.get_object())
+    for xobject in resources.get("/XObject", {}).values():
+        xobject = xobject.get_object()
+        if "/Resources" in xobject:
+            found += page_fonts(xobject["/Resources"])
+    return found

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
-from conftest import build_kit
+from conftest import build_kit, page_fonts
 from pypdf import PdfReader
 
 from kit.games import lowest_unique as rules
@@ -44,8 +44,7 @@ def test_pdfs_ask_for_actual_size_and_carry_metadata(lun_a4: Path) -> None:
 def embedded_fonts(pdf: Path) -> dict[str, bool]:
     fonts: dict[str, bool] = {}
     for page in PdfReader(pdf).pages:
-        for font in page["/Resources"]["/Font"].values():
-            font = font.get_object()
+        for font in page_fonts(page["/Resources"]):
             descriptor = font["/DescendantFonts"][0].get_object()["/FontDescriptor"]
             name = str(font["/BaseFont"]).split("+", 1)[-1]
             fonts[name] = "/FontFile2" in descriptor

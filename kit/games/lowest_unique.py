@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
 from math import factorial
 
 NAME = "lowest-unique"
@@ -69,6 +70,7 @@ def final_ranking(totals: Mapping[str, int]) -> list[tuple[int, list[str]]]:
     return places
 
 
+@cache
 def no_winner_probability(players: int, numbers: int = 10) -> Fraction:
     """Chance that a round has no single when everyone picks uniformly at random.
 
