@@ -75,6 +75,19 @@ def parser() -> argparse.ArgumentParser:
                                metavar=option.metavar, help=text)
     build.add_argument("--json", action="store_true",
                        help="print a JSON manifest of what was written instead of the paths")
+    report = sub.add_parser(
+        "report", help="fill What's My Number? turn reports from a game log",
+        description="Replay a What's My Number? game log (TOML, see the README) and write every "
+        "turn's filled report (PDF and HTML, for all players) and a GM-only register, or print "
+        "the reports as Markdown tables with --format text.")
+    report.add_argument("log", metavar="GAME_LOG", help="the game log, a TOML file")
+    report.add_argument("--format", choices=("files", "text"), default="files",
+                        help="files: PDF and HTML into --out; text: Markdown on stdout "
+                        "(default: files)")
+    report.add_argument("--paper", default="a4", metavar="a4|letter",
+                        help="paper size (default: a4)")
+    report.add_argument("--out", default="build", metavar="DIR",
+                        help="folder the report folder is written into (default: build)")
     from .site import add_commands  # `kit site` and `kit serve`
 
     add_commands(sub)
@@ -166,6 +179,28 @@ def manifest(paths: list[Path], configs: list[KitConfig]) -> list[dict[str, obje
     return kits
 
 
+def run_report(args: argparse.Namespace) -> int:
+    """``kit report``: replay a game log; write the filled reports or print them."""
+    from .games import whats_my_number as rules
+    from .pages.wmn_reports import markdown, plan_reports
+    from .paper import paper
+    from .render import build, plan_recipe
+
+    log = rules.parse_game_log(load_toml(args.log))
+    result = rules.play(log)
+    if args.format == "text":
+        print(markdown(log, result), end="")
+        return 0
+    sheet = paper(args.paper)
+    stem = Path(args.log).stem
+    folder = f"{stem if PARTY_NAME.fullmatch(stem) else 'game'}-reports"
+    config = KitConfig(game=rules.NAME, players=len(log.players), names=(), paper=sheet.name,
+                       range=log.range, custom_range=False, out=args.out, party=folder)
+    for path in build([], recipes=[plan_recipe(plan_reports(log, result, config), config)]):
+        print(path)
+    return 0
+
+
 class Progress:
     """A progress bar on stderr, only on a terminal and only once a build passes one second."""
 
@@ -202,6 +237,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command is None:
             parser().print_help()
             return EXIT_USAGE
+        if args.command == "report":
+            return run_report(args)
         if args.command in ("site", "serve"):
             from .site import run_command
 

@@ -230,6 +230,15 @@ def stamp_job(config: KitConfig, labels: list[str], sides: tuple[bool, ...]) -> 
                                  for label in labels for side in sides))
 
 
+def plan_recipe(plan: KitPlan, config: KitConfig) -> KitRecipe:
+    """Any page plan -> its folder: each document as HTML and as a PDF rendered in slices."""
+    parts = _static_files()
+    for document in plan.documents:
+        parts[f"{document.stem}.html"] = render_html(plan, document, config).encode("utf-8")
+        parts[f"{document.stem}.pdf"] = _stacked(document.title, _slices(plan, document, config))
+    return KitRecipe(config, plan.folder, parts)
+
+
 def plan_kit(config: KitConfig) -> KitRecipe:
     """config -> plan -> HTML: everything but the PDF rendering itself."""
     from .config import seat
@@ -239,12 +248,7 @@ def plan_kit(config: KitConfig) -> KitRecipe:
     parts = _static_files()
     tables = seat(config)
     if len(tables) == 1:
-        plan = spec.plan(config)
-        for document in plan.documents:
-            parts[f"{document.stem}.html"] = render_html(plan, document, config).encode("utf-8")
-            parts[f"{document.stem}.pdf"] = _stacked(document.title,
-                                                     _slices(plan, document, config))
-        return KitRecipe(config, plan.folder, parts)
+        return plan_recipe(spec.plan(config), config)
 
     # A split party: per-table player files, one host file, and one print file of every table.
     everything: list[tuple[RenderJob, int, RenderJob | None, int]] = []
@@ -373,12 +377,14 @@ def write_folder(kit: KitFiles, out_dir: str | Path) -> list[Path]:
 def build(
     configs: Iterable[KitConfig], workers: int = 1,
     progress: Callable[[int, int], None] = lambda done, total: None,
+    recipes: Iterable[KitRecipe] = (),
 ) -> list[Path]:
     """Plan and render every kit first, then write them, so a failure leaves no partial folder.
 
     Renders are pooled across kits: pages shared by several tables or kits render once.
+    ``recipes`` adds folders planned elsewhere (e.g. filled turn reports).
     """
-    recipes = [plan_kit(config) for config in configs]
+    recipes = [plan_kit(config) for config in configs] + list(recipes)
     rendered = render_all([job for recipe in recipes for job in recipe.jobs()], workers, progress)
     kits = [(recipe.config, finish(recipe, rendered)) for recipe in recipes]
     written: list[Path] = []
