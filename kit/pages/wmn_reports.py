@@ -90,9 +90,10 @@ def plan_reports(log: rules.GameLog, result: rules.GameResult, config: KitConfig
         })
     lists = [(report.number, row.player, row.correct) for report in result.turns
              for row in report.rows if isinstance(row, rules.ListRow)]
+    played = len(result.turns)
     status = (win_text(result.winners, result.reason, result.winning_turn)
               if result.winning_turn is not None else
-              f"No winner yet after {len(result.turns)} turn{'s' if len(result.turns) != 1 else ''}.")
+              f"No winner yet after {played} turn{'s' if played != 1 else ''}.")
     chunks = [register[i:i + REGISTER_ROWS] for i in range(0, len(register), REGISTER_ROWS)]
     gm_pages = tuple(
         Page("whats_my_number/gm_register.html",
