@@ -38,6 +38,8 @@ BAD_INPUT = [
     (["build", "lowest-unique", "--range", "10-1"],
      "Error: range: 10-1 is not allowed; give two whole numbers LO-HI with 1 <= LO < HI <= 999,"
      " e.g. 1-20"),
+    (["build", "lowest-unique", "--range", "1-3"],
+     "Error: range: 1-3 holds 3 numbers; lowest-unique needs at least 4, e.g. 1-10"),
     (["build", "lowest-unique", "--rounds", "0"],
      "Error: rounds: must be a whole number from 1 to 12; got '0'"),
     (["build", "lowest-unique", "--names", "Ann,Bob,Cy", "--players", "4"],

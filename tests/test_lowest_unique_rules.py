@@ -90,3 +90,12 @@ def test_practice_rounds_cover_the_lessons_at_eight_players() -> None:
     assert any(len(r.singles) == 1 for r in results)  # one single
     assert any(r.winner is not None and r.choices[0] < r.winner for r in results)  # not smallest
     assert any(len(r.singles) >= 3 for r in results)  # looks like a tie
+
+
+def test_check_examples_move_into_a_custom_range_keeping_their_result() -> None:
+    from kit.pages.lowest_unique import check_examples
+
+    assert [e["winner"] for e in check_examples((1, 10))] == [2, None]
+    moved = check_examples((11, 30))
+    assert moved[0]["choices"] == (11, 11, 12, 13, 13, 14)
+    assert [e["winner"] for e in moved] == [12, None]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 from ..config import KitConfig
+from ..errors import ConfigError
 from ..games import lowest_unique as rules
 from ..paper import Paper, chunks, paper, slip_grid
 from ..plan import Document, GameSpec, KitPlan, Page
@@ -46,9 +47,17 @@ def tally_row_mm(sheet: Paper, rows: int) -> float:
     return round(max(8.0, min(13.0, room / (rows + 1))), 1)
 
 
-def check_examples() -> list[dict[str, object]]:
+def check_examples(number_range: tuple[int, int]) -> list[dict[str, object]]:
+    """The reference's two check examples, moved into a custom range when they fall outside it.
+
+    Moving keeps their shape: distinct values map in order onto the lowest numbers of the range.
+    """
+    lo, hi = number_range
     examples = []
     for picks in CHECK_EXAMPLES:
+        if not all(lo <= n <= hi for n in picks):
+            ranks = {n: lo + i for i, n in enumerate(sorted(set(picks)))}
+            picks = tuple(ranks[n] for n in picks)
         result = rules.score_round(picks)
         examples.append({"choices": result.choices, "cancelled": result.cancelled,
                          "singles": result.singles, "winner": result.winner})
@@ -81,7 +90,7 @@ def plan(config: KitConfig) -> KitPlan:
             **common, "slips": page_slips, "grid": grid,
         }, headed=False))
     player_pages.append(Page("lowest_unique/tally.html", "Round tally", {
-        **common, "rows": tally_rows, "examples": check_examples(),
+        **common, "rows": tally_rows, "examples": check_examples(config.range),
         "row_mm": tally_row_mm(paper(config.paper), len(tally_rows)),
         "cooperative": config.cooperative,
     }))
@@ -98,6 +107,7 @@ def plan(config: KitConfig) -> KitPlan:
         **common, "host_plays": config.host_plays, "print_guide": print_guide,
         "slip_count": len(slips(config)), "spare_slips": config.spares,
         "odds": no_winner_odds(config), "paper_label": paper(config.paper).label,
+        "tables": config.table_count,
     }, audience="host")]
     for i, chunk in enumerate(practice_pages, start=1):
         first = (i - 1) * PRACTICE_PER_PAGE + 1
@@ -115,6 +125,16 @@ def plan(config: KitConfig) -> KitPlan:
     )
 
 
+MIN_RANGE_SIZE = 4  # fewer numbers would leave almost every round without a single
+
+
+def check_config(config: KitConfig) -> None:
+    lo, hi = config.range
+    if hi - lo + 1 < MIN_RANGE_SIZE:
+        raise ConfigError("range", f"{lo}-{hi} holds {hi - lo + 1} numbers; {rules.NAME} needs "
+                          f"at least {MIN_RANGE_SIZE}, e.g. 1-10")
+
+
 SPEC = GameSpec(
     name=rules.NAME,
     title=rules.TITLE,
@@ -123,4 +143,5 @@ SPEC = GameSpec(
     default_players=8,
     default_range=lambda players: rules.DEFAULT_RANGE,
     plan=plan,
+    check_config=check_config,
 )
