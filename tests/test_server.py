@@ -1,0 +1,469 @@
+"""The custom-kit web app, in-process through Starlette's TestClient (renders run in threads).
+
+Slow parts are shared: one app builds a handful of real kits; everything about bad input and
+load runs against apps whose render step is a stub, so hundreds of requests take a second.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+import socket
+import threading
+import time
+import warnings
+import zipfile
+from html import unescape
+
+import pytest
+
+pytest.importorskip("starlette", reason="the web extra is not installed: pip install '.[web]'")
+with warnings.catch_warnings():  # Starlette 1.x prefers httpx2 but still drives httpx
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from pypdf import PdfReader  # noqa: E402
+
+import kit.render  # noqa: E402
+from kit import cli, server  # noqa: E402
+from kit.config import resolve  # noqa: E402
+from kit.errors import KitError  # noqa: E402
+from kit.options import OPTIONS, OPTIONS_BY_KEY  # noqa: E402
+from kit.registry import GAMES  # noqa: E402
+from kit.render import AssetFetcher, KitFiles  # noqa: E402
+from kit.resources import asset_root, fonts_dir, templates_dir  # noqa: E402
+from kit.site import Rendered, ready_configs  # noqa: E402
+
+pytestmark = pytest.mark.filterwarnings("ignore:Using `httpx`")
+
+FIRST = next(iter(GAMES.values()))  # tests never name a game: the registry decides
+SMALL = max(FIRST.min_players, 3)
+
+
+def names_for(count: int, extra: str = "") -> list[str]:
+    return [f"Player {i}{extra}" for i in range(1, count + 1)]
+
+
+def form(**values: str) -> dict[str, str]:
+    return {"game": FIRST.name, "format": "zip", **values}
+
+
+@pytest.fixture(scope="module")
+def app():
+    return server.create_app(executor="thread", workers=2, prewarm=False, games=[FIRST.name],
+                             players=[SMALL], papers=["a4"])
+
+
+@pytest.fixture(scope="module")
+def client(app):
+    with TestClient(app, raise_server_exceptions=False) as c:
+        yield c
+
+
+def submit(client, values: dict[str, str]):
+    return client.post("/custom", data=values, follow_redirects=False)
+
+
+# --- pages -------------------------------------------------------------------------------------
+
+def test_index_lists_ready_kits_and_a_field_per_option(client):
+    page = client.get("/")
+    assert page.status_code == 200
+    html = page.text
+    for config in ready_configs([FIRST.name], [SMALL], ["a4"]):
+        assert f"kits/{config.folder_name}/" in html
+    for name, spec in GAMES.items():  # every registered game is offered
+        assert f'<option value="{name}"' in html
+        assert spec.title in unescape(html)
+    for option in OPTIONS:  # new options show up by themselves (tables, when it exists)
+        if option.key != "out":
+            assert f'name="{option.key}"' in html, option.key
+    assert ('name="tables"' in html) == ("tables" in OPTIONS_BY_KEY)
+    assert 'name="out"' not in html  # the server decides where files go
+    assert "Warning:" in html and 'id="f-range-warning"' in html  # custom range warning
+    for tag in re.findall(r"<(?:input|select|textarea)\b[^>]*>", html):
+        if 'type="radio"' in tag:
+            continue
+        ident = re.search(r'id="([^"]+)"', tag)[1]
+        assert f'<label for="{ident}">' in html, tag
+
+
+def test_security_headers_on_every_page(client):
+    for path in ("/", "/custom", "/site.css", "/healthz", "/no-such-page"):
+        response = client.get(path)
+        assert response.headers["x-content-type-options"] == "nosniff", path
+        assert "default-src 'none'" in response.headers["content-security-policy"], path
+        assert response.headers["x-frame-options"] == "DENY"
+        assert response.headers["referrer-policy"] == "no-referrer"
+    assert client.get("/no-such-page").status_code == 404
+
+
+# --- a custom kit, end to end --------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def custom_kit(client, app):
+    names = names_for(SMALL - 1) + ["<b>Bo</b> & Co"]
+    values = form(names="\r\n".join(names) + "\r\n", paper="letter", title="Quiz <night>")
+    started = app.state.service.pool.started
+    first = submit(client, values)
+    assert first.status_code == 303, first.text
+    assert first.headers["x-kit-cache"] == "miss"
+    assert app.state.service.pool.started == started + 1
+    return values, names, first.headers["location"]
+
+
+def test_custom_kit_result_page_preview_and_downloads(client, custom_kit):
+    _, names, location = custom_kit
+    assert re.fullmatch(r"/custom/[0-9a-f]{32}\?get=zip", location)  # no user text in the URL
+    page = client.get(location)
+    assert page.status_code == 200
+    assert "<b>Bo</b> & Co" in unescape(page.text) and "<b>Bo</b>" not in page.text
+    assert "Quiz <night>" in unescape(page.text) and "<night>" not in page.text
+    thumbs = re.findall(r'<img class="thumb" src="([^"]+)"', page.text)
+    assert thumbs
+    image = client.get(thumbs[0])
+    assert image.status_code == 200 and image.content.startswith(b"\x89PNG")
+    assert 'http-equiv="refresh"' in page.text  # the chosen file starts downloading by itself
+
+    key = location.split("/")[2].split("?")[0]
+    archive = client.get(f"/custom/{key}/kit.zip")
+    assert archive.status_code == 200
+    assert archive.headers["content-type"] == "application/zip"
+    folder = zipfile.ZipFile(io.BytesIO(archive.content)).namelist()[0].split("/")[0]
+    assert archive.headers["content-disposition"] == f'attachment; filename="{folder}.zip"'
+    assert all(ch.isalnum() or ch == "-" for ch in folder)  # game, counts, paper only
+    pdfs = [n for n in zipfile.ZipFile(io.BytesIO(archive.content)).namelist()
+            if n.endswith(".pdf") and n.count("/") == 1]
+    assert pdfs
+    first_pdf = pdfs[0].split("/")[1]
+    response = client.get(f"/custom/{key}/{first_pdf}")
+    assert response.headers["content-type"] == "application/pdf"
+    assert response.headers["content-disposition"].startswith("attachment")
+    text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(response.content)).pages)
+    for name in names:
+        assert name in text, name
+    html_doc = client.get(f"/custom/{key}/{first_pdf.removesuffix('.pdf')}.html")
+    assert html_doc.status_code == 200
+    assert html_doc.headers["content-security-policy"] == server.KIT_CSP
+    assert "&lt;b&gt;Bo&lt;/b&gt;" in html_doc.text
+
+
+def test_repeated_request_is_served_from_the_cache(client, app, custom_kit):
+    values, _, location = custom_kit
+    started = app.state.service.pool.started
+    again = submit(client, values)
+    assert again.status_code == 303
+    assert again.headers["x-kit-cache"] == "hit"
+    assert again.headers["location"] == location
+    assert app.state.service.pool.started == started  # nothing rendered again
+
+
+def test_cache_key_is_the_normalized_config():
+    a = resolve({"game": FIRST.name, "names": names_for(SMALL)})
+    b = resolve({"game": FIRST.name, "names": "  ,".join(names_for(SMALL)).replace(",", ", ")})
+    c = resolve({"game": FIRST.name, "names": names_for(SMALL), "paper": "letter"})
+    assert server.config_key(a) == server.config_key(b) != server.config_key(c)
+
+
+def test_ready_kit_built_on_demand_then_thumbnail_on_index(client):
+    (config,) = ready_configs([FIRST.name], [SMALL], ["a4"])
+    assert client.get(f"/thumbs/{config.folder_name}.png").status_code == 404  # not built yet
+    pdf = client.get(f"/kits/{config.folder_name}/{_first_stem(client, config)}.pdf")
+    assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
+    thumb = client.get(f"/thumbs/{config.folder_name}.png")
+    assert thumb.status_code == 200 and thumb.content.startswith(b"\x89PNG")
+    assert f'src="/thumbs/{config.folder_name}.png"' in client.get("/").text
+    assert client.get(f"/kits/{config.folder_name}/fonts/{kit.render.FONT_FILES[0]}"
+                      ).status_code == 200
+
+
+def _first_stem(client, config) -> str:
+    return re.search(rf'kits/{config.folder_name}/([\w-]+)\.pdf', client.get("/").text)[1]
+
+
+# --- bad input: the CLI's words, next to the field, 4xx -------------------------------------
+
+def cli_error(argv: list[str], capsys) -> str:
+    """What ``kit build`` prints for the same input (it stops before rendering anything)."""
+    capsys.readouterr()
+    assert cli.main(["build", "--out", "/tmp/kit-never-written", *argv]) == cli.EXIT_USAGE
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("Error: ")
+    return err.removeprefix("Error: ")
+
+
+CASES = [  # form values, the same input as `kit build` flags
+    ({"game": ""}, [""]),
+    ({"game": "no-such-game"}, ["no-such-game"]),
+    ({"players": "99999999999999"}, ["--players", "99999999999999"]),
+    ({"players": "-3"}, ["--players=-3"]),
+    ({"players": "1"}, ["--players", "1"]),
+    ({"names": "Ann\nBo\nAnn"}, ["--names", "Ann,Bo,Ann"]),
+    ({"names": "Ann\nB\x07o\nCy"}, ["--names", "Ann,B\x07o,Cy"]),
+    ({"names": "Ann\nBo\n" + "x" * 200}, ["--names", "Ann,Bo," + "x" * 200]),
+    ({"range": "20-5"}, ["--range", "20-5"]),
+    ({"range": "1-100000000"}, ["--range", "1-100000000"]),
+    ({"title": "<script>alert(1)</script>" * 4}, ["--title", "<script>alert(1)</script>" * 4]),
+    ({"title": "tab\there"}, ["--title", "tab\there"]),
+    ({"paper": "a3"}, ["--paper", "a3"]),
+]
+
+
+@pytest.mark.parametrize(("values", "argv"), CASES, ids=[str(i) for i in range(len(CASES))])
+def test_errors_use_the_cli_words_next_to_the_field(client, capsys, values, argv):
+    game = values.get("game", FIRST.name)
+    if "game" not in values:
+        argv = [FIRST.name, *argv]
+    expected = cli_error(argv, capsys)
+    response = submit(client, form(**{**values, "game": game}))
+    assert response.status_code == 422
+    html = unescape(response.text)
+    field, message = expected.split(": ", 1)
+    assert expected in html  # the summary: "<field>: <message>", as the CLI prints it
+    if f'name="{field}"' in response.text:  # a form field: the message sits next to it
+        block = re.search(rf'id="f-{field}-error">(.*?)</p>', response.text, re.S)
+        assert block and message in unescape(block[1])
+        assert re.search(rf'id="f-{field}"[^>]*aria-invalid="true"', response.text)
+    assert "<script>alert" not in response.text
+
+
+def test_an_option_of_another_game_changed_from_its_default_is_an_error(client):
+    other = [o for o in OPTIONS if o.games and FIRST.name not in o.games]
+    if not other:
+        pytest.skip("every option belongs to every game")
+    option = other[0]
+    value = "true" if option.kind == "bool" else "3"
+    response = submit(client, form(**{option.key: value}))
+    assert response.status_code == 422
+    with pytest.raises(KitError) as exc:
+        resolve({"game": FIRST.name, option.key: value})
+    assert exc.value.message in unescape(response.text)
+    untouched = {o.key: str(o.default) for o in other if o.kind != "bool" and o.default}
+    response = submit(client, form(players="x", **untouched))
+    assert response.status_code == 422  # about players; untouched options are left alone
+    assert "is not an option" not in response.text and 'id="f-players-error"' in response.text
+
+
+def test_ten_thousand_names_is_a_field_error(client):
+    response = submit(client, form(names="\n".join(f"P{i}" for i in range(10_000))))
+    assert response.status_code == 422
+    assert 'id="f-players-error"' in response.text or 'id="f-names-error"' in response.text
+
+
+@pytest.mark.parametrize("players", ["100000", str(server.WEB_MAX_PLAYERS + 1)])
+def test_huge_parties_are_refused_before_rendering(client, app, players):
+    started = app.state.service.pool.started
+    response = submit(client, form(players=players))
+    assert response.status_code == 422
+    assert app.state.service.pool.started == started
+
+
+def test_malformed_requests_get_4xx_never_500(client):
+    post = client.post
+    assert post("/custom", content=b"{}", headers={"content-type": "application/json"}
+                ).status_code == 415
+    assert post("/custom", content=b"", headers={"content-type": "multipart/form-data"}
+                ).status_code == 415
+    big = b"names=" + b"A" * (server.MAX_BODY + 10)
+    assert post("/custom", content=big,
+                headers={"content-type": "application/x-www-form-urlencoded"}).status_code == 413
+
+    def chunks():  # no Content-Length: the limit is enforced while reading
+        for _ in range(server.MAX_BODY // 4096 + 5):
+            yield b"A" * 4096
+
+    assert post("/custom", content=chunks(),
+                headers={"content-type": "application/x-www-form-urlencoded"}).status_code == 413
+    urlencoded = {"content-type": "application/x-www-form-urlencoded"}
+    assert post("/custom", content=b"game=%FF%FE", headers=urlencoded).status_code == 400
+    assert post("/custom", content=b"game=\xff", headers=urlencoded).status_code == 400
+    assert post("/custom", content=b"&".join(b"f%d=1" % i for i in range(500)),
+                headers=urlencoded).status_code == 400
+    assert post("/custom", content=b"", headers=urlencoded).status_code == 422  # no game
+    assert client.put("/custom").status_code == 405
+    for path in ("/custom/0123456789abcdef0123456789abcdef", "/custom/x/kit.zip",
+                 "/kits/no-such-kit/player-kit.pdf", "/kits/../../pyproject.toml",
+                 "/kits/%2e%2e/%2e%2e/etc/passwd", "/fonts/..%2fpyproject.toml",
+                 "/thumbs/nothing.png"):
+        assert client.get(path).status_code == 404, path
+
+
+def test_bad_format_choice_is_a_field_error(client):
+    response = submit(client, form(format="../../etc/passwd"))
+    assert response.status_code == 422
+    assert 'id="f-format-error"' in response.text
+
+
+# --- a stub render: fuzzing and load behaviour without WeasyPrint -----------------------------
+
+def fake_render(config, preview_pages=1):
+    pdf = b"%PDF-1.7 stub"
+    return Rendered(config, KitFiles(config.folder_name, {"player-kit.pdf": pdf}),
+                    (), {})
+
+
+class Gate:
+    """A render that waits until released, to hold pool places."""
+
+    def __init__(self) -> None:
+        self.release = threading.Event()
+
+    def __call__(self, config, preview_pages=1):
+        self.release.wait(30)
+        return fake_render(config, preview_pages)
+
+
+@pytest.fixture(scope="module")
+def stub_client():
+    app = server.create_app(executor="thread", workers=2, prewarm=False, render=fake_render,
+                            games=[FIRST.name], players=[SMALL], papers=["a4"])
+    with TestClient(app, raise_server_exceptions=False) as c:
+        yield c
+
+
+field_text = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)),
+                     max_size=40)
+
+
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(values=st.dictionaries(st.sampled_from([o.key for o in OPTIONS] + ["format", "junk"]),
+                              field_text | st.sampled_from(["", "0", "8", "1-20", "true", "a4"]),
+                              max_size=8),
+       game=st.sampled_from([*GAMES, "", "x"]))
+def test_any_form_input_gets_a_page_never_a_500(stub_client, values, game):
+    response = stub_client.post("/custom", data={**values, "game": game},
+                                follow_redirects=False)
+    assert response.status_code in (303, 422), (values, response.status_code)
+    assert response.headers["x-content-type-options"] == "nosniff"
+
+
+def test_over_capacity_is_503_with_retry_after_and_the_loop_stays_free():
+    gate = Gate()
+    app = server.create_app(executor="thread", workers=1, queue=1, prewarm=False, render=gate,
+                            games=[FIRST.name], players=[SMALL], papers=["a4"])
+    pool = app.state.service.pool
+    with TestClient(app, raise_server_exceptions=False) as client:
+        results: list[int] = []
+
+        def post(players: int) -> None:
+            results.append(submit(client, form(players=str(players))).status_code)
+
+        holders = [threading.Thread(target=post, args=(n,))
+                   for n in (FIRST.min_players, FIRST.min_players + 1)]
+        for thread in holders:
+            thread.start()
+        deadline = time.monotonic() + 10
+        while pool.active < 2 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert pool.active == 2  # one rendering, one waiting: capacity reached
+        start = time.monotonic()
+        busy = submit(client, form(players=str(FIRST.min_players + 2)))
+        assert busy.status_code == 503
+        assert busy.headers["retry-after"].isdigit()
+        assert client.get("/").status_code == 200  # the event loop still answers at once
+        assert client.get("/healthz").json()["pool"]["shed"] == 1
+        assert time.monotonic() - start < 2
+        joiner = threading.Thread(target=post, args=(FIRST.min_players,))  # same kit: joins
+        joiner.start()
+        time.sleep(0.2)
+        assert pool.shed == 1 and pool.started == 2
+        gate.release.set()
+        for thread in (*holders, joiner):
+            thread.join(10)
+        assert results == [303, 303, 303]
+        assert pool.active == 0
+
+
+# --- WeasyPrint reads only our own templates and fonts ----------------------------------------
+
+def test_asset_fetcher_refuses_network_and_other_files():
+    fetcher = AssetFetcher()
+    refused = [
+        "http://127.0.0.1:9/x",
+        "https://example.invalid/font.ttf",
+        "file:///etc/passwd",
+        (asset_root() / "pyproject.toml").as_uri(),  # in the project, but not templates/fonts
+        templates_dir().as_uri() + "/../pyproject.toml",
+        "file://remote.invalid" + (fonts_dir() / kit.render.FONT_FILES[0]).as_posix(),
+        "data:text/plain,hello",
+    ]
+    for url in refused:
+        with pytest.raises(ValueError, match="refused"):
+            fetcher.fetcher.fetch(url)
+    assert fetcher.refused == refused
+    allowed = AssetFetcher()
+    allowed.fetcher.fetch((fonts_dir() / kit.render.FONT_FILES[0]).as_uri())
+    allowed.fetcher.fetch((templates_dir() / "print.css").as_uri())
+    assert allowed.refused == []
+
+
+@pytest.fixture
+def loopback_listener():
+    """A TCP listener on 127.0.0.1 that counts every connection made to it."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(8)
+    sock.settimeout(0.2)
+    hits: list[bytes] = []
+    stop = threading.Event()
+
+    def accept() -> None:
+        while not stop.is_set():
+            try:
+                conn, _ = sock.accept()
+            except TimeoutError:
+                continue
+            with conn:
+                conn.settimeout(1)
+                with contextlib.suppress(OSError):
+                    hits.append(conn.recv(1024))
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    yield sock.getsockname()[1], hits
+    stop.set()
+    thread.join(2)
+    sock.close()
+
+
+def test_markup_in_names_and_titles_fetches_nothing(client, monkeypatch, loopback_listener):
+    port, hits = loopback_listener
+    fetchers: list[AssetFetcher] = []
+
+    class Recording(AssetFetcher):
+        def __init__(self) -> None:
+            super().__init__()
+            fetchers.append(self)
+
+    monkeypatch.setattr(kit.render, "AssetFetcher", Recording)
+    names = ["<img src=x>", "<b>Bo</b>", "file:///etc/passwd",
+             *names_for(max(0, SMALL - 3))]
+    for title in (f'<img src="http://127.0.0.1:{port}/x">', "file:///etc/passwd"):
+        response = submit(client, form(names="\n".join(names), title=title, paper="a4"))
+        assert response.status_code == 303, response.text
+        key = response.headers["location"].split("/")[2].split("?")[0]
+        page = client.get(f"/custom/{key}")
+        assert title in unescape(page.text) and '<img src="http' not in page.text
+        pdfs = re.findall(rf'/custom/{key}/([\w-]+)\.pdf', page.text)
+        text = "".join(p.extract_text() for p in PdfReader(io.BytesIO(
+            client.get(f"/custom/{key}/{pdfs[0]}.pdf").content)).pages)
+        for name in names[:3]:
+            assert name in text  # printed literally, as text
+        html = client.get(f"/custom/{key}/{pdfs[0]}.html").text
+        assert "<img src=x>" not in html and "&lt;img src=x&gt;" in html
+    time.sleep(0.3)
+    assert fetchers, "the kit was not rendered in this process"
+    assert all(f.refused == [] for f in fetchers), [f.refused for f in fetchers]
+    assert hits == []  # nothing reached the loopback listener
+
+
+def test_download_names_never_carry_user_text():
+    key = "0123456789abcdef0123456789abcdef"
+    for config in ready_configs():
+        assert server.download_name(config.folder_name, key) == config.folder_name
+    for odd in ('x"; filename="evil.sh', "../../etc", "Quiz Night", "a/b", "", "é"):
+        assert server.download_name(odd, key) == "kit-0123456789ab"

@@ -1,0 +1,181 @@
+"""The static download site: which kits, and a small site built through ``kit site``."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from html.parser import HTMLParser
+from urllib.parse import unquote, urlparse
+
+import pytest
+from pypdf import PdfReader
+
+from kit import cli, site
+from kit.errors import KitError
+from kit.options import PAPERS
+from kit.registry import GAMES
+
+FIRST = next(iter(GAMES.values()))
+
+
+def test_ready_kits_cover_every_registered_game_count_and_paper():
+    configs = site.ready_configs()
+    expected = {
+        (name, n, p)
+        for name, spec in GAMES.items()
+        for n in range(spec.min_players,
+                       min(spec.max_players or site.READY_MAX_PLAYERS, site.READY_MAX_PLAYERS) + 1)
+        for p in PAPERS
+    }
+    assert {(c.game, c.players, c.paper) for c in configs} == expected
+    assert len({c.folder_name for c in configs}) == len(configs)
+    assert all(not c.names and not c.custom_range for c in configs)
+
+
+def test_ready_kit_filters():
+    configs = site.ready_configs([FIRST.name], [FIRST.min_players, 99], ["letter"])
+    assert [(c.game, c.players, c.paper) for c in configs] == [
+        (FIRST.name, FIRST.min_players, "letter")]
+    with pytest.raises(KitError) as exc:
+        site.ready_configs(["no-such-game"])
+    assert exc.value.field == "game"
+    with pytest.raises(KitError) as exc:
+        site.ready_configs(players=[0])
+    assert exc.value.field == "players"
+    with pytest.raises(KitError):
+        site.ready_configs(papers=["a3"])
+
+
+class Page(HTMLParser):
+    """Collects what the checks below need from one HTML page."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.links: list[dict[str, str | None]] = []
+        self.images: list[dict[str, str | None]] = []
+        self.headings: list[int] = []
+        self.html_lang: str | None = None
+        self.stylesheets: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = dict(attrs)
+        if tag == "a":
+            self.links.append(a)
+        elif tag == "img":
+            self.images.append(a)
+        elif tag == "html":
+            self.html_lang = a.get("lang")
+        elif tag == "link" and a.get("rel") == "stylesheet":
+            self.stylesheets.append(a["href"] or "")
+        elif re.fullmatch(r"h[1-6]", tag):
+            self.headings.append(int(tag[1]))
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """Two kits (one game, its smallest table, both papers) through the real command."""
+    out = tmp_path_factory.mktemp("site") / "site"
+    code = cli.main(["site", "--out", str(out), "--games", FIRST.name,
+                     "--players", str(FIRST.min_players), "--jobs", "2"])
+    assert code == 0
+    return out
+
+
+def test_site_links_are_relative_and_every_file_exists(built):
+    index = built / "index.html"
+    page = Page()
+    page.feed(index.read_text(encoding="utf-8"))
+    targets = [a["href"] for a in page.links] + [i["src"] for i in page.images]
+    targets += page.stylesheets
+    for target in targets:
+        assert target
+        parsed = urlparse(target)
+        assert not parsed.scheme and not parsed.netloc, target  # works offline, from file://
+        if parsed.path:
+            assert (built / unquote(parsed.path)).is_file(), target
+    pdf_links = [a for a in page.links if (a["href"] or "").endswith(".pdf")]
+    html_links = [a for a in page.links if (a["href"] or "").endswith(".html")
+                  and "kits/" in (a["href"] or "")]
+    assert len(pdf_links) >= 2 * len(PAPERS) and html_links
+    assert all(a.get("download") for a in pdf_links)
+    css = (built / "site.css").read_text()
+    assert "@media print" in css and "http" not in css
+
+
+def test_site_is_navigable_and_labelled(built):
+    page = Page()
+    page.feed((built / "index.html").read_text(encoding="utf-8"))
+    assert page.html_lang == "en"
+    assert page.headings[0] == 1 and page.headings.count(1) == 1
+    assert all(b - a <= 1 for a, b in zip(page.headings, page.headings[1:], strict=False))
+    assert page.links[0]["href"] == "#main"  # skip link first in the tab order
+    for image in page.images:
+        assert image.get("alt") and image.get("width") and image.get("height")
+
+
+def test_each_kit_has_a_first_page_thumbnail_and_true_page_counts(built):
+    html = (built / "index.html").read_text(encoding="utf-8")
+    for config in site.ready_configs([FIRST.name], [FIRST.min_players]):
+        folder = built / "kits" / config.folder_name
+        thumb = built / "thumbs" / f"{config.folder_name}.png"
+        assert thumb.read_bytes().startswith(b"\x89PNG")
+        width = int.from_bytes(thumb.read_bytes()[16:20], "big")
+        assert width == site.THUMB_WIDTH_PX
+        for pdf in sorted(folder.glob("*.pdf")):
+            pages = len(PdfReader(pdf).pages)
+            link = f'kits/{config.folder_name}/{pdf.name}"'
+            assert link in html
+            after = html[html.index(link):]
+            assert re.search(rf"{pages} pages?\b", after[:1200]), pdf.name
+        assert (folder / "fonts").is_dir()
+
+
+def test_kit_folders_are_what_build_files_makes(built):
+    from kit.render import build_files
+
+    (config,) = site.ready_configs([FIRST.name], [FIRST.min_players], ["a4"])
+    expected = build_files(config)
+    folder = built / "kits" / config.folder_name
+    written = {str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file()}
+    assert written == set(expected.files)
+    for name in expected.files:
+        if name.endswith(".html") or name.startswith("fonts/"):
+            assert (folder / name).read_bytes() == expected.files[name]
+
+
+def test_thumbnails_without_pypdfium2_use_pdftoppm(built, monkeypatch):
+    if shutil.which("pdftoppm") is None:
+        pytest.skip("poppler-utils (pdftoppm) is not installed; pypdfium2 is the main route")
+    pdf = next((built / "kits").rglob("*.pdf")).read_bytes()
+    (png,) = site._pdftoppm_thumbnails(pdf, 200, 1)
+    assert png.startswith(b"\x89PNG")
+    assert abs(int.from_bytes(png[16:20], "big") - 200) <= 1
+
+
+def test_a_failed_kit_leaves_no_index(tmp_path, monkeypatch):
+    monkeypatch.setattr(site, "render_kit",
+                        lambda config, preview_pages=1: site.Failure("layout", "too tall"))
+    configs = site.ready_configs([FIRST.name], [FIRST.min_players], ["a4"])
+    with pytest.raises(KitError, match="layout: .*too tall"):
+        site.build_site(tmp_path, configs)
+    assert not (tmp_path / "index.html").exists()
+
+
+def test_cli_errors_for_site(capsys):
+    assert cli.main(["site", "--games", "no-such-game", "--out", "/tmp/kit-never"]) == 2
+    assert "Error: game: unknown game 'no-such-game'" in capsys.readouterr().err
+    assert cli.main(["site", "--players", "x"]) == 2
+    assert "Error: arguments:" in capsys.readouterr().err
+
+
+def test_thumbnails_of_the_first_pages(built):
+    pdf = max((built / "kits").rglob("*.pdf"), key=lambda p: len(PdfReader(p).pages))
+    pngs = site.pdf_thumbnails(pdf.read_bytes(), 100, 2)
+    assert len(pngs) == 2 and all(p.startswith(b"\x89PNG") for p in pngs)
+    assert site.pdf_thumbnails(pdf.read_bytes(), 100, 999)[-1]  # never past the last page
+    assert len(site.pdf_thumbnails(pdf.read_bytes(), 100, 999)) == len(PdfReader(pdf).pages)
+
+
+def test_document_labels_come_from_file_names_only():
+    assert site.document_label("player-kit") == "Player kit"
+    assert site.document_label("player-kit-table-2") == "Player kit table 2"
