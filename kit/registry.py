@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from .errors import ConfigError
-from .pages import lowest_unique
+from .pages import lowest_unique, whats_my_number
 from .plan import GameSpec
 
-GAMES: dict[str, GameSpec] = {spec.name: spec for spec in (lowest_unique.SPEC,)}
+GAMES: dict[str, GameSpec] = {
+    spec.name: spec for spec in (lowest_unique.SPEC, whats_my_number.SPEC)
+}
 
 
 def game_spec(name: str) -> GameSpec:
