@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -47,6 +47,21 @@ class KitPlan:
     documents: tuple[Document, ...]
     banner: str  # the range and limits line shown large on player pages
     styles: tuple[str, ...] = ()  # extra CSS templates for this game, after print.css
+
+
+def kit_plan(config: KitConfig, title: str, banner: str, player_pages: Sequence[Page],
+             host_pages: Sequence[Page], styles: tuple[str, ...] = ()) -> KitPlan:
+    """The usual kit: a player file and a separate host file."""
+    return KitPlan(
+        folder=config.folder_name,
+        game_title=title,
+        banner=banner,
+        documents=(
+            Document("player-kit", f"{title} — player kit", tuple(player_pages)),
+            Document("host-answers", f"{title} — host answers", tuple(host_pages)),
+        ),
+        styles=styles,
+    )
 
 
 @dataclass(frozen=True)

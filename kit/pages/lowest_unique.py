@@ -8,7 +8,7 @@ from ..config import KitConfig
 from ..errors import ConfigError
 from ..games import lowest_unique as rules
 from ..paper import Paper, chunks, paper, slip_grid
-from ..plan import Document, GameSpec, KitPlan, Page
+from ..plan import GameSpec, KitPlan, Page, kit_plan
 
 CHECK_EXAMPLES = ((1, 1, 2, 3, 3, 8), (2, 2, 5, 5, 9, 9))  # from the reference kit
 PRACTICE_PER_PAGE = 4
@@ -114,15 +114,7 @@ def plan(config: KitConfig) -> KitPlan:
         host_pages.append(Page("lowest_unique/practice.html",
                                f"Practice reveals {i} of {len(practice_pages)}",
                                {**common, "practice": chunk, "first": first}, audience="host"))
-    return KitPlan(
-        folder=config.folder_name,
-        game_title=rules.TITLE,
-        banner=banner(config),
-        documents=(
-            Document("player-kit", f"{rules.TITLE} — player kit", tuple(player_pages)),
-            Document("host-answers", f"{rules.TITLE} — host answers", tuple(host_pages)),
-        ),
-    )
+    return kit_plan(config, rules.TITLE, banner(config), player_pages, host_pages)
 
 
 MIN_RANGE_SIZE = 4  # fewer numbers would leave almost every round without a single

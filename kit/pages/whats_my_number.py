@@ -27,8 +27,8 @@ from ..config import KitConfig
 from ..errors import ConfigError, LayoutError
 from ..games import whats_my_number as rules
 from ..options import PAPERS
-from ..paper import MM_PER_PT, Paper, chunks, paper
-from ..plan import Document, GameSpec, KitPlan, Page
+from ..paper import MM_PER_PT, Paper, SlipGrid, chunks, paper
+from ..plan import GameSpec, KitPlan, Page, kit_plan
 from ..resources import font_path
 
 MAX_PLAYERS = 30  # the kit's cap, not the rules' (they set none)
@@ -376,16 +376,7 @@ def form_layout(p: Paper, opponents: int) -> FormLayout:
 # --- secret-number slips (player) ----------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class SlipLayout:
-    columns: int
-    rows: int
-    width_mm: float
-    height_mm: float
-
-    @property
-    def per_page(self) -> int:
-        return self.columns * self.rows
+SlipLayout = SlipGrid  # the same grid maths as the lowest-unique slips
 
 
 def slip_layout(p: Paper) -> SlipLayout:
@@ -671,16 +662,8 @@ def plan(config: KitConfig) -> KitPlan:
                                {**grid_common, "s": s}, audience="host",
                                landscape=layout.landscape))
 
-    return KitPlan(
-        folder=config.folder_name,
-        game_title=rules.TITLE,
-        banner=banner(config),
-        documents=(
-            Document("player-kit", f"{rules.TITLE} — player kit", tuple(player_pages)),
-            Document("host-answers", f"{rules.TITLE} — host answers", tuple(host_pages)),
-        ),
-        styles=("whats_my_number/style.css",),
-    )
+    return kit_plan(config, rules.TITLE, banner(config), player_pages, host_pages,
+                    styles=("whats_my_number/style.css",))
 
 
 SPEC = _Spec(
