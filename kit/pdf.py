@@ -1,8 +1,9 @@
-"""PDF post-processing with pypdf: stack rendered pages (each optionally stamped) into one file.
+"""PDF post-processing with pypdf: stack rendered pages, drawn in layers, into one file.
 
-Pages shared between tables are rendered once by WeasyPrint; each copy here is a small page
-that draws the shared page as a Form XObject and then a stamp (e.g. "Table 2 of 3") on top.
-The shared content is stored once per file, so a 100-table print file stays small and fast.
+Each output page is small: it draws pages rendered by WeasyPrint as Form XObjects, one over
+the other (header and footer, the page body, a stamp such as "Table 2 of 3"). A body shared by
+many pages or tables is rendered once and stored once per file, so a 100-table print file stays
+small and fast to make.
 """
 
 from __future__ import annotations
@@ -29,12 +30,9 @@ AUTHOR = "number-party-kit"
 
 @dataclass(frozen=True)
 class PageRef:
-    """Page ``index`` of the PDF called ``source``, with an optional stamp page drawn over it."""
+    """One output page: pages ``(source, index)`` of rendered PDFs, drawn in order."""
 
-    source: str
-    index: int
-    stamp_source: str | None = None
-    stamp_index: int = 0
+    layers: tuple[tuple[str, int], ...]
 
 
 def _form(writer: PdfWriter, reader: PdfReader, index: int) -> tuple[IndirectObject, tuple]:
@@ -79,13 +77,12 @@ def stack(sources: Mapping[str, bytes], pages: Sequence[PageRef], title: str,
         return forms[source, index]
 
     for ref in pages:
-        base, (width, height) = form(ref.source, ref.index)
+        drawn = [form(source, index) for source, index in ref.layers]
+        width, height = drawn[0][1]
         page = writer.add_blank_page(width, height)
-        xobjects = DictionaryObject({NameObject("/P"): base})
-        ops = b"q /P Do Q"
-        if ref.stamp_source is not None:
-            xobjects[NameObject("/S")] = form(ref.stamp_source, ref.stamp_index)[0]
-            ops += b" q /S Do Q"
+        xobjects = DictionaryObject({NameObject(f"/L{i}"): xobject
+                                     for i, (xobject, _) in enumerate(drawn)})
+        ops = b" ".join(b"q /L%d Do Q" % i for i in range(len(drawn)))
         page[NameObject("/Resources")] = DictionaryObject({NameObject("/XObject"): xobjects})
         contents = DecodedStreamObject()
         contents.set_data(ops)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
@@ -49,11 +49,12 @@ def environment() -> Environment:
 
 
 def render_html(plan: KitPlan, document: Document, config: KitConfig,
-                table_label: str = "", first_page: int = 1, total_pages: int | None = None) -> str:
+                table_label: str = "", page_numbers: Sequence[int] | None = None,
+                total_pages: int | None = None, layer: str = "all") -> str:
     """One self-contained HTML file: CSS inline, fonts beside it in ``fonts/``.
 
-    ``first_page`` and ``total_pages`` number the pages when ``document`` is a slice of a
-    longer one (PDFs are rendered in slices, in parallel, then stacked).
+    ``page_numbers`` and ``total_pages`` number the pages when ``document`` holds some pages of
+    a longer one; ``layer`` ("all", "body" or "chrome") selects what is drawn (see ``_layers``).
     """
     sheet = paper(config.paper)
     env = environment()
@@ -61,7 +62,8 @@ def render_html(plan: KitPlan, document: Document, config: KitConfig,
                     for name in ("print.css", *plan.styles))
     return env.get_template("document.html").render(
         plan=plan, document=document, config=config, paper=sheet, css=css,
-        author=AUTHOR, version=__version__, table_label=table_label, first_page=first_page,
+        author=AUTHOR, version=__version__, table_label=table_label, layer=layer,
+        page_numbers=list(page_numbers or range(1, len(document.pages) + 1)),
         total_pages=len(document.pages) if total_pages is None else total_pages,
     )
 
@@ -152,12 +154,15 @@ class RenderJob:
     labels: tuple[str, ...]
 
 
+Layer = tuple[RenderJob, int]  # page ``int`` of a render job's PDF
+
+
 @dataclass(frozen=True)
 class Stacked:
-    """A PDF put together from rendered pages (see ``kit.pdf.stack``)."""
+    """A PDF put together from rendered pages, each drawn as layers (see ``kit.pdf.stack``)."""
 
     title: str
-    pages: tuple[tuple[RenderJob, int, RenderJob | None, int], ...]
+    pages: tuple[tuple[Layer, ...], ...]
 
 
 Part = bytes | RenderJob | Stacked
@@ -185,33 +190,57 @@ class KitRecipe:
             if isinstance(part, RenderJob):
                 found.append(part)
             elif isinstance(part, Stacked):
-                for base, _, stamp, _ in part.pages:
-                    found += [base] if stamp is None else [base, stamp]
+                found += [job for layers in part.pages for job, _ in layers]
         return found
 
 
 SLICE_PAGES = 4  # fixed, so the output never depends on how many cores rendered it
+CHROME_SLICE_PAGES = 16  # headers and footers are quick to lay out
 
 
-def _slices(plan: KitPlan, document: Document, config: KitConfig) -> list[RenderJob]:
-    """A document's PDF as render jobs of at most ``SLICE_PAGES`` pages (without table stamp)."""
-    jobs = []
-    for start in range(0, len(document.pages), SLICE_PAGES):
-        part = replace(document, pages=document.pages[start:start + SLICE_PAGES])
-        html = render_html(plan, part, config, first_page=start + 1,
-                           total_pages=len(document.pages))
-        jobs.append(RenderJob(html, tuple(p.label for p in part.pages)))
-    return jobs
+def _layers(plan: KitPlan, document: Document, config: KitConfig) -> list[tuple[Layer, ...]]:
+    """Render jobs for a document's PDF, as (chrome, body) layers for each page.
+
+    A page body (everything but header, footer and folio) is rendered once however often it
+    recurs, e.g. identical pages of blank slips, or the pages of identical tables.
+    """
+    def body_of(page: Page) -> str:
+        return render_html(plan, replace(document, pages=(page,)), config, layer="body")
+
+    bodies: dict[str, Page] = {}
+    keys = []
+    for page in document.pages:
+        key = body_of(page)
+        bodies.setdefault(key, page)
+        keys.append(key)
+    where: dict[str, Layer] = {}
+    unique = list(bodies.items())
+    for start in range(0, len(unique), SLICE_PAGES):
+        chunk = unique[start:start + SLICE_PAGES]
+        pages = tuple(page for _, page in chunk)
+        job = RenderJob(render_html(plan, replace(document, pages=pages), config, layer="body"),
+                        tuple(p.label for p in pages))
+        for i, (key, _) in enumerate(chunk):
+            where[key] = (job, i)
+    chrome: list[Layer] = []
+    total = len(document.pages)
+    for start in range(0, total, CHROME_SLICE_PAGES):
+        pages = document.pages[start:start + CHROME_SLICE_PAGES]
+        html = render_html(plan, replace(document, pages=pages), config, layer="chrome",
+                           page_numbers=range(start + 1, start + len(pages) + 1),
+                           total_pages=total)
+        job = RenderJob(html, tuple(p.label for p in pages))
+        chrome += [(job, i) for i in range(len(pages))]
+    return [(chrome[n], where[key]) for n, key in enumerate(keys)]
 
 
-def _stacked(title: str, slices: list[RenderJob], stamps: RenderJob | None = None,
+def _stacked(title: str, layers: list[tuple[Layer, ...]], stamps: RenderJob | None = None,
              stamp_index: Callable[[int], int] = lambda page: 0) -> Stacked:
-    """All pages of ``slices`` in order, each with the stamp page chosen by its page number."""
-    pages = []
-    for job in slices:
-        for i in range(len(job.labels)):
-            pages.append((job, i, stamps, stamp_index(len(pages))))
-    return Stacked(title, tuple(pages))
+    """A stacked PDF of these page layers, each page topped by its stamp when there are stamps."""
+    if stamps is None:
+        return Stacked(title, tuple(layers))
+    return Stacked(title, tuple((*page, (stamps, stamp_index(n)))
+                                for n, page in enumerate(layers)))
 
 
 def _static_files() -> dict[str, Part]:
@@ -235,7 +264,7 @@ def plan_recipe(plan: KitPlan, config: KitConfig) -> KitRecipe:
     parts = _static_files()
     for document in plan.documents:
         parts[f"{document.stem}.html"] = render_html(plan, document, config).encode("utf-8")
-        parts[f"{document.stem}.pdf"] = _stacked(document.title, _slices(plan, document, config))
+        parts[f"{document.stem}.pdf"] = _stacked(document.title, _layers(plan, document, config))
     return KitRecipe(config, plan.folder, parts)
 
 
@@ -251,7 +280,7 @@ def plan_kit(config: KitConfig) -> KitRecipe:
         return plan_recipe(spec.plan(config), config)
 
     # A split party: per-table player files, one host file, and one print file of every table.
-    everything: list[tuple[RenderJob, int, RenderJob | None, int]] = []
+    everything: list[tuple[Layer, ...]] = []
     plans = [spec.plan(t) for t in tables]
     sides = tuple(sorted({page.landscape for plan in plans for document in plan.documents
                           for page in document.pages if document.audience == "player"}))
@@ -264,7 +293,7 @@ def plan_kit(config: KitConfig) -> KitRecipe:
             parts[f"{document.stem}-table-{table.table}.html"] = with_label.encode("utf-8")
             # Rendered without the label, so identical tables share the same render jobs.
             stacked = _stacked(
-                f"{document.title} — {table.table_label}", _slices(plan, document, table), stamps,
+                f"{document.title} — {table.table_label}", _layers(plan, document, table), stamps,
                 lambda page, t=table, d=document: len(sides) * (t.table - 1)
                 + sides.index(d.pages[page].landscape))
             parts[f"{document.stem}-table-{table.table}.pdf"] = stacked
@@ -286,7 +315,7 @@ def plan_kit(config: KitConfig) -> KitRecipe:
         party_doc = Document(document.stem, document.title, (*seating, *document.pages))
         parts[f"{document.stem}.html"] = render_html(host_plan, party_doc, config).encode("utf-8")
         parts[f"{document.stem}.pdf"] = _stacked(document.title,
-                                                 _slices(host_plan, party_doc, config))
+                                                 _layers(host_plan, party_doc, config))
     return KitRecipe(config, config.folder_name, parts)
 
 
@@ -332,11 +361,9 @@ def finish(recipe: KitRecipe, rendered: dict[RenderJob, bytes]) -> KitFiles:
         elif isinstance(part, RenderJob):
             files[name] = rendered[part]
         else:
-            jobs = list(dict.fromkeys(j for page in part.pages for j in (page[0], page[2])
-                                      if j is not None))
+            jobs = list(dict.fromkeys(job for layers in part.pages for job, _ in layers))
             keys = {job: f"r{i}" for i, job in enumerate(jobs)}
-            refs = [PageRef(keys[b], i, None if s is None else keys[s], si)
-                    for b, i, s, si in part.pages]
+            refs = [PageRef(tuple((keys[job], i) for job, i in layers)) for layers in part.pages]
             files[name] = stack({keys[j]: rendered[j] for j in jobs}, refs, part.title,
                                 readers)  # type: ignore[arg-type]
     return KitFiles(recipe.folder, files)
