@@ -87,7 +87,7 @@ def main() -> None:
 
     print("\nLarge parties: lowest-unique, tables of 12 players, cold `kit build` processes")
     print(f"{'tables':>6} {'players':>7} {'wall s':>7} {'pages':>6} {'MiB out':>8} "
-          f"{'peak MiB':>8}")
+          f"{'peak MiB':>8}  (peak: the largest process so far, kit or a render worker)")
     times: dict[int, float] = {}
     for tables in (1, 10) if quick else (1, 10, 100):
         with tempfile.TemporaryDirectory() as out:
