@@ -126,3 +126,24 @@ def test_build_replaces_an_old_kit_atomically(capsys: pytest.CaptureFixture[str]
         code = run(capsys, "build", "lowest-unique", "--players", "3", "--out", str(tmp_path))[0]
         assert code == 0
     assert sorted(p.name for p in tmp_path.iterdir()) == ["lowest-unique-3p-a4"]
+
+
+def test_progress_bar_only_on_a_terminal_and_after_one_second(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import sys
+
+    from kit.cli import Progress
+
+    with Progress() as progress:
+        progress.start -= 5  # a long build...
+        progress.update(1, 4)  # ...but stderr is not a terminal: quiet
+        assert progress.bar is None
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    with Progress() as progress:
+        progress.update(1, 4)  # a terminal, but under a second so far: quiet
+        assert progress.bar is None
+        progress.start -= 5
+        progress.update(2, 4)
+        assert progress.bar is not None
+    assert capsys.readouterr().out == ""
