@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .games.lowest_unique import NAME as LUN
+from .games.whats_my_number import NAME as WMN
+
 
 @dataclass(frozen=True)
 class Option:
@@ -49,19 +52,19 @@ OPTIONS: tuple[Option, ...] = (
     Option("shuffle", "int", None, "seat the named players at tables in a shuffled order, "
            "repeatable with the same SEED (default: in the order given)", metavar="SEED"),
     Option("out", "str", "build", "folder the kit folders are written into", metavar="DIR"),
-    Option("rounds", "int", 5, "rounds in the game (1 to 12)", games=("lowest-unique",),
+    Option("rounds", "int", 5, "rounds in the game (1 to 12)", games=(LUN,),
            metavar="N"),
     Option("spare_slips", "int", None, "spare slips for replayed rounds, 0 to three rounds' "
-           "worth (default: one round's worth, one per player)", games=("lowest-unique",),
+           "worth (default: one round's worth, one per player)", games=(LUN,),
            metavar="N"),
     Option("cooperative", "bool", False, "print the cooperative variant (no scores; aim for "
-           "exactly one single each round)", games=("lowest-unique",)),
+           "exactly one single each round)", games=(LUN,)),
     Option("sudden_death_announced", "bool", False, "a sudden-death round was announced before "
-           "round one: print its rule", games=("lowest-unique",)),
+           "round one: print its rule", games=(LUN,)),
     Option("host_plays", "bool", False, "the host plays too: print how the host locks their own "
-           "slip first", games=("lowest-unique",)),
+           "slip first", games=(LUN,)),
     Option("turns", "int", 8, "turns to print order forms and report grids for (1 to 30)",
-           games=("whats-my-number",), metavar="N"),
+           games=(WMN,), metavar="N"),
 )
 
 OPTIONS_BY_KEY = {o.key: o for o in OPTIONS}
