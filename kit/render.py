@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
@@ -330,7 +331,9 @@ def render_all(
     """Render each distinct job once; with ``workers`` > 1, on that many processes."""
     unique = list(dict.fromkeys(jobs))
     done: dict[RenderJob, bytes] = {}
-    if workers <= 1 or len(unique) <= 1:
+    # Forking a process that runs other threads (a server, a test harness) can deadlock the
+    # child on a lock held by another thread, so such callers render in-process.
+    if workers <= 1 or len(unique) <= 1 or threading.active_count() > 1:
         for job in unique:
             done[job] = _render(job)
             progress(len(done), len(unique))
