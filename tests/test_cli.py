@@ -40,6 +40,9 @@ BAD_INPUT = [
      " e.g. 1-20"),
     (["build", "lowest-unique", "--range", "1-3"],
      "Error: range: 1-3 holds 3 numbers; lowest-unique needs at least 4, e.g. 1-10"),
+    (["build", "lowest-unique", "--cooperative", "--sudden-death-announced"],
+     "Error: sudden_death_announced: the cooperative variant keeps no score, so there is no tie "
+     "to break; choose one or the other"),
     (["build", "lowest-unique", "--rounds", "0"],
      "Error: rounds: must be a whole number from 1 to 12; got '0'"),
     (["build", "lowest-unique", "--names", "Ann,Bob,Cy", "--players", "4"],

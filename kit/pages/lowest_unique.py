@@ -121,6 +121,9 @@ MIN_RANGE_SIZE = 4  # fewer numbers would leave almost every round without a sin
 
 
 def check_config(config: KitConfig) -> None:
+    if config.cooperative and config.sudden_death_announced:
+        raise ConfigError("sudden_death_announced", "the cooperative variant keeps no score, so "
+                          "there is no tie to break; choose one or the other")
     lo, hi = config.range
     if hi - lo + 1 < MIN_RANGE_SIZE:
         raise ConfigError("range", f"{lo}-{hi} holds {hi - lo + 1} numbers; {rules.NAME} needs "
