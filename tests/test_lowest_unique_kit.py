@@ -192,3 +192,12 @@ def test_html_is_self_contained(lun_a4: Path) -> None:
     assert urls and all(u.startswith("fonts/") for u in urls)
     assert all((lun_a4 / u).is_file() for u in urls)
     assert (lun_a4 / "fonts" / "AtkinsonHyperlegible-OFL.txt").is_file()
+
+
+def test_cooperative_kit_keeps_no_score(tmp_path: Path) -> None:
+    folder = build_kit(tmp_path, "lowest-unique", "--players", "4", "--cooperative")
+    pages = texts(folder / "player-kit.pdf")
+    assert "This table plays together (cooperative variant)" in pages[0]
+    assert not any("Score sheet" in t for t in pages)
+    tally = next(t for t in pages if "Round tally" in t)
+    assert "Exactly one single?" in tally
