@@ -46,10 +46,10 @@ def turn_rows(report: rules.TurnReport, players: Sequence[str]) -> list[dict[str
     rows: list[dict[str, object]] = []
     for row in report.rows:
         if isinstance(row, rules.GuessRow):
-            rows.append({"label": f"{row.player} {row.index}", "guess": row.number,
+            rows.append({"label": f"{row.player} {row.index}",
                          "bonus": row.bonus, "cells": list(row.cells), "list": None})
         else:
-            rows.append({"label": f"{row.player} List", "guess": None, "bonus": False,
+            rows.append({"label": f"{row.player} List", "bonus": False,
                          "cells": [], "list": f"{row.correct} correct."})
     return rows
 
