@@ -166,7 +166,7 @@ class Stacked:
     pages: tuple[tuple[Layer, ...], ...]
 
 
-Part = bytes | RenderJob | Stacked
+Part = bytes | Stacked
 
 
 @dataclass(frozen=True)
@@ -179,20 +179,15 @@ class KitFiles:
 
 @dataclass(frozen=True)
 class KitRecipe:
-    """A kit folder before rendering: each file is bytes, a render job, or a stack of pages."""
+    """A kit folder before rendering: each file is bytes already, or a stack of rendered pages."""
 
     config: KitConfig
     folder: str
     parts: dict[str, Part]
 
     def jobs(self) -> list[RenderJob]:
-        found: list[RenderJob] = []
-        for part in self.parts.values():
-            if isinstance(part, RenderJob):
-                found.append(part)
-            elif isinstance(part, Stacked):
-                found += [job for layers in part.pages for job, _ in layers]
-        return found
+        return [job for part in self.parts.values() if isinstance(part, Stacked)
+                for layers in part.pages for job, _ in layers]
 
 
 SLICE_PAGES = 4  # fixed, so the output never depends on how many cores rendered it
@@ -361,8 +356,6 @@ def finish(recipe: KitRecipe, rendered: dict[RenderJob, bytes]) -> KitFiles:
     for name, part in recipe.parts.items():
         if isinstance(part, bytes):
             files[name] = part
-        elif isinstance(part, RenderJob):
-            files[name] = rendered[part]
         else:
             jobs = list(dict.fromkeys(job for layers in part.pages for job, _ in layers))
             keys = {job: f"r{i}" for i, job in enumerate(jobs)}
