@@ -8,6 +8,24 @@ import pytest
 
 from kit.cli import main
 
+# The reference turn report as a game log: A guessed 17 and 33, B hit C with its first guess,
+# C's list had three right.
+REFERENCE_LOG_TURN_1 = """\
+game = "whats-my-number"
+players = ["A", "B", "C", "D", "E", "F"]
+[secrets]
+A = 45
+B = 5
+C = 40
+D = 20
+E = 22
+F = 30
+[[turn]]
+A = [17, 33]
+B = [40, 25]
+C = { list = { A = 45, B = 5, D = 20, E = 1, F = 2 } }
+"""
+
 
 def build_kit(out: Path, *argv: str) -> Path:
     """Run ``kit build`` in-process; returns the one kit folder it wrote."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import tomllib
 
 import pytest
+from conftest import REFERENCE_LOG_TURN_1
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -170,21 +171,7 @@ def test_reference_example_markdown() -> None:
 
 
 def test_reference_example_from_toml() -> None:
-    text = """
-game = "whats-my-number"
-players = ["A", "B", "C", "D", "E", "F"]
-[secrets]
-A = 45
-B = 5
-C = 40
-D = 20
-E = 22
-F = 30
-[[turn]]
-A = [17, 33]
-B = [40, 25]
-C = { list = { A = 45, B = 5, D = 20, E = 1, F = 2 } }
-"""
+    text = REFERENCE_LOG_TURN_1
     log = parse_game_log(tomllib.loads(text))
     assert log.players == SIX
     assert log.range == (1, 50)  # the default for six players

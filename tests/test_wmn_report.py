@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
+from conftest import REFERENCE_LOG_TURN_1
 from pypdf import PdfReader
 
 from kit.cli import main
@@ -15,20 +16,7 @@ from kit.paper import paper
 
 # The reference example: A guessed 17 and 33, B hit C with its first guess, C's list had three
 # right. Then B finds A and D (turn 2) and E and F (turn 3), and wins.
-LOG = """\
-game = "whats-my-number"
-players = ["A", "B", "C", "D", "E", "F"]
-[secrets]
-A = 45
-B = 5
-C = 40
-D = 20
-E = 22
-F = 30
-[[turn]]
-A = [17, 33]
-B = [40, 25]
-C = { list = { A = 45, B = 5, D = 20, E = 1, F = 2 } }
+LOG = REFERENCE_LOG_TURN_1 + """\
 [[turn]]
 B = [5, 45, 20]
 A = [10, 38]
