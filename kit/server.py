@@ -681,12 +681,17 @@ def create_app(*, workers: int = 2, queue: int | None = None, cache_mb: int = 25
         return RedirectResponse(f"/custom/{key}?get={chosen}", status_code=303,
                                 headers={"x-kit-cache": "hit" if cached else "miss"})
 
-    async def custom_result(request: Request) -> Response:
-        key = request.path_params["key"]
+    def kept(key: str) -> Entry:
+        """The cached kit for ``key``, or a 404 that asks for the form again."""
         entry = service.cache.get(key)
         if entry is None:
             raise HTTPProblem(404, "Kit no longer kept",
                               "Kits are kept for a while only. Please fill in the form again.")
+        return entry
+
+    async def custom_result(request: Request) -> Response:
+        key = request.path_params["key"]
+        entry = kept(key)
         rendered = entry.rendered
         config = rendered.config
         base = f"/custom/{key}/"
@@ -726,10 +731,7 @@ def create_app(*, workers: int = 2, queue: int | None = None, cache_mb: int = 25
 
     async def custom_file(request: Request) -> Response:
         key = request.path_params["key"]
-        entry = service.cache.get(key)
-        if entry is None:
-            raise HTTPProblem(404, "Kit no longer kept",
-                              "Kits are kept for a while only. Please fill in the form again.")
+        entry = kept(key)
         return await serve_kit_path(service, key, entry, request.path_params["path"])
 
     async def health(request: Request) -> Response:
