@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from .errors import ConfigError, LayoutError
@@ -80,10 +79,6 @@ def slip_grid(p: Paper, columns: int = 2, rows: int = 4) -> SlipGrid:
     if width < 80 or height < 55:
         raise LayoutError("paper", f"{p.label} is too small for {columns * rows} slips a page")
     return SlipGrid(columns, rows, round(width, 2), round(height, 2))
-
-
-def pages_needed(items: int, per_page: int) -> int:
-    return max(1, math.ceil(items / per_page))
 
 
 def chunks(items: list, size: int) -> list[list]:

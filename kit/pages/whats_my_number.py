@@ -376,16 +376,13 @@ def form_layout(p: Paper, opponents: int) -> FormLayout:
 # --- secret-number slips (player) ----------------------------------------------------------------
 
 
-SlipLayout = SlipGrid  # the same grid maths as the lowest-unique slips
-
-
-def slip_layout(p: Paper) -> SlipLayout:
+def slip_layout(p: Paper) -> SlipGrid:
     usable = p.body_height_mm - BANNER_MM - FIT_SLACK_MM
     height = math.floor(usable / SLIP_ROWS * 10) / 10
     width = round(p.content_width_mm / SLIP_COLUMNS, 2)
     if height < 45 or width < 80:
         raise LayoutError("paper", f"{p.label} is too small for the secret-number slips")
-    return SlipLayout(SLIP_COLUMNS, SLIP_ROWS, width, height)
+    return SlipGrid(SLIP_COLUMNS, SLIP_ROWS, width, height)
 
 
 # --- deduction sheets (player) -------------------------------------------------------------------
