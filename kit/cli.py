@@ -1,11 +1,14 @@
-"""The command line: the only place that turns ``KitError`` into ``Error: ...`` and exit codes."""
+"""The command line: the only place that turns ``KitError`` into ``Error: ...`` and exit codes.
+
+Every flag of ``kit build`` comes from the option declarations (``kit.options.COMMON`` and each
+game's own), so a new option is a flag, a config key and a form field at once.
+"""
 
 from __future__ import annotations
 
 import argparse
 import hashlib
 import json
-import os
 import re
 import sys
 import time
@@ -14,12 +17,18 @@ from dataclasses import replace
 from pathlib import Path
 
 from . import __version__
-from .config import KitConfig, check_keys, load_toml, resolve
-from .errors import ConfigError, KitError
-from .options import OPTIONS, PAPERS
+from .config import check_keys, load_toml, resolve
+from .errors import ConfigError, KitError, escaped
+from .game import KitConfig
+from .options import COMMON, MAX_PLAYERS, Flag, Option
+from .output import check_out
+from .paper import PAPERS
 from .registry import GAMES
 
 EXIT_USAGE = 2
+MAX_PARTIES = 50  # parties in one batch config
+MAX_BATCH_PLAYERS = 2 * MAX_PLAYERS  # players over all the parties of a batch
+ERROR_MAX = 400  # characters of an error line
 
 
 class UsageError(KitError):
@@ -31,50 +40,50 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError("arguments", f"{message}; see '{self.prog} --help'")
 
 
-def _default_text(option: object) -> str:
-    from .options import Option
+def all_options() -> list[tuple[Option, tuple[str, ...]]]:
+    """Every option once, with the games it belongs to (empty: every game)."""
+    found: dict[str, tuple[Option, list[str]]] = {o.key: (o, []) for o in COMMON}
+    for name, spec in GAMES.items():
+        for option in spec.options:
+            found.setdefault(option.key, (option, []))[1].append(name)
+    return [(option, tuple(games)) for option, games in found.values()]
 
-    assert isinstance(option, Option)
-    if option.kind == "bool":
+
+def _default_text(option: Option) -> str:
+    if isinstance(option.type, Flag):
         return "off"
-    if option.default in (None, "", ()):
-        return ""
-    return str(option.default)
+    return "" if option.default in (None, "", ()) else str(option.default)
 
 
-def parser() -> argparse.ArgumentParser:
-    top = _Parser(prog="kit", description="Print-ready kits (PDF and HTML) for secret-number "
-                  "party games.")
-    top.add_argument("--version", action="version", version=f"kit {__version__}")
-    sub = top.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
+def add_build(sub: argparse._SubParsersAction) -> None:
     build = sub.add_parser(
         "build", help="build kit folders (player kit and host answers, PDF and HTML)",
         description="Build a kit. With no GAME (and no --config), builds the default kit of "
         "every game on every paper size. Flags override values from --config.",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="games: " + ", ".join(f"{name} ({spec.title})" for name, spec in GAMES.items()),
     )
     build.add_argument("game", nargs="?", metavar="GAME",
                        help=f"one of: {', '.join(GAMES)} (default: every game)")
     build.add_argument("--config", metavar="FILE", help="a TOML config file (keys as below, "
                        "with underscores)")
-    for option in OPTIONS:
-        if option.key == "game":
-            continue
+    for option, games in all_options():
         default = _default_text(option)
-        only = f" [{', '.join(option.games)} only]" if option.games else ""
+        only = f" [{', '.join(games)} only]" if games else ""
         text = option.help + only + (f" (default: {default})" if default else "")
-        if option.kind == "bool":
+        if isinstance(option.type, Flag):
             build.add_argument(option.flag, dest=option.key, default=None,
                                action=argparse.BooleanOptionalAction, help=text)
-        elif option.kind == "choice" and option.choices:
-            build.add_argument(option.flag, dest=option.key, default=None, metavar="|".join(
-                option.choices), help=text)
         else:
             build.add_argument(option.flag, dest=option.key, default=None,
                                metavar=option.metavar, help=text)
+    build.add_argument("--no-cache", dest="cache", action="store_false",
+                       help="render every prose page afresh instead of reading the render "
+                       "cache (KIT_CACHE_DIR or the user cache folder)")
     build.add_argument("--json", action="store_true",
                        help="print a JSON manifest of what was written instead of the paths")
+
+
+def add_report(sub: argparse._SubParsersAction) -> None:
     report = sub.add_parser(
         "report", help="fill What's My Number? turn reports from a game log",
         description="Replay a What's My Number? game log (TOML, see the README) and write every "
@@ -84,10 +93,21 @@ def parser() -> argparse.ArgumentParser:
     report.add_argument("--format", choices=("files", "text"), default="files",
                         help="files: PDF and HTML into --out; text: Markdown on stdout "
                         "(default: files)")
-    report.add_argument("--paper", default="a4", metavar="a4|letter",
+    report.add_argument("--paper", default="a4", metavar="|".join(PAPERS),
                         help="paper size (default: a4)")
     report.add_argument("--out", default="build", metavar="DIR",
                         help="folder the report folder is written into (default: build)")
+    report.add_argument("--no-cache", dest="cache", action="store_false",
+                        help="do not read or write the render cache")
+
+
+def parser() -> argparse.ArgumentParser:
+    top = _Parser(prog="kit", description="Print-ready kits (PDF and HTML) for secret-number "
+                  "party games.")
+    top.add_argument("--version", action="version", version=f"kit {__version__}")
+    sub = top.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
+    add_build(sub)
+    add_report(sub)
     from .site import add_commands  # `kit site` and `kit serve`
 
     add_commands(sub)
@@ -97,35 +117,25 @@ def parser() -> argparse.ArgumentParser:
 PARTY_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")
 
 
-def configs_from_args(args: argparse.Namespace) -> list[KitConfig]:
-    """Merge the config file (if any) with flags, flags winning, and validate every kit.
-
-    A file with ``[[party]]`` tables is a batch: top-level keys are defaults for every party,
-    each party names its own folder with ``name``.
-    """
-    flags = {o.key: getattr(args, o.key) for o in OPTIONS
-             if o.key != "game" and getattr(args, o.key) is not None}
-    if args.game is not None:
-        flags["game"] = args.game
-    if not args.config:
-        return expand_defaults(merge({}, flags), "the command line")
-    raw = load_toml(args.config)
-    parties = raw.pop("party", None)
-    check_keys(raw, args.config)
-    if parties is None:
-        return expand_defaults(merge(raw, flags), args.config)
+def _party_configs(raw: dict[str, object], parties: object, flags: dict[str, object],
+                   source: str) -> list[KitConfig]:
     if not isinstance(parties, list) or not parties or not all(
             isinstance(p, dict) for p in parties):
-        raise ConfigError("party", f"must be one or more [[party]] tables in {args.config}")
+        raise ConfigError("party", f"must be one or more [[party]] tables in {source}")
+    if len(parties) > MAX_PARTIES:
+        raise ConfigError("party", f"{len(parties)} parties in {source}; one batch builds at "
+                          f"most {MAX_PARTIES}")
     configs = []
     seen: dict[str, int] = {}
+    total = 0
     for number, party in enumerate(parties, start=1):
         party = dict(party)
         name = party.pop("name", None)
-        where = f"party {number} in {args.config}"
+        where = f"party {number} in {source}"
         if not isinstance(name, str) or not PARTY_NAME.fullmatch(name):
+            shown_name = escaped(repr(name))[:60]
             raise ConfigError("party", f"{where} needs a name of 1 to 40 letters, digits, '-', "
-                              f"'_' or '.', starting with a letter or digit; got {name!r}")
+                              f"'_' or '.', starting with a letter or digit; got {shown_name}")
         if name.casefold() in seen:
             raise ConfigError("party", f"the name {name!r} is used by parties "
                               f"{seen[name.casefold()]} and {number}; every party needs its own "
@@ -133,11 +143,34 @@ def configs_from_args(args: argparse.Namespace) -> list[KitConfig]:
         seen[name.casefold()] = number
         check_keys(party, where)
         merged = merge(merge(raw, party), flags)
-        if "game" not in merged:
-            raise ConfigError("game", f"{where} names no game; choose one of: "
-                              f"{', '.join(GAMES)}")
-        configs.append(replace(resolve(merged, where), party=name))
+        config = replace(resolve(merged, where), party=name)
+        total += config.players
+        if total > MAX_BATCH_PLAYERS:
+            raise ConfigError("party", f"the parties of {source} seat more than "
+                              f"{MAX_BATCH_PLAYERS} players; build them in several batches")
+        configs.append(config)
     return configs
+
+
+def configs_from_args(args: argparse.Namespace) -> list[KitConfig]:
+    """Merge the config file (if any) with flags, flags winning, and validate every kit.
+
+    A file with ``[[party]]`` tables is a batch: top-level keys are defaults for every party,
+    each party names its own folder with ``name``. A file names its game (or each party does).
+    """
+    flags = {o.key: getattr(args, o.key) for o, _ in all_options()
+             if getattr(args, o.key) is not None}
+    if args.game is not None:
+        flags["game"] = args.game
+    if not args.config:
+        return expand_defaults(merge({}, flags), "the command line")
+    raw = load_toml(args.config)
+    source = escaped(str(args.config))
+    parties = raw.pop("party", None)
+    check_keys(raw, source)
+    if parties is not None:
+        return _party_configs(raw, parties, flags, source)
+    return [resolve(merge(raw, flags), source)]
 
 
 def merge(base: dict[str, object], over: dict[str, object]) -> dict[str, object]:
@@ -179,24 +212,33 @@ def manifest(paths: list[Path], configs: list[KitConfig]) -> list[dict[str, obje
     return kits
 
 
+def cache_for(args: argparse.Namespace):
+    """The persistent render cache, unless ``--no-cache`` was given."""
+    from .cache import default_cache
+
+    return default_cache() if getattr(args, "cache", True) else None
+
+
 def run_report(args: argparse.Namespace) -> int:
     """``kit report``: replay a game log; write the filled reports or print them."""
+    from .build import build, plan_recipe
     from .games import whats_my_number as rules
     from .pages.wmn_reports import markdown, plan_reports
     from .paper import paper
-    from .render import build, plan_recipe
 
-    log = rules.parse_game_log(load_toml(args.log))
+    log = rules.parse_game_log(load_toml(args.log, "log"))
     result = rules.play(log)
     if args.format == "text":
         print(markdown(log, result), end="")
         return 0
     sheet = paper(args.paper)
+    out = check_out(args.out)
     stem = Path(args.log).stem
     folder = f"{stem if PARTY_NAME.fullmatch(stem) else 'game'}-reports"
     config = KitConfig(game=rules.NAME, players=len(log.players), names=(), paper=sheet.name,
-                       range=log.range, custom_range=False, out=args.out, party=folder)
-    for path in build([], recipes=[plan_recipe(plan_reports(log, result, config), config)]):
+                       range=log.range, custom_range=False, out=str(out), party=folder)
+    recipe = plan_recipe(plan_reports(log, result, config), config)
+    for path in build([], cache_for(args), recipes=[recipe]):
         print(path)
     return 0
 
@@ -229,34 +271,46 @@ class Progress:
             self.bar.stop()
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run ``kit``; returns the exit code (0 ok, 2 bad input)."""
-    args_list = list(sys.argv[1:] if argv is None else argv)
-    try:
-        args = parser().parse_args(args_list)
-        if args.command is None:
-            parser().print_help()
-            return EXIT_USAGE
-        if args.command == "report":
-            return run_report(args)
-        if args.command in ("site", "serve"):
-            from .site import run_command
+def run_build(args: argparse.Namespace) -> int:
+    from .build import build
 
-            return run_command(args)
-        from .render import build
-
-        configs = configs_from_args(args)
-        with Progress() as progress:
-            paths = build(configs, workers=min(2, os.cpu_count() or 1), progress=progress.update)
-    except KitError as exc:
-        print(f"Error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
+    configs = configs_from_args(args)
+    for out in dict.fromkeys(c.out for c in configs):
+        check_out(out)
+    with Progress() as progress:
+        paths = build(configs, cache_for(args), progress=progress.update)
     if args.json:
         print(json.dumps(manifest(paths, configs), indent=2))
     else:
         for path in paths:
             print(path)
     return 0
+
+
+def error_line(exc: KitError) -> str:
+    """One line, whatever the message holds: control characters escaped, length capped."""
+    line = escaped(str(exc))
+    return "Error: " + (line if len(line) <= ERROR_MAX else line[:ERROR_MAX] + "…")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``kit``; returns the exit code (0 ok, 2 bad input)."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    try:
+        args = parser().parse_args(args_list)
+        if args.command is None:
+            raise UsageError("arguments", "give a command: build, report, site or serve; see "
+                             "'kit --help'")
+        if args.command == "report":
+            return run_report(args)
+        if args.command in ("site", "serve"):
+            from .site import run_command
+
+            return run_command(args)
+        return run_build(args)
+    except KitError as exc:
+        print(error_line(exc), file=sys.stderr)
+        return EXIT_USAGE
 
 
 if __name__ == "__main__":

@@ -1,273 +1,150 @@
 """Config loading and validation: raw values (TOML file, flags) -> one frozen ``KitConfig``.
 
 Every check names the field and the allowed values. Nothing here guesses: a bad value is an
-error, never quietly replaced by a default.
+error, never quietly replaced by a default. The options every kit takes are in
+``kit.options``; a game's own options are declared by the game and land in
+``KitConfig.settings``, a frozen object of the game's making.
 """
 
 from __future__ import annotations
 
-import re
 import tomllib
-import unicodedata
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
-from functools import cache
+from dataclasses import replace
 from pathlib import Path
 
-from .errors import ConfigError
-from .options import NAME_MAX, OPTIONS, OPTIONS_BY_KEY, PAPERS, TITLE_MAX
-from .paper import paper as paper_by_name
-from .resources import font_path
+from .errors import ConfigError, shown, shown_path
+from .game import GameSpec, KitConfig
+from .options import COMMON_BY_KEY, MAX_PLAYERS
+from .registry import GAMES, game_spec
 from .tables import deal, table_sizes
 
-RANGE_MAX = 999  # three digits fit every box on every page
+CONFIG_MAX_BYTES = 256 * 1024  # a config or game log; the largest real one is a few KB
 
 
-@dataclass(frozen=True)
-class KitConfig:
-    """A validated kit request. Build steps read it and never change it."""
-
-    game: str
-    players: int
-    names: tuple[str, ...]  # empty when the host gave only a count
-    paper: str
-    range: tuple[int, int]
-    custom_range: bool
-    title: str = ""
-    date: str = ""
-    out: str = "build"
-    rounds: int = 5
-    spare_slips: int | None = None  # per table; None: one round's worth (see ``spares``)
-    tables: int | None = None  # as asked for; ``sizes`` holds the seating that resulted
-    shuffle: int | None = None
-    sizes: tuple[int, ...] = ()  # players at each table; one entry for a single table
-    table: int = 0  # 0: the whole party; 1..table_count: one table of it
-    party: str = ""  # a batch party's name, used as its folder name
-    cooperative: bool = False
-    sudden_death_announced: bool = False
-    host_plays: bool = False
-    turns: int = 8
-
-    @property
-    def spares(self) -> int:
-        """Spare slips for this table: as configured, or one round's worth."""
-        return self.players if self.spare_slips is None else self.spare_slips
-
-    @property
-    def table_count(self) -> int:
-        return max(1, len(self.sizes))
-
-    @property
-    def table_label(self) -> str:
-        """"Table 2 of 3" for one table of a split party, else empty."""
-        return f"Table {self.table} of {self.table_count}" if self.table else ""
-
-    @property
-    def folder_name(self) -> str:
-        if self.party:
-            return self.party
-        name = f"{self.game}-{self.players}p-{self.paper}"
-        if self.tables is not None and self.table_count > 1:
-            name += f"-{self.table_count}tables"
-        if self.custom_range:
-            name += f"-range{self.range[0]}-{self.range[1]}"
-        return name
-
-    @property
-    def range_text(self) -> str:
-        return f"{self.range[0]} to {self.range[1]}"
-
-
-def load_toml(path: str | Path) -> dict[str, object]:
-    """Read a config file; a missing or malformed file is a ``config`` error."""
+def read_text(path: str | Path, what: str = "config") -> str:
+    """A config file or game log as text, read with a size limit: never a whole disk."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        with open(path, "rb") as handle:
+            data = handle.read(CONFIG_MAX_BYTES + 1)
     except FileNotFoundError:
-        raise ConfigError("config", f"cannot read {path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError("config", f"cannot read {path}: {exc}") from None
+        raise ConfigError(what, f"cannot read {shown_path(path)}: no such file") from None
+    except IsADirectoryError:
+        raise ConfigError(what, f"cannot read {shown_path(path)}: it is a folder") from None
+    except (OSError, ValueError) as exc:
+        reason = getattr(exc, "strerror", None) or str(exc)
+        raise ConfigError(what, f"cannot read {shown_path(path)}: {reason}") from None
+    if len(data) > CONFIG_MAX_BYTES:
+        raise ConfigError(what, f"{shown_path(path)} is larger than {CONFIG_MAX_BYTES // 1024} "
+                          "KB; a real one is a few KB")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ConfigError(what, f"{shown_path(path)} is not UTF-8 text") from None
+
+
+def load_toml(path: str | Path, what: str = "config") -> dict[str, object]:
+    """Read a TOML file; a missing, oversized or malformed file is an error of ``what``."""
+    text = read_text(path, what)
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError("config", f"{path} is not valid TOML: {exc}") from None
+        raise ConfigError(what, f"{shown_path(path)} is not valid TOML: {exc}") from None
+
+
+def allowed_keys(spec: GameSpec | None = None) -> list[str]:
+    games = [spec] if spec else list(GAMES.values())
+    own = [o.key for g in games for o in g.options]
+    return ["game", *COMMON_BY_KEY, *dict.fromkeys(own)]
 
 
 def check_keys(raw: Mapping[str, object], source: str) -> None:
-    allowed = [o.key for o in OPTIONS if o.key != "out"] + ["out"]
+    allowed = allowed_keys()
     for key in raw:
-        if key not in OPTIONS_BY_KEY:
-            raise ConfigError(
-                "config", f"unknown key {key!r} in {source}; allowed keys: {', '.join(allowed)}"
-            )
+        if key not in allowed:
+            raise ConfigError("config", f"unknown key {shown(str(key))} in {source}; allowed "
+                              f"keys: {', '.join(allowed)}")
 
 
-def parse_int(key: str, value: object, lo: int, hi: int) -> int:
-    """A whole number in [lo, hi], from TOML (int) or a flag (text)."""
-    number: int | None = None
-    if isinstance(value, int) and not isinstance(value, bool):
-        number = value
-    elif isinstance(value, str) and re.fullmatch(r"\s*[+-]?\d{1,9}\s*", value):
-        number = int(value)
-    if number is None or not lo <= number <= hi:
-        raise ConfigError(key, f"must be a whole number from {lo} to {hi}; got {value!r}")
-    return number
+def _game(raw: Mapping[str, object]) -> GameSpec:
+    game = raw.get("game")
+    if game is None:
+        raise ConfigError("game", f"no game given; choose one of: {', '.join(GAMES)}")
+    if not isinstance(game, str):
+        raise ConfigError("game", f"must be text naming a game ({', '.join(GAMES)}); got "
+                          f"{type(game).__name__}")
+    return game_spec(game.strip())
 
 
-def parse_bool(key: str, value: object) -> bool:
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, str) and value.lower() in ("true", "false", "yes", "no"):
-        return value.lower() in ("true", "yes")
-    raise ConfigError(key, f"must be true or false; got {value!r}")
+def _players(spec: GameSpec, raw: Mapping[str, object], names: tuple[str, ...]) -> int:
+    players_option = COMMON_BY_KEY["players"]
+    given = raw.get("players")
+    if names:
+        if given is not None and players_option.convert(given) != len(names):
+            raise ConfigError("players", f"{given} does not match the {len(names)} names "
+                              "given; give a count or names, or make them agree")
+        return len(names)
+    if given is None:
+        return spec.default_players
+    try:
+        return int(players_option.convert(given))  # type: ignore[arg-type]
+    except ConfigError:
+        if isinstance(given, int | str) and not isinstance(given, bool):
+            spec.check_players(None, given)  # the game's message: the counts allowed
+        raise
 
 
-def parse_range(value: object) -> tuple[int, int]:
-    """``"LO-HI"`` or ``[LO, HI]`` with 1 <= LO < HI <= 999."""
-    allowed = f"give two whole numbers LO-HI with 1 <= LO < HI <= {RANGE_MAX}, e.g. 1-20"
-    lo = hi = None
-    if isinstance(value, str):
-        match = re.fullmatch(r"\s*(-?\d{1,6})\s*-\s*(-?\d{1,6})\s*", value)
-        if match:
-            lo, hi = int(match[1]), int(match[2])
-    elif (isinstance(value, list) and len(value) == 2
-          and all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
-        lo, hi = value
-    if lo is None or hi is None:
-        raise ConfigError("range", f"{value!r} is not a range; {allowed}")
-    if lo < 1 or hi > RANGE_MAX or lo >= hi:
-        raise ConfigError("range", f"{lo}-{hi} is not allowed; {allowed}")
-    return lo, hi
-
-
-@cache
-def printable_characters() -> frozenset[int]:
-    """Code points that both the regular and bold text faces can draw."""
-    from fontTools.ttLib import TTFont  # WeasyPrint depends on fontTools already
-
-    faces = ("AtkinsonHyperlegible-Regular.ttf", "AtkinsonHyperlegible-Bold.ttf")
-    maps = [set(TTFont(font_path(f), lazy=True).getBestCmap()) for f in faces]
-    return frozenset(maps[0] & maps[1])
-
-
-def check_text(key: str, what: str, text: str, limit: int) -> str:
-    """Free text printed on pages: no control characters, glyphs the fonts have, a length cap."""
-    if any(unicodedata.category(ch).startswith("C") for ch in text):
-        raise ConfigError(key, f"{what} contains a control character; use printable text only")
-    if len(text) > limit:
-        raise ConfigError(key, f"{what} has {len(text)} characters; at most {limit} fit")
-    missing = sorted({ch for ch in text if ord(ch) not in printable_characters()})
-    if missing:
-        raise ConfigError(
-            key, f"{what} uses characters the kit's font cannot print ({''.join(missing)}); "
-            "use Latin-script letters, digits and punctuation"
-        )
-    return text
-
-
-def parse_names(value: object) -> tuple[str, ...]:
-    """Comma-separated text (a flag) or a list of strings (TOML); unique, 1-24 characters."""
-    if isinstance(value, str):
-        items: list[object] = value.split(",")
-    elif isinstance(value, list | tuple):
-        items = list(value)
-    else:
-        raise ConfigError("names", f"must be a list of names; got {value!r}")
-    names: list[str] = []
-    seen: dict[str, int] = {}
-    for i, item in enumerate(items, start=1):
-        if not isinstance(item, str):
-            raise ConfigError("names", f"name {i} must be text; got {item!r}")
-        name = " ".join(item.split())
-        if not name:
-            raise ConfigError("names", f"name {i} is empty; each name needs 1 to {NAME_MAX} "
-                              "characters")
-        check_text("names", f"name {i} {name[:30]!r}", name, NAME_MAX)
-        folded = name.casefold()
-        if folded in seen:
-            raise ConfigError("names", f"{name!r} is given twice (names {seen[folded]} and {i}); "
-                              "every player needs a different name")
-        seen[folded] = i
-        names.append(name)
-    return tuple(names)
+def _seating(spec: GameSpec, raw: Mapping[str, object], players: int
+             ) -> tuple[int | None, list[int]]:
+    tables_raw = raw.get("tables")
+    tables = None if tables_raw is None else int(
+        COMMON_BY_KEY["tables"].convert(tables_raw))  # type: ignore[arg-type]
+    if tables is None and not (spec.splits_large_parties and spec.max_players is not None
+                               and players > spec.max_players):
+        spec.check_players(players)
+        return None, [players]
+    return tables, table_sizes(players, spec.min_players, spec.max_players, tables)
 
 
 def resolve(raw: Mapping[str, object], source: str = "the config") -> KitConfig:
     """Validate raw settings (file values already merged with flags) into a ``KitConfig``."""
-    # The registry imports the page planners, which import this module: import it late.
-    from .registry import GAMES, game_spec
-
     check_keys(raw, source)
-    if raw.get("game") in (None, ""):
-        raise ConfigError("game", f"no game given; choose one of: {', '.join(GAMES)}")
-    spec = game_spec(str(raw["game"]))
+    spec = _game(raw)
+    own = {o.key for o in spec.options}
     for key in raw:
-        option = OPTIONS_BY_KEY[key]
-        if option.games and spec.name not in option.games:
-            own = [o.key for o in OPTIONS if spec.name in o.games]
-            raise ConfigError(
-                key, f"is not an option of {spec.name} (its own options: {', '.join(own)})"
-            )
+        if key not in own and key not in COMMON_BY_KEY and key != "game":
+            raise ConfigError(key, f"is not an option of {spec.name} (its own options: "
+                              f"{', '.join(sorted(own)) or 'none'})")
 
-    names = parse_names(raw["names"]) if raw.get("names") not in (None, "", []) else ()
-    if names:
-        players = len(names)
-        if raw.get("players") is not None and parse_int(
-            "players", raw["players"], 1, 100_000
-        ) != players:
-            raise ConfigError("players", f"{raw['players']} does not match the {players} names "
-                              "given; give a count or names, or make them agree")
-    elif raw.get("players") is not None:
-        try:
-            players = parse_int("players", raw["players"], 1, 100_000)
-        except ConfigError:
-            spec.check_players(None, raw["players"])  # the game's message: the counts allowed
-            raise
-    else:
-        players = spec.default_players
-    tables = None if raw.get("tables") is None else parse_int("tables", raw["tables"], 1, 1000)
-    if tables is None and not (spec.splits_large_parties and spec.max_players is not None
-                               and players > spec.max_players):
-        spec.check_players(players)
-        sizes = [players]
-    else:
-        sizes = table_sizes(players, spec.min_players, spec.max_players, tables)
-    shuffle = None if raw.get("shuffle") is None else parse_int("shuffle", raw["shuffle"], 0,
-                                                                 2**31 - 1)
+    def value(key: str) -> object:
+        option = COMMON_BY_KEY[key]
+        return option.convert(raw[key]) if raw.get(key) is not None else option.default
+
+    names = value("names")
+    assert isinstance(names, tuple)
+    players = _players(spec, raw, names)
+    tables, sizes = _seating(spec, raw, players)
+    shuffle = value("shuffle")
     if shuffle is not None and not names:
         raise ConfigError("shuffle", "only seats named players; give names, or leave it out")
-
-    paper_name = raw.get("paper", OPTIONS_BY_KEY["paper"].default)
-    if not isinstance(paper_name, str) or paper_name.lower() not in PAPERS:
-        paper_by_name(str(paper_name))  # raises the one paper error message
-    custom = raw.get("range") not in (None, "")
-    number_range = parse_range(raw["range"]) if custom else spec.default_range(players)
-
-    def get(key: str) -> object:
-        return raw.get(key, OPTIONS_BY_KEY[key].default)
-
+    custom = raw.get("range") is not None
+    settings = spec.settings(**{o.key: o.convert(raw[o.key]) if raw.get(o.key) is not None
+                                else o.default for o in spec.options})
     config = KitConfig(
         game=spec.name,
         players=players,
         names=names,
-        paper=str(paper_name).lower(),
-        range=number_range,
+        paper=str(value("paper")),
+        range=value("range") if custom else spec.default_range(players),  # type: ignore[arg-type]
         custom_range=custom,
-        title=check_text("title", "the title", str(get("title")), TITLE_MAX),
-        date=check_text("date", "the date", str(get("date")), 40),
-        out=str(get("out")),
-        rounds=parse_int("rounds", get("rounds"), 1, 12),
-        cooperative=parse_bool("cooperative", get("cooperative")),
-        sudden_death_announced=parse_bool("sudden_death_announced",
-                                          get("sudden_death_announced")),
-        host_plays=parse_bool("host_plays", get("host_plays")),
-        turns=parse_int("turns", get("turns"), 1, 30),
+        settings=settings,
+        title=str(value("title")),
+        date=str(value("date")),
+        out=str(value("out")),
         tables=tables,
-        shuffle=shuffle,
+        shuffle=shuffle,  # type: ignore[arg-type]
         sizes=tuple(sizes),
     )
-    spare = raw.get("spare_slips")
-    if spare is not None:
-        config = replace(config, spare_slips=parse_int("spare_slips", spare, 0, 3 * min(sizes)))
     spec.check_config(config)
     return config
 
@@ -282,3 +159,6 @@ def seat(config: KitConfig) -> list[KitConfig]:
         replace(config, players=size, names=tuple(names), table=i)
         for i, (size, names) in enumerate(zip(config.sizes, seated, strict=True), start=1)
     ]
+
+
+__all__ = ["KitConfig", "MAX_PLAYERS", "check_keys", "load_toml", "resolve", "seat"]

@@ -1,15 +1,224 @@
-"""The one table of kit options: names, defaults and help, shared by the config loader and CLI.
+"""Kit options: each is declared once, with a parameter type that owns its parsing and limits.
 
-An option with ``games`` set belongs to those games only; giving it for another game is an error
-rather than something silently ignored.
+A parameter type (as in click) turns a raw value — a TOML value or the text of a flag — into a
+checked value, or raises a ``ConfigError`` that names the field and what it accepts. A wrong
+type is an error, never coerced: ``title = ["a", "b"]`` is refused, not printed as a list.
+The options every kit takes are here; each game declares its own beside its planner, and
+the config loader, the command line, the web form and the README table all read them.
 """
 
 from __future__ import annotations
 
+import re
+import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .games.lowest_unique import NAME as LUN
-from .games.whats_my_number import NAME as WMN
+from .errors import ConfigError, shown
+from .paper import PAPERS
+
+NAME_MAX = 24  # characters in a player's name
+TITLE_MAX = 60
+DATE_MAX = 40
+MAX_PLAYERS = 1200  # per build: 100 tables of 12; a real party never comes near
+MAX_TABLES = 100
+RANGE_MAX = 999  # three digits fit every box on every page
+
+_INT = re.compile(r"\s*([+-]?[0-9]{1,9})\s*")  # ASCII digits only: "３" is not a number
+
+
+def kind_of(value: object) -> str:
+    """How a TOML value's type reads in an error message."""
+    names = {bool: "true/false", int: "a whole number", float: "a decimal number",
+             str: "text", list: "a list", dict: "a table"}
+    for kind, name in names.items():
+        if isinstance(value, kind):
+            return name
+    return type(value).__name__
+
+
+class ParamType:
+    """Parses and checks one option's raw value."""
+
+    describe = "a value"  # what it accepts, for help and errors
+
+    def convert(self, key: str, value: object) -> object:
+        raise NotImplementedError
+
+    def fail(self, key: str, value: object) -> ConfigError:
+        if isinstance(value, str):
+            got = shown(value)
+        elif isinstance(value, bool | int | float):
+            got = str(value).lower() if isinstance(value, bool) else str(value)
+        else:
+            got = kind_of(value)
+        return ConfigError(key, f"must be {self.describe}; got {got}")
+
+
+@dataclass(frozen=True)
+class IntRange(ParamType):
+    lo: int
+    hi: int
+
+    @property
+    def describe(self) -> str:  # type: ignore[override]
+        return f"a whole number from {self.lo} to {self.hi}"
+
+    def convert(self, key: str, value: object) -> int:
+        number: int | None = None
+        if isinstance(value, int) and not isinstance(value, bool):
+            number = value
+        elif isinstance(value, str) and (match := _INT.fullmatch(value)):
+            number = int(match[1])
+        if number is None or not self.lo <= number <= self.hi:
+            raise self.fail(key, value)
+        return number
+
+
+@dataclass(frozen=True)
+class Choice(ParamType):
+    choices: tuple[str, ...]
+    noun: str = ""  # "paper size": how an unknown value is named in the error
+
+    @property
+    def describe(self) -> str:  # type: ignore[override]
+        return " or ".join(self.choices) if len(self.choices) <= 2 else (
+            "one of: " + ", ".join(self.choices))
+
+    def convert(self, key: str, value: object) -> str:
+        if isinstance(value, str) and value.strip().lower() in self.choices:
+            return value.strip().lower()
+        if isinstance(value, str):
+            raise ConfigError(key, f"unknown {self.noun or key} {shown(value)}; choose "
+                              f"{self.describe}")
+        raise self.fail(key, value)
+
+
+@dataclass(frozen=True)
+class Flag(ParamType):
+    describe = "true or false"
+
+    def convert(self, key: str, value: object) -> bool:
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.strip().lower() in ("true", "false", "yes", "no",
+                                                                  "on", "off"):
+            return value.strip().lower() in ("true", "yes", "on")
+        raise self.fail(key, value)
+
+
+def printable_text(key: str, what: str, text: str, limit: int) -> str:
+    """Text printed on pages: NFC, no control characters, glyphs our fonts have, a length cap."""
+    from .fonts import printable
+
+    text = unicodedata.normalize("NFC", text)
+    bad = [ch for ch in text if unicodedata.category(ch)[0] == "C"]
+    if bad:
+        raise ConfigError(key, f"{what} contains a control character ({shown(bad[0])}); use "
+                          "printable text only")
+    if len(text) > limit:
+        raise ConfigError(key, f"{what} has {len(text)} characters; at most {limit} fit")
+    missing = printable(text)
+    if missing:
+        raise ConfigError(key, f"{what} uses characters the kit's fonts cannot print "
+                          f"({shown(missing, 20)}); use Latin-script letters, digits and "
+                          "punctuation")
+    return text
+
+
+@dataclass(frozen=True)
+class Text(ParamType):
+    limit: int
+
+    @property
+    def describe(self) -> str:  # type: ignore[override]
+        return f"text of at most {self.limit} characters"
+
+    def convert(self, key: str, value: object) -> str:
+        if not isinstance(value, str):
+            raise self.fail(key, value)
+        return printable_text(key, f"the {key}", " ".join(value.split()), self.limit)
+
+
+@dataclass(frozen=True)
+class Names(ParamType):
+    """Player names: a list (TOML) or comma-separated text (a flag); all different."""
+
+    most: int = MAX_PLAYERS
+    limit: int = NAME_MAX
+
+    @property
+    def describe(self) -> str:  # type: ignore[override]
+        return f"a list of up to {self.most} names of 1 to {self.limit} characters"
+
+    def convert(self, key: str, value: object) -> tuple[str, ...]:
+        if isinstance(value, str):
+            if not value.strip():
+                raise ConfigError(key, "is empty; give one or more names separated by commas")
+            items: Sequence[object] = value.split(",")
+        elif isinstance(value, list | tuple):
+            items = value
+        else:
+            raise self.fail(key, value)
+        if len(items) > self.most:
+            raise ConfigError(key, f"{len(items)} names given; at most {self.most} fit one build")
+        names: list[str] = []
+        seen: dict[str, int] = {}
+        for i, item in enumerate(items, start=1):
+            if not isinstance(item, str):
+                raise ConfigError(key, f"name {i} must be text; got {kind_of(item)}")
+            name = unicodedata.normalize("NFC", " ".join(item.split()))
+            if not name:
+                raise ConfigError(key, f"name {i} is empty; each name needs 1 to {self.limit} "
+                                  "characters")
+            printable_text(key, f"name {i} {shown(name, 30)}", name, self.limit)
+            folded = name.casefold()
+            if folded in seen:
+                raise ConfigError(key, f"{shown(name)} is given twice (names {seen[folded]} and "
+                                  f"{i}); every player needs a different name")
+            seen[folded] = i
+            names.append(name)
+        return tuple(names)
+
+
+@dataclass(frozen=True)
+class NumberRange(ParamType):
+    """An announced range ``"LO-HI"`` (or ``[LO, HI]`` in TOML) with 1 <= LO < HI <= 999."""
+
+    describe = f"two whole numbers LO-HI with 1 <= LO < HI <= {RANGE_MAX}, e.g. 1-20"
+
+    def convert(self, key: str, value: object) -> tuple[int, int]:
+        lo = hi = None
+        if isinstance(value, str):
+            if not value.strip():
+                raise ConfigError(key, f"is empty; give {self.describe}")
+            match = re.fullmatch(r"\s*(-?[0-9]{1,6})\s*-\s*(-?[0-9]{1,6})\s*", value)
+            if match:
+                lo, hi = int(match[1]), int(match[2])
+        elif (isinstance(value, list) and len(value) == 2
+              and all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
+            lo, hi = value
+        if lo is None or hi is None:
+            got = shown(value) if isinstance(value, str) else kind_of(value)
+            raise ConfigError(key, f"{got} is not a range; give {self.describe}")
+        if lo < 1 or hi > RANGE_MAX or lo >= hi:
+            raise ConfigError(key, f"{lo}-{hi} is not allowed; give {self.describe}")
+        return lo, hi
+
+
+@dataclass(frozen=True)
+class Folder(ParamType):
+    describe = "a folder path"
+
+    def convert(self, key: str, value: object) -> str:
+        if not isinstance(value, str):
+            raise self.fail(key, value)
+        if not value.strip():
+            raise ConfigError(key, "is empty; give a folder, e.g. build")
+        if "\0" in value:
+            raise ConfigError(key, f"{shown(value)} holds a NUL character; give a plain folder "
+                              "path")
+        return value
 
 
 @dataclass(frozen=True)
@@ -17,54 +226,39 @@ class Option:
     """One config key (``snake_case``) and its command-line flag (``--kebab-case``)."""
 
     key: str
-    kind: str  # "int", "str", "bool", "names", "range", "choice"
+    type: ParamType
     default: object
     help: str
-    choices: tuple[str, ...] = ()
-    games: tuple[str, ...] = ()  # empty: every game
     metavar: str | None = None
 
     @property
     def flag(self) -> str:
         return "--" + self.key.replace("_", "-")
 
+    def convert(self, value: object) -> object:
+        return self.type.convert(self.key, value)
 
-PAPERS = ("a4", "letter")
-NAME_MAX = 24
-TITLE_MAX = 60
 
-# Defaults that depend on the game or the player count are None here and computed by the game.
-OPTIONS: tuple[Option, ...] = (
-    Option("game", "choice", None, "which game the kit is for"),
-    Option("players", "int", None, "number of players at the table (default: the game's own)",
-           metavar="N"),
-    Option("names", "names", (), "player names, comma-separated on the command line "
-           f"(1 to {NAME_MAX} characters each); sets the player count", metavar="A,B,C"),
-    Option("paper", "choice", "a4", "paper size", choices=PAPERS),
-    Option("range", "range", None, "an announced custom number range LO-HI, printed on every "
-           "player page (default: the game's rule)", metavar="LO-HI"),
-    Option("title", "str", "", f"event title printed small on every page (up to {TITLE_MAX} "
-           "characters)", metavar="TEXT"),
-    Option("date", "str", "", "event date printed small on every page, as you write it",
-           metavar="TEXT"),
-    Option("tables", "int", None, "split the party over exactly this many tables (default: "
-           "the fewest that fit, for games with a per-table limit)", metavar="K"),
-    Option("shuffle", "int", None, "seat the named players at tables in a shuffled order, "
-           "repeatable with the same SEED (default: in the order given)", metavar="SEED"),
-    Option("out", "str", "build", "folder the kit folders are written into", metavar="DIR"),
-    Option("rounds", "int", 5, "rounds in the game (1 to 12)", games=(LUN,),
-           metavar="N"),
-    Option("spare_slips", "int", None, "spare slips for replayed rounds, 0 to three rounds' "
-           "worth (default: one round's worth, one per player)", games=(LUN,),
-           metavar="N"),
-    Option("cooperative", "bool", False, "print the cooperative variant (no scores; aim for "
-           "exactly one single each round)", games=(LUN,)),
-    Option("sudden_death_announced", "bool", False, "a sudden-death round was announced before "
-           "round one: print its rule", games=(LUN,)),
-    Option("host_plays", "bool", False, "the host plays too: print how the host locks their own "
-           "slip first", games=(LUN,)),
-    Option("turns", "int", 8, "turns to print order forms and report grids for (1 to 30)",
-           games=(WMN,), metavar="N"),
+# The options of every kit. ``game`` is chosen from the registry; defaults that depend on the
+# game or the player count are None here and worked out by ``kit.config.resolve``.
+COMMON: tuple[Option, ...] = (
+    Option("players", IntRange(1, MAX_PLAYERS), None, "number of players (default: the "
+           "game's own)", "N"),
+    Option("names", Names(), (), "player names, comma-separated on the command line (1 to "
+           f"{NAME_MAX} characters each); sets the player count", "A,B,C"),
+    Option("paper", Choice(PAPERS, "paper size"), "a4", "paper size", "|".join(PAPERS)),
+    Option("range", NumberRange(), None, "an announced custom number range LO-HI, printed on "
+           "every player page (default: the game's rule)", "LO-HI"),
+    Option("title", Text(TITLE_MAX), "", f"event title printed small on every page (up to "
+           f"{TITLE_MAX} characters)", "TEXT"),
+    Option("date", Text(DATE_MAX), "", "event date printed small on every page, as you write "
+           f"it (up to {DATE_MAX} characters)", "TEXT"),
+    Option("tables", IntRange(1, MAX_TABLES), None, "split the party over exactly this many "
+           "tables (default: the fewest that fit, for games with a per-table limit)", "K"),
+    Option("shuffle", IntRange(0, 2**31 - 1), None, "seat the named players at tables in a "
+           "shuffled order, repeatable with the same SEED (default: in the order given)",
+           "SEED"),
+    Option("out", Folder(), "build", "folder the kit folders are written into", "DIR"),
 )
 
-OPTIONS_BY_KEY = {o.key: o for o in OPTIONS}
+COMMON_BY_KEY = {o.key: o for o in COMMON}

@@ -1,16 +1,33 @@
-"""Paper sizes and the layout maths that does not need drawing (tested on numbers alone)."""
+"""Paper sizes and the page frame every page shares (tested on numbers alone)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .errors import ConfigError, LayoutError
-from .options import PAPERS
+from .errors import ConfigError
 
-MM_PER_PT = 25.4 / 72
+PAPERS = ("a4", "letter")
 MARGIN_MM = 10.0  # printers cannot print the outer ~5 mm; 10 mm leaves room for that and more
-HEADER_MM = 9.0
-FOOTER_MM = 11.0  # the scale ruler and page label
+HEADER_MM = 11.0  # game, page label and range on one line, the event on a second
+FOOTER_MM = 11.0  # the scale ruler and its label, the folio, a table stamp
+
+
+@dataclass(frozen=True)
+class Frame:
+    """A rectangle on the page in mm, from the top-left corner."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+
+    @property
+    def right(self) -> float:
+        return self.x + self.w
+
+    @property
+    def bottom(self) -> float:
+        return self.y + self.h
 
 
 @dataclass(frozen=True)
@@ -22,14 +39,6 @@ class Paper:
     css_size: str  # exact CSS @page size, so no unit conversion blurs the page box
 
     @property
-    def width_pt(self) -> float:
-        return self.width_mm / MM_PER_PT
-
-    @property
-    def height_pt(self) -> float:
-        return self.height_mm / MM_PER_PT
-
-    @property
     def content_width_mm(self) -> float:
         return self.width_mm - 2 * MARGIN_MM
 
@@ -38,10 +47,19 @@ class Paper:
         """Height between the page header and the footer."""
         return self.height_mm - 2 * MARGIN_MM - HEADER_MM - FOOTER_MM
 
+    @property
+    def body(self) -> Frame:
+        """Where a page's own content goes: inside the margins, between header and footer."""
+        return Frame(MARGIN_MM, MARGIN_MM + HEADER_MM, self.content_width_mm,
+                     self.body_height_mm)
+
     def turned(self) -> Paper:
         """The same sheet in landscape."""
         return Paper(self.name, self.label, self.height_mm, self.width_mm,
                      " ".join(reversed(self.css_size.split())))
+
+    def oriented(self, landscape: bool) -> Paper:
+        return self.turned() if landscape else self
 
 
 _PAPERS = {
@@ -58,27 +76,6 @@ def paper(name: str) -> Paper:
         raise ConfigError(
             "paper", f"unknown paper size {name!r}; choose {' or '.join(PAPERS)}"
         ) from None
-
-
-@dataclass(frozen=True)
-class SlipGrid:
-    columns: int
-    rows: int
-    width_mm: float
-    height_mm: float
-
-    @property
-    def per_page(self) -> int:
-        return self.columns * self.rows
-
-
-def slip_grid(p: Paper, columns: int = 2, rows: int = 4) -> SlipGrid:
-    """Eight slips a page: the printable area (minus the ruler footer) cut into equal cells."""
-    width = p.content_width_mm / columns
-    height = (p.height_mm - 2 * MARGIN_MM - FOOTER_MM) / rows
-    if width < 80 or height < 55:
-        raise LayoutError("paper", f"{p.label} is too small for {columns * rows} slips a page")
-    return SlipGrid(columns, rows, round(width, 2), round(height, 2))
 
 
 def chunks(items: list, size: int) -> list[list]:

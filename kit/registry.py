@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from .errors import ConfigError
+from .game import GameSpec
 from .pages import lowest_unique, whats_my_number
-from .plan import GameSpec
 
 GAMES: dict[str, GameSpec] = {
     spec.name: spec for spec in (lowest_unique.SPEC, whats_my_number.SPEC)

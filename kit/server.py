@@ -52,9 +52,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .config import KitConfig, resolve
 from .errors import KitError
+from .fonts import FONT_FILES, LICENCE_FILES
 from .options import NAME_MAX, OPTIONS
 from .paper import paper as paper_by_name
-from .render import FONT_FILES, LICENCE_FILES
 from .resources import fonts_dir, templates_dir
 from .site import (
     PREVIEW_PAGES,

@@ -30,11 +30,14 @@ from functools import cache, lru_cache
 from pathlib import Path
 
 from . import __version__
+from .build import build_files
+from .cache import default_cache
 from .config import KitConfig, resolve
 from .errors import ConfigError, KitError
+from .fonts import FONT_FILES, LICENCE_FILES
 from .options import PAPERS
+from .output import KitFiles, write_kits
 from .paper import paper as paper_by_name
-from .render import FONT_FILES, LICENCE_FILES, KitFiles, build_files, write_folder
 from .resources import fonts_dir, templates_dir
 
 READY_MAX_PLAYERS = 12  # ready-made kits stop here even when a game allows bigger tables
@@ -136,7 +139,7 @@ def kit_documents(kit: KitFiles) -> list[str]:
 def render_kit(config: KitConfig, preview_pages: int = 1) -> Rendered | Failure:
     """Build one kit in memory, with thumbnails of the first ``preview_pages`` of each PDF."""
     try:
-        kit = build_files(config)
+        kit = build_files(config, default_cache())
     except KitError as exc:
         return Failure(exc.field, exc.message)
     documents = []
@@ -346,7 +349,7 @@ def build_site(out: str | Path, configs: Sequence[KitConfig], jobs: int = 1,
     for config, result in zip(configs, _render_all(configs, jobs), strict=True):
         if isinstance(result, Failure):
             raise KitError(result.field, f"{config.folder_name}: {result.message}")
-        write_folder(result.kit, out / "kits")
+        write_kits([(out / "kits", result.kit)])
         thumb = None
         first = result.thumb_names(result.documents[0].stem)[:1] if result.documents else []
         if first:

@@ -7,23 +7,13 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
-from conftest import build_kit, page_fonts
+from helpers import A4, LETTER, build_kit, bundled_font_names, embedded_fonts, page_sizes, texts
 from pypdf import PdfReader
 
 from kit.games import lowest_unique as rules
 
-A4 = (595.28, 841.89)
-LETTER = (612.0, 792.0)
 MIN_EDGE_PT = 6 / 25.4 * 72  # printers cannot print within ~6 mm of the edge
-
-
-def texts(pdf: Path) -> list[str]:
-    return [" ".join(page.extract_text().split()) for page in PdfReader(pdf).pages]
-
-
-def sizes(pdf: Path) -> set[tuple[float, float]]:
-    return {(round(float(p.mediabox.width), 2), round(float(p.mediabox.height), 2))
-            for p in PdfReader(pdf).pages}
+sizes = page_sizes
 
 
 def test_page_boxes_are_exact(lun_a4: Path, lun_letter_named: Path) -> None:
@@ -41,20 +31,17 @@ def test_pdfs_ask_for_actual_size_and_carry_metadata(lun_a4: Path) -> None:
         assert reader.metadata.author == "number-party-kit"
 
 
-def embedded_fonts(pdf: Path) -> dict[str, bool]:
-    fonts: dict[str, bool] = {}
-    for page in PdfReader(pdf).pages:
-        for font in page_fonts(page["/Resources"]):
-            descriptor = font["/DescendantFonts"][0].get_object()["/FontDescriptor"]
-            name = str(font["/BaseFont"]).split("+", 1)[-1]
-            fonts[name] = "/FontFile2" in descriptor
-    return fonts
-
-
 def test_every_font_is_bundled_and_embedded(lun_a4: Path) -> None:
-    fonts = embedded_fonts(lun_a4 / "player-kit.pdf")
-    assert set(fonts) == {"Atkinson-Hyperlegible", "Atkinson-Hyperlegible-Bold", "Kit-Symbols"}
-    assert all(fonts.values())
+    for stem in ("player-kit", "host-answers"):
+        fonts = embedded_fonts(lun_a4 / f"{stem}.pdf")
+        assert fonts and set(fonts) <= bundled_font_names(), set(fonts)
+        assert all(fonts.values())
+    assert "KitSymbols-Regular" in embedded_fonts(lun_a4 / "player-kit.pdf")  # the tally's →
+
+
+def test_pdf_header_is_version_1_7(lun_a4: Path) -> None:
+    for stem in ("player-kit", "host-answers"):
+        assert (lun_a4 / f"{stem}.pdf").read_bytes()[:8] == b"%PDF-1.7"
 
 
 def test_rules_sheet_states_every_rule(lun_a4: Path) -> None:
@@ -91,10 +78,14 @@ def test_ruler_bar_is_fifty_millimetres(lun_a4: Path) -> None:
     with pdfplumber.open(lun_a4 / "player-kit.pdf") as pdf:
         page = pdf.pages[0]
         label = page.search("This bar should measure 50 mm")[0]
-        # The bar's bottom border is the widest filled rectangle just above its label.
-        bars = [r for r in page.rects if label["top"] - 6 < r["bottom"] <= label["top"] + 1]
-        width_mm = max(r["width"] for r in bars) * 25.4 / 72
-    assert width_mm == pytest.approx(50, abs=0.3)
+        # The bar is the widest rule just above its label, with a tick at each end.
+        bars = [r for r in page.lines if label["top"] - 8 < r["top"] <= label["top"]
+                and r["height"] < 0.5]
+        bar = max(bars, key=lambda r: r["width"])
+        ticks = [r for r in page.lines if r["width"] < 0.5 and abs(r["bottom"] - bar["top"]) < 1]
+    assert bar["width"] * 25.4 / 72 == pytest.approx(50, abs=0.1)
+    assert len(ticks) == 6
+    assert {round((t["x0"] - bar["x0"]) * 25.4 / 72) for t in ticks} == {0, 10, 20, 30, 40, 50}
 
 
 def test_slips_one_per_player_per_round_plus_spares(lun_a4: Path) -> None:
@@ -102,7 +93,8 @@ def test_slips_one_per_player_per_round_plus_spares(lun_a4: Path) -> None:
     slip_pages = [t for t in pages if "Slips " in t and "Name or symbol" in t]
     assert len(slip_pages) == 6  # 8 x 5 + 8 spares = 48 slips, 8 a page
     assert sum(t.count("My number (1 to 10)") for t in slip_pages) == 48
-    assert all("Fold on the dashed line" in t and "You may pass until" in t for t in slip_pages)
+    assert all("Fold the bottom strip up along the dashed line" in t and "You may pass until"
+               in t for t in slip_pages)
 
 
 def test_named_slips_are_printed_per_player_and_round(lun_letter_named: Path) -> None:
@@ -128,12 +120,12 @@ def test_custom_range_is_printed_on_every_player_page(lun_letter_named: Path) ->
 
 def test_tally_score_grid_and_check_examples(lun_a4: Path) -> None:
     pages = texts(lun_a4 / "player-kit.pdf")
-    tally = next(t for t in pages if t.startswith("Lowest Unique Number · Round tally"))
+    tally = next(t for t in pages if "Round tally" in t)
     assert "Round All choices (sorted) Surviving singles Winner" in tally
     assert "1,1,2,3,3,8 → 2 wins" in tally
     assert "2,2,5,5,9,9 → no winner" in tally
     assert tally.count("Replay") >= 2  # the instruction and one replay row
-    scores = next(t for t in pages if t.startswith("Lowest Unique Number · Score sheet"))
+    scores = next(t for t in pages if "Score sheet" in t)
     assert "Player R1 R2 R3 R4 R5 Total Place" in scores
 
 

@@ -95,7 +95,7 @@ def test_practice_rounds_cover_the_lessons_at_eight_players() -> None:
 def test_check_examples_move_into_a_custom_range_keeping_their_result() -> None:
     from kit.pages.lowest_unique import check_examples
 
-    assert [e["winner"] for e in check_examples((1, 10))] == [2, None]
+    assert [e.winner for e in check_examples((1, 10))] == [2, None]
     moved = check_examples((11, 30))
-    assert moved[0]["choices"] == (11, 11, 12, 13, 13, 14)
-    assert [e["winner"] for e in moved] == [12, None]
+    assert moved[0].choices == (11, 11, 12, 13, 13, 14)
+    assert [e.winner for e in moved] == [12, None]

@@ -117,35 +117,42 @@ def practice_rounds(
     seed: int = PRACTICE_SEED,
 ) -> tuple[PracticeRound, ...]:
     """Deterministic practice reveals, one per lesson that this table size allows."""
+    rounds = []
+    for lesson, picks in _practice_picks(len(names), number_range, count, seed):
+        named = tuple(zip(names, picks, strict=True))
+        _, who = round_winner(dict(named))
+        rounds.append(PracticeRound(lesson, named, score_round(picks), who))
+    return tuple(rounds)
+
+
+@cache
+def _practice_picks(players: int, number_range: tuple[int, int], count: int, seed: int
+                    ) -> tuple[tuple[str, tuple[int | None, ...]], ...]:
+    """The lessons and picks of the practice reveals: they depend on the table size only."""
     rng = random.Random(seed)
     lo, hi = number_range
     high = lo + (hi - lo) * 7 // 10
     # Small ranges make near-misses likelier; players pick from a narrowed band most of the time.
-    band = min(hi, lo + max(len(names), 4))
-    rounds: list[PracticeRound] = []
+    band = min(hi, lo + max(players, 4))
+    found: list[tuple[str, tuple[int | None, ...]]] = []
     seen: set[tuple[int | None, ...]] = set()
     for lesson, fits in _LESSONS:
         for _ in range(4000):
             top = hi if rng.random() < 0.3 else band
-            picks: list[int | None] = [rng.randint(lo, top) for _ in names]
+            picks: list[int | None] = [rng.randint(lo, top) for _ in range(players)]
             if "passes" in lesson:
                 picks[rng.randrange(len(picks))] = None
-            result = score_round(picks)
-            if tuple(picks) not in seen and fits(result, high):  # type: ignore[operator]
+            if tuple(picks) not in seen and fits(score_round(picks), high):  # type: ignore[operator]
                 seen.add(tuple(picks))
-                named = tuple(zip(names, picks, strict=True))
-                _, who = round_winner(dict(named))
-                rounds.append(PracticeRound(lesson, named, result, who))
+                found.append((lesson, tuple(picks)))
                 break
-        if len(rounds) == count:
+        if len(found) == count:
             break
     # Small tables cannot show every lesson; plain reveals make up the number.
-    while len(rounds) < count:
-        picks = [rng.randint(lo, band) for _ in names]
+    while len(found) < count:
+        picks = [rng.randint(lo, band) for _ in range(players)]
         if tuple(picks) in seen:
             continue
         seen.add(tuple(picks))
-        named = tuple(zip(names, picks, strict=True))
-        _, who = round_winner(dict(named))
-        rounds.append(PracticeRound("Another reveal", named, score_round(picks), who))
-    return tuple(rounds)
+        found.append(("Another reveal", tuple(picks)))
+    return tuple(found)

@@ -3,19 +3,61 @@
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
-from ..config import KitConfig
 from ..errors import ConfigError
+from ..game import GameSpec, KitConfig
 from ..games import lowest_unique as rules
-from ..paper import Paper, chunks, paper, slip_grid
-from ..plan import GameSpec, KitPlan, Page, kit_plan
+from ..options import Flag, IntRange, Option
+from ..paper import chunks, paper
+from ..plan import Form, KitPlan, Page, Prose, kit_plan
+from . import lun_forms as forms
+from .lun_forms import Slip
 
 CHECK_EXAMPLES = ((1, 1, 2, 3, 3, 8), (2, 2, 5, 5, 9, 9))  # from the reference kit
 PRACTICE_PER_PAGE = 4
+MAX_ROUNDS = 12  # every round's row must fit the tally and the score sheet
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The game's own options, as ``KitConfig.settings``."""
+
+    rounds: int = rules.DEFAULT_ROUNDS
+    spare_slips: int | None = None  # per table; None: one round's worth (see ``spares``)
+    cooperative: bool = False
+    sudden_death_announced: bool = False
+    host_plays: bool = False
+
+
+OPTIONS = (
+    Option("rounds", IntRange(1, MAX_ROUNDS), rules.DEFAULT_ROUNDS,
+           f"rounds in the game (1 to {MAX_ROUNDS})", "N"),
+    Option("spare_slips", IntRange(0, 3 * rules.MAX_PLAYERS), None, "spare slips for replayed "
+           "rounds, 0 to three rounds' worth (default: one round's worth, one per player)", "N"),
+    Option("cooperative", Flag(), False, "print the cooperative variant (no scores; aim for "
+           "exactly one single each round)"),
+    Option("sudden_death_announced", Flag(), False, "a sudden-death round was announced "
+           "before round one: print its rule"),
+    Option("host_plays", Flag(), False, "the host plays too: print how the host locks their "
+           "own slip first"),
+)
+
+
+def settings(config: KitConfig) -> Settings:
+    assert isinstance(config.settings, Settings)
+    return config.settings
+
+
+def spares(config: KitConfig) -> int:
+    """Spare slips for this table: as configured, or one round's worth."""
+    given = settings(config).spare_slips
+    return config.players if given is None else given
 
 
 def banner(config: KitConfig) -> str:
-    return f"Choose one whole number from {config.range_text} · {config.rounds} rounds"
+    return (f"Choose one whole number from {config.range_text} · {settings(config).rounds} "
+            "rounds")
 
 
 def player_labels(config: KitConfig) -> list[str]:
@@ -25,29 +67,10 @@ def player_labels(config: KitConfig) -> list[str]:
 
 def replay_rows(config: KitConfig) -> int:
     """Spare slips cover this many replayed rounds, so the tally gets as many extra rows."""
-    return math.ceil(config.spares / config.players) if config.spares else 0
+    return math.ceil(spares(config) / config.players) if spares(config) else 0
 
 
-def slips(config: KitConfig) -> list[dict[str, object]]:
-    """One slip per player per round, then the spares; named slips are grouped by player."""
-    spare_each, extra = divmod(config.spares, config.players)
-    if not config.names:
-        count = config.players * config.rounds + config.spares
-        return [{"name": None, "round": None} for _ in range(count)]
-    out: list[dict[str, object]] = []
-    for i, name in enumerate(config.names):
-        out += [{"name": name, "round": r} for r in range(1, config.rounds + 1)]
-        out += [{"name": name, "round": None}] * (spare_each + (1 if i < extra else 0))
-    return out
-
-
-def tally_row_mm(sheet: Paper, rows: int) -> float:
-    """Tall rows for handwriting, shrunk (never below 8 mm) so every row fits one page."""
-    room = sheet.body_height_mm - 100  # title, notes and the check examples take ~100 mm
-    return round(max(8.0, min(13.0, room / (rows + 1))), 1)
-
-
-def check_examples(number_range: tuple[int, int]) -> list[dict[str, object]]:
+def check_examples(number_range: tuple[int, int]) -> tuple[rules.RoundResult, ...]:
     """The reference's two check examples, moved into a custom range when they fall outside it.
 
     Moving keeps their shape: distinct values map in order onto the lowest numbers of the range.
@@ -58,10 +81,8 @@ def check_examples(number_range: tuple[int, int]) -> list[dict[str, object]]:
         if not all(lo <= n <= hi for n in picks):
             ranks = {n: lo + i for i, n in enumerate(sorted(set(picks)))}
             picks = tuple(ranks[n] for n in picks)
-        result = rules.score_round(picks)
-        examples.append({"choices": result.choices, "cancelled": result.cancelled,
-                         "singles": result.singles, "winner": result.winner})
-    return examples
+        examples.append(rules.score_round(picks))
+    return tuple(examples)
 
 
 def no_winner_odds(config: KitConfig) -> list[tuple[int, str]]:
@@ -71,59 +92,79 @@ def no_winner_odds(config: KitConfig) -> list[tuple[int, str]]:
     return [(n, f"{float(rules.no_winner_probability(n, size)) * 100:.2f}%") for n in sizes]
 
 
-def plan(config: KitConfig) -> KitPlan:
-    grid = slip_grid(paper(config.paper))
-    slip_pages = chunks(slips(config), grid.per_page)
-    common = {"range": config.range, "range_text": config.range_text, "rounds": config.rounds,
-              "players": config.players, "custom_range": config.custom_range}
-    names = list(config.names)
-    tally_rows = [str(r) for r in range(1, config.rounds + 1)] + ["Replay"] * replay_rows(config)
+def slips(config: KitConfig) -> list[Slip]:
+    """One slip per player per round, then the spares; named slips are grouped by player."""
+    rounds = settings(config).rounds
+    spare_each, extra = divmod(spares(config), config.players)
+    if not config.names:
+        return [Slip(None, None)] * (config.players * rounds + spares(config))
+    out: list[Slip] = []
+    for i, name in enumerate(config.names):
+        out += [Slip(name, r) for r in range(1, rounds + 1)]
+        out += [Slip(name, None)] * (spare_each + (1 if i < extra else 0))
+    return out
 
-    player_pages = [Page("lowest_unique/rules.html", "Rules", {
+
+def player_pages(config: KitConfig, common: dict[str, object]) -> list[Page]:
+    sheet = paper(config.paper)
+    body = sheet.body
+    own = settings(config)
+    grid = forms.slip_grid(body)
+    slip_pages = chunks(slips(config), grid.per_page)
+    tally_rows = [str(r) for r in range(1, own.rounds + 1)] + ["Replay"] * replay_rows(config)
+    pages = [Page("Rules", Prose("lowest_unique/rules.html", {
         **common,
         "min_players": rules.MIN_PLAYERS, "max_players": rules.MAX_PLAYERS,
-        "cooperative": config.cooperative, "sudden_death": config.sudden_death_announced,
-        "host_plays": config.host_plays,
-    })]
+        "cooperative": own.cooperative, "sudden_death": own.sudden_death_announced,
+        "host_plays": own.host_plays,
+    }))]
     for i, page_slips in enumerate(slip_pages, start=1):
-        player_pages.append(Page("lowest_unique/slips.html", f"Slips {i} of {len(slip_pages)}", {
-            **common, "slips": page_slips, "grid": grid,
-        }, headed=False))
-    player_pages.append(Page("lowest_unique/tally.html", "Round tally", {
-        **common, "rows": tally_rows, "examples": check_examples(config.range),
-        "row_mm": tally_row_mm(paper(config.paper), len(tally_rows)),
-        "cooperative": config.cooperative,
-    }))
-    if not config.cooperative:
-        player_pages.append(Page("lowest_unique/scores.html", "Score sheet", {
-            **common, "names": names or [""] * config.players,
-            "sudden_death": config.sudden_death_announced,
-        }))
+        pages.append(Page(f"Slips {i} of {len(slip_pages)}", Form(forms.slips_page(
+            body, grid, tuple(page_slips), config.range_text, own.rounds))))
+    pages.append(Page("Round tally", Form(forms.tally_page(
+        body, tuple(tally_rows), check_examples(config.range), own.rounds, own.cooperative))))
+    if not own.cooperative:
+        pages.append(Page("Score sheet", Form(forms.scores_page(
+            body, tuple(config.names) or ("",) * config.players, own.rounds,
+            own.sudden_death_announced))))
+    return pages
 
+
+def plan(config: KitConfig) -> KitPlan:
+    own = settings(config)
+    common = {"range": config.range, "range_text": config.range_text, "rounds": own.rounds,
+              "players": config.players, "custom_range": config.custom_range}
+    pages = player_pages(config, common)
     practice = rules.practice_rounds(player_labels(config), config.range)
     practice_pages = chunks(list(practice), PRACTICE_PER_PAGE)
-    print_guide = [(p.label, 1) for p in player_pages]
-    host_pages = [Page("lowest_unique/host_card.html", "Host card", {
-        **common, "host_plays": config.host_plays, "print_guide": print_guide,
-        "slip_count": len(slips(config)), "spare_slips": config.spares,
+    print_guide = [(p.label, 1) for p in pages]
+    host_pages = [Page("Host card", Prose("lowest_unique/host_card.html", {
+        **common, "host_plays": own.host_plays, "print_guide": print_guide,
+        "slip_count": len(slips(config)), "spare_slips": spares(config),
         "odds": no_winner_odds(config), "paper_label": paper(config.paper).label,
         "tables": config.table_count,
-    }, audience="host")]
+    }), audience="host")]
     for i, chunk in enumerate(practice_pages, start=1):
         first = (i - 1) * PRACTICE_PER_PAGE + 1
-        host_pages.append(Page("lowest_unique/practice.html",
-                               f"Practice reveals {i} of {len(practice_pages)}",
-                               {**common, "practice": chunk, "first": first}, audience="host"))
-    return kit_plan(config, rules.TITLE, banner(config), player_pages, host_pages)
+        host_pages.append(Page(f"Practice reveals {i} of {len(practice_pages)}",
+                               Prose("lowest_unique/practice.html",
+                                     {**common, "practice": chunk, "first": first}),
+                               audience="host"))
+    return kit_plan(config.folder_name, rules.TITLE, banner(config), pages, host_pages)
 
 
 MIN_RANGE_SIZE = 4  # fewer numbers would leave almost every round without a single
 
 
 def check_config(config: KitConfig) -> None:
-    if config.cooperative and config.sudden_death_announced:
+    own = settings(config)
+    if own.cooperative and own.sudden_death_announced:
         raise ConfigError("sudden_death_announced", "the cooperative variant keeps no score, so "
                           "there is no tie to break; choose one or the other")
+    if own.spare_slips is not None and own.spare_slips > 3 * min(config.sizes):
+        raise ConfigError("spare_slips", f"must be a whole number from 0 to "
+                          f"{3 * min(config.sizes)} (three rounds' worth at the smallest table); "
+                          f"got {own.spare_slips}")
     lo, hi = config.range
     if hi - lo + 1 < MIN_RANGE_SIZE:
         raise ConfigError("range", f"{lo}-{hi} holds {hi - lo + 1} numbers; {rules.NAME} needs "
@@ -138,5 +179,7 @@ SPEC = GameSpec(
     default_players=8,
     default_range=lambda players: rules.DEFAULT_RANGE,
     plan=plan,
+    options=OPTIONS,
+    settings=Settings,
     check_config=check_config,
 )

@@ -1,0 +1,164 @@
+"""The build pipeline: validated configs -> page plans -> sheets -> HTML and PDF bytes.
+
+Every kit of a build is planned first; the prose pages of all of them render in one pass
+(through the persistent cache); then each PDF is drawn and every folder is written, all or
+nothing (``kit.output``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .cache import RenderCache
+from .config import KitConfig, seat
+from .fonts import FONT_FILES, LICENCE_FILES
+from .layout.chrome import ChromeText
+from .output import KitFiles, write_kits
+from .pages import seating
+from .paper import paper
+from .plan import Document, Form, KitPlan, Page
+from .prose import ProseJob
+from .prose import render as render_prose
+from .registry import game_spec
+from .render import Sheet, assemble, cut, html_document, prose_jobs, sheets
+from .resources import fonts_dir
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass
+class KitRecipe:
+    """A kit folder before its PDFs exist: HTML and fonts are bytes already; every page of
+    every PDF is a sheet, drawn once (``sheets``), and each PDF file is a cut of them."""
+
+    config: KitConfig
+    folder: str
+    files: dict[str, bytes] = field(default_factory=dict)
+    sheets: list[Sheet] = field(default_factory=list)
+    prose: dict[int, ProseJob] = field(default_factory=dict)
+    cuts: dict[str, tuple[str, list[int]]] = field(default_factory=dict)  # name: title, pages
+
+    def jobs(self) -> list[ProseJob]:
+        return list(self.prose.values())
+
+    def add_sheets(self, plan: KitPlan, pages: Sequence[Sheet]) -> list[int]:
+        """Append pages to the kit's one drawing; returns their indices."""
+        start = len(self.sheets)
+        self.sheets += pages
+        base = paper(self.config.paper)
+        for i, job in prose_jobs(plan, pages, base).items():
+            self.prose[start + i] = job
+        return list(range(start, start + len(pages)))
+
+
+def static_files() -> dict[str, bytes]:
+    return {f"fonts/{name}": (fonts_dir() / name).read_bytes()
+            for name in FONT_FILES + LICENCE_FILES}
+
+
+def event_text(config: KitConfig) -> str:
+    return " · ".join(part for part in (config.title, config.date) if part)
+
+
+def html_title(document: Document, config: KitConfig, table: str = "") -> str:
+    parts = [document.title, table, config.title]
+    return " · ".join(part for part in parts if part)
+
+
+def add_document(recipe: KitRecipe, plan: KitPlan, document: Document, config: KitConfig,
+                 stem: str, words: ChromeText) -> list[int]:
+    """The HTML of one document and its pages in the kit's drawing; returns their indices."""
+    base = paper(config.paper)
+    pages = sheets(document, base, words)
+    title = html_title(document, config, words.table)
+    recipe.files[f"{stem}.html"] = html_document(plan, title, pages, base).encode("utf-8")
+    indices = recipe.add_sheets(plan, pages)
+    recipe.cuts[f"{stem}.pdf"] = (title, indices)
+    return indices
+
+
+def plan_recipe(plan: KitPlan, config: KitConfig, folder: str | None = None) -> KitRecipe:
+    """A one-table kit: each document of the plan as HTML and PDF."""
+    recipe = KitRecipe(config, folder or plan.folder, static_files())
+    words = ChromeText(plan.game_title, plan.banner, event_text(config))
+    for document in plan.documents:
+        add_document(recipe, plan, document, config, document.stem, words)
+    return recipe
+
+
+def seating_document(config: KitConfig, tables: Sequence[KitConfig], host: Document
+                     ) -> Document:
+    """The host file of a split party: the seating list first, then the usual host pages."""
+    body = paper(config.paper).body
+    seated = [(t.table_label, list(t.names) or [f"{t.players} players, names on their slips"])
+              for t in tables]
+    chunks = seating.paginate(body, seated, config.players)
+    pages = tuple(
+        Page(f"Seating {i} of {len(chunks)}" if len(chunks) > 1 else "Seating",
+             Form(tuple(seating.seating_page(body, chunk, config.players, len(tables)))),
+             audience="host")
+        for i, chunk in enumerate(chunks, start=1))
+    return Document(host.stem, host.title, pages + host.pages)
+
+
+def plan_kit(config: KitConfig) -> KitRecipe:
+    """config -> plan(s) -> sheets and HTML: everything but drawing the PDFs."""
+    spec = game_spec(config.game)
+    tables = seat(config)
+    if len(tables) == 1:
+        return plan_recipe(spec.plan(config), config)
+    recipe = KitRecipe(config, config.folder_name, static_files())
+    plans = [spec.plan(t) for t in tables]
+    every: list[int] = []
+    for table, plan in zip(tables, plans, strict=True):
+        words = ChromeText(plan.game_title, plan.banner, event_text(config), table.table_label)
+        for document in plan.documents:
+            if document.audience != "host":
+                every += add_document(recipe, plan, document, table,
+                                      f"{document.stem}-table-{table.table}", words)
+    host_plan = plans[0]
+    recipe.cuts["all-tables.pdf"] = (f"{host_plan.game_title} — every table, in print order",
+                                     every)
+    words = ChromeText(host_plan.game_title, host_plan.banner, event_text(config))
+    for document in host_plan.documents:
+        if document.audience == "host":
+            add_document(recipe, host_plan, seating_document(config, tables, document),
+                         config, document.stem, words)
+    return recipe
+
+
+def finish(recipe: KitRecipe, rendered: dict[str, bytes]) -> KitFiles:
+    """Draw the kit's pages once and cut each PDF file from them."""
+    prose = {i: rendered[job.key] for i, job in recipe.prose.items()}
+    drawing = assemble(recipe.sheets, recipe.folder, prose)
+    files = dict(recipe.files)
+    for name, (title, indices) in recipe.cuts.items():
+        files[name] = cut(drawing, indices, title)
+    return KitFiles(recipe.folder, files)
+
+
+def build_files(config: KitConfig, store: RenderCache | None = None) -> KitFiles:
+    """config -> plan -> HTML -> PDF; nothing is written to disk."""
+    recipe = plan_kit(config)
+    return finish(recipe, render_prose(recipe.jobs(), store))
+
+
+def build(configs: Iterable[KitConfig], store: RenderCache | None = None,
+          progress: Progress = lambda done, total: None,
+          recipes: Iterable[KitRecipe] = ()) -> list[Path]:
+    """Plan, render and draw every kit first, then write them: a failure leaves no folder."""
+    recipes = [plan_kit(config) for config in configs] + list(recipes)
+    total = len(recipes) + 1
+    progress(0, total)
+    rendered = render_prose([job for recipe in recipes for job in recipe.jobs()], store)
+    progress(1, total)
+    kits = []
+    for n, recipe in enumerate(recipes, start=2):
+        kits.append((Path(recipe.config.out), finish(recipe, rendered)))
+        progress(n, total)
+    return write_kits(kits)
+
+
+__all__ = ["KitRecipe", "build", "build_files", "plan_kit", "plan_recipe"]

@@ -1,0 +1,89 @@
+"""What a game is given (a validated ``KitConfig``) and what it provides (a ``GameSpec``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from .errors import ConfigError
+from .options import Option
+
+if TYPE_CHECKING:
+    from .plan import KitPlan
+
+
+@dataclass(frozen=True)
+class KitConfig:
+    """A validated kit request. Build steps read it and never change it."""
+
+    game: str
+    players: int
+    names: tuple[str, ...]  # empty when the host gave only a count
+    paper: str
+    range: tuple[int, int]
+    custom_range: bool
+    settings: object = field(default=None)  # the game's own options (its ``Settings``)
+    title: str = ""
+    date: str = ""
+    out: str = "build"
+    tables: int | None = None  # as asked for; ``sizes`` holds the seating that resulted
+    shuffle: int | None = None
+    sizes: tuple[int, ...] = ()  # players at each table; one entry for a single table
+    table: int = 0  # 0: the whole party; 1..table_count: one table of it
+    party: str = ""  # a batch party's name, used as its folder name
+
+    @property
+    def table_count(self) -> int:
+        return max(1, len(self.sizes))
+
+    @property
+    def table_label(self) -> str:
+        """"Table 2 of 3" for one table of a split party, else empty."""
+        return f"Table {self.table} of {self.table_count}" if self.table else ""
+
+    @property
+    def folder_name(self) -> str:
+        if self.party:
+            return self.party
+        name = f"{self.game}-{self.players}p-{self.paper}"
+        if self.tables is not None and self.table_count > 1:
+            name += f"-{self.table_count}tables"
+        if self.custom_range:
+            name += f"-range{self.range[0]}-{self.range[1]}"
+        return name
+
+    @property
+    def range_text(self) -> str:
+        return f"{self.range[0]} to {self.range[1]}"
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """A registered game: its limits, its rule-given range, and its page planner."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int | None  # per table (or the kit's limit, when it does not split)
+    default_players: int
+    default_range: Callable[[int], tuple[int, int]]
+    plan: Callable[[KitConfig], KitPlan]
+    options: tuple[Option, ...] = ()  # the game's own options, beside kit.options.COMMON
+    settings: Callable[..., object] = dict  # builds KitConfig.settings from those options
+    check_config: Callable[[KitConfig], None] = lambda config: None
+    # True: a party over max_players sits at several tables by itself. False: the rules set no
+    # cap, so a big group stays one game unless the host asks for --tables explicitly.
+    splits_large_parties: bool = True
+
+    def check_players(self, players: int | None, given: object = None) -> None:
+        """Raise the game's own message unless ``players`` is a count it allows."""
+        top = self.max_players
+        if players is None or players < self.min_players or (top is not None and players > top):
+            allowed = (f"{self.min_players} to {top}" if top is not None
+                       else f"at least {self.min_players}")
+            more = " per table" if top is not None else ""
+            raise ConfigError(
+                "players", f"{self.name} needs {allowed} players{more}; "
+                f"got {players if players is not None else repr(given)}"
+            )

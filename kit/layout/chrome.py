@@ -1,0 +1,118 @@
+"""The chrome of every page: header, footer, folio, the 50 mm scale ruler, a table stamp.
+
+Drawn from the layout model on form and prose pages alike, so the PDF and the HTML put every
+footer at the same height and the stamp can never land on the ruler's label.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..paper import FOOTER_MM, HEADER_MM, MARGIN_MM, Paper
+from .fit import ellipsize, fits
+from .model import Item, Text, box, hline, pt, rich, text, text_width, vline
+
+RULER_MM = 50.0
+HEADER_PT = 9.0
+BANNER_PT = 9.5
+EVENT_PT = 8.5
+FOOT_PT = 8.0
+STAMP_PT = 11.0
+RULER_TEXT = ("This bar should measure 50 mm.", "If not, print at 100% (actual size).")
+HOST_TEXT = "HOST ONLY — keep these pages away from the players."
+
+
+@dataclass(frozen=True)
+class ChromeText:
+    """The words of a document's chrome (kept apart so a language can replace them)."""
+
+    game: str  # the game's title, bold at the top left
+    banner: str  # range and limits, on player pages
+    event: str  # the host's title and date, or empty
+    table: str = ""  # "Table 2 of 3" for one table of a split party
+
+
+def header(sheet: Paper, words: ChromeText, label: str, player: bool) -> list[Item]:
+    left = MARGIN_MM
+    right = sheet.width_mm - MARGIN_MM
+    width = right - left
+    top = MARGIN_MM
+    base = top + 4.4
+    banner = words.banner if player else ""
+    size = HEADER_PT
+    lead = [(words.game, "bold"), (f" · {label}", "regular")]
+    gap = 5.0
+
+    def lead_width(s: float) -> float:
+        return sum(text_width(t, s, st) for t, st in lead)
+
+    banner_size = BANNER_PT
+    while size > FOOT_PT and lead_width(size) + gap + text_width(banner, banner_size,
+                                                                 "bold") > width:
+        size -= 0.5
+        banner_size -= 0.5
+    if lead_width(size) + gap + text_width(banner, banner_size, "bold") > width:
+        room = width - gap - text_width(banner, banner_size, "bold") - text_width(
+            words.game, size, "bold")
+        lead = [(words.game, "bold"), (ellipsize(f" · {label}", room, size), "regular")]
+    items: list[Item] = list(rich(left, base, lead, size))
+    if banner:
+        items += text(right, base, banner, banner_size, "bold", "right")
+    if words.event:
+        items += text(left, base + 4.0, ellipsize(words.event, width, EVENT_PT), EVENT_PT)
+    items.append(hline(left, right, top + HEADER_MM - 1.6, 0.4))
+    return items
+
+
+def ruler(left: float, bottom: float) -> list[Item]:
+    """The 50 mm scale bar with a tick every 10 mm and its two-line label below."""
+    top = bottom - FOOTER_MM + 1.0
+    bar = top + 3.0
+    items: list[Item] = [hline(left, left + RULER_MM, bar, 0.3)]
+    items += [vline(left + 10 * i, top, bar, 0.3) for i in range(6)]
+    for n, line in enumerate(RULER_TEXT):
+        items += text(left, bar + 3.6 + n * 3.2, line, FOOT_PT)
+    return items
+
+
+def footer(sheet: Paper, words: ChromeText, number: int, total: int, player: bool
+           ) -> list[Item]:
+    left = MARGIN_MM
+    right = sheet.width_mm - MARGIN_MM
+    bottom = sheet.height_mm - MARGIN_MM
+    base = bottom - 0.8
+    items: list[Item] = []
+    if player:
+        items += ruler(left, bottom)
+    else:
+        items += text(left, base, HOST_TEXT, FOOT_PT, "bold")
+    items += text(right, base, f"page {number} of {total}", FOOT_PT, "regular", "right")
+    if words.table:
+        items += stamp(sheet, words.table)
+    return items
+
+
+def stamp(sheet: Paper, label: str) -> list[Item]:
+    """"Table 2 of 3" in a box, centred in the footer band between the ruler text and folio."""
+    width = text_width(label, STAMP_PT, "bold") + 4.0
+    height = 6.5
+    x = (sheet.width_mm - width) / 2
+    y = sheet.height_mm - MARGIN_MM - height - 0.5
+    base = y + height / 2 + pt(STAMP_PT) * 0.668 / 2
+    return [box(x, y, width, height, 0.4), *text(sheet.width_mm / 2, base, label, STAMP_PT,
+                                                  "bold", "center")]
+
+
+def chrome(sheet: Paper, words: ChromeText, label: str, number: int, total: int,
+           player: bool) -> tuple[Item, ...]:
+    """Everything a page carries besides its body."""
+    return tuple(header(sheet, words, label, player) + footer(sheet, words, number, total,
+                                                               player))
+
+
+def fits_banner(banner: str, sheet: Paper) -> bool:
+    """True when a game's banner fits the header beside a typical label."""
+    return fits(banner, sheet.content_width_mm / 2, BANNER_PT, "bold")
+
+
+__all__ = ["ChromeText", "chrome", "ruler", "stamp", "Text"]

@@ -1,0 +1,125 @@
+"""The layout model of a form page: plain data in millimetres, drawn by two backends.
+
+Coordinates run from the page's top-left corner, y downwards, in mm. A ``Text`` is one run of
+one font face placed by its left end on its baseline; text that mixes faces (a ✓ from the
+symbol font, a bold word) is already cut into runs with their positions worked out here, so
+the PDF (``kit.layout.pdf``, ReportLab) and the HTML (``kit.layout.svg``, inline SVG) place
+every glyph at the same spot and cannot drift apart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from .. import fonts
+
+MM_PER_PT = 25.4 / 72
+
+
+@dataclass(frozen=True)
+class Line:
+    """A straight rule; ``dash`` is (on, off) in mm, empty for a solid line."""
+
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+    width: float = 0.3
+    dash: tuple[float, ...] = ()
+
+
+@dataclass(frozen=True)
+class Box:
+    """A stroked rectangle (no fill: pages print in black and white)."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+    width: float = 0.3
+    dash: tuple[float, ...] = ()
+
+
+@dataclass(frozen=True)
+class Text:
+    """One run of text in one face: left end at ``x``, baseline at ``y``; ``size`` in pt."""
+
+    x: float
+    y: float
+    text: str
+    size: float
+    face: str = "regular"
+
+
+Item = Line | Box | Text
+Items = tuple[Item, ...]
+
+
+def pt(size: float) -> float:
+    """Points to millimetres."""
+    return size * MM_PER_PT
+
+
+def text_width(text: str, size: float, style: str = "regular") -> float:
+    """Printed width of ``text`` in mm."""
+    return fonts.width_pt(text, size, style) * MM_PER_PT
+
+
+def text(x: float, y: float, content: str, size: float, style: str = "regular",
+         align: str = "left") -> list[Text]:
+    """``content`` on one line at baseline ``y``; ``x`` is its left end, centre or right end."""
+    return rich(x, y, [(content, style)], size, align)
+
+
+def rich(x: float, y: float, parts: Sequence[tuple[str, str]], size: float,
+         align: str = "left") -> list[Text]:
+    """Several styled pieces on one line, e.g. ``[("H", "bold"), (" higher", "regular")]``."""
+    pieces = [(part, key) for content, style in parts if content
+              for part, key in fonts.runs(content, style)]
+    widths = [fonts.run_width_pt(part, key, size) * MM_PER_PT for part, key in pieces]
+    total = sum(widths)
+    start = x - total / 2 if align == "center" else x - total if align == "right" else x
+    out = []
+    for (part, key), width in zip(pieces, widths, strict=True):
+        if part.strip():
+            out.append(Text(round(start, 3), round(y, 3), part, size, key))
+        start += width
+    return out
+
+
+def baseline_in(top: float, height: float, size: float) -> float:
+    """The baseline that centres a line of capitals of ``size`` pt in a band."""
+    return top + height / 2 + pt(size) * fonts.CAP_HEIGHT / 2
+
+
+def hline(x1: float, x2: float, y: float, width: float = 0.3,
+          dash: tuple[float, ...] = ()) -> Line:
+    return Line(round(x1, 3), round(y, 3), round(x2, 3), round(y, 3), width, dash)
+
+
+def vline(x: float, y1: float, y2: float, width: float = 0.3,
+          dash: tuple[float, ...] = ()) -> Line:
+    return Line(round(x, 3), round(y1, 3), round(x, 3), round(y2, 3), width, dash)
+
+
+def box(x: float, y: float, w: float, h: float, width: float = 0.3,
+        dash: tuple[float, ...] = ()) -> Box:
+    return Box(round(x, 3), round(y, 3), round(w, 3), round(h, 3), width, dash)
+
+
+def shifted(items: Iterable[Item], dx: float, dy: float) -> list[Item]:
+    """The same items moved by (dx, dy) mm."""
+    out: list[Item] = []
+    for item in items:
+        if isinstance(item, Text):
+            out.append(Text(round(item.x + dx, 3), round(item.y + dy, 3), item.text, item.size,
+                            item.face))
+        elif isinstance(item, Box):
+            out.append(Box(round(item.x + dx, 3), round(item.y + dy, 3), item.w, item.h,
+                           item.width, item.dash))
+        else:
+            out.append(Line(round(item.x1 + dx, 3), round(item.y1 + dy, 3),
+                            round(item.x2 + dx, 3), round(item.y2 + dy, 3), item.width,
+                            item.dash))
+    return out

@@ -1,0 +1,88 @@
+"""Ruled tables and cut grids as layout items: the shapes most form pages are made of."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from .fit import fit_in
+from .model import Item, hline, vline
+
+PAD_MM = 1.2  # between a cell's text and its rules
+
+
+@dataclass(frozen=True)
+class Cell:
+    """A table cell's text: it shrinks from ``size`` to ``least`` and then wraps between words."""
+
+    text: str = ""
+    style: str = "regular"
+    align: str = "left"
+    size: float = 10.0
+    least: float = 8.0
+    span: int = 1  # columns this cell covers
+    lines: int = 2  # most lines it may wrap to
+
+
+def column_edges(x: float, widths: Sequence[float]) -> list[float]:
+    edges = [x]
+    for width in widths:
+        edges.append(edges[-1] + width)
+    return edges
+
+
+def ruled_table(x: float, y: float, widths: Sequence[float], heights: Sequence[float],
+                rows: Sequence[Sequence[Cell]], line: float = 0.3,
+                heavy: Sequence[int] = ()) -> list[Item]:
+    """A grid of cells with every rule drawn once; ``heavy`` row edges get a thicker rule.
+
+    ``rows[r]`` lists the cells of row ``r`` left to right (a cell with ``span`` > 1 covers
+    several columns); a row may be shorter than the columns (the rest stays empty).
+    """
+    xs = column_edges(x, widths)
+    ys = column_edges(y, heights)
+    items: list[Item] = []
+    for r, edge in enumerate(ys):
+        items.append(hline(xs[0], xs[-1], edge, 0.6 if r in heavy else line))
+    for r, cells in enumerate(rows):
+        col = 0
+        starts = {0}
+        placed: list[tuple[int, int, Cell]] = []
+        for cell in cells:
+            placed.append((col, col + cell.span, cell))
+            col += cell.span
+            starts.add(col)
+        starts |= set(range(col, len(widths) + 1))
+        for c in sorted(starts):
+            items.append(vline(xs[c], ys[r], ys[r + 1], line))
+        for first, stop, cell in placed:
+            if cell.text:
+                left, right = xs[first] + PAD_MM, xs[stop] - PAD_MM
+                items += fit_in(cell.text, left, ys[r], right - left, heights[r], cell.size,
+                                cell.least, cell.style, cell.align, cell.lines)
+    for r in range(len(rows), len(heights)):
+        for edge in xs:
+            items.append(vline(edge, ys[r], ys[r + 1], line))
+    return items
+
+
+def cut_grid(x: float, y: float, columns: int, rows: int, width: float, height: float,
+             count: int, draw: Callable[[int, float, float], list[Item]],
+             line: float = 0.35) -> list[Item]:
+    """``count`` equal cells, row by row, sharing solid cut lines; ``draw(i, left, top)``
+    gives the items of cell ``i`` (slips, order forms)."""
+    items: list[Item] = []
+    used_rows = -(-count // columns) if count else 0
+    for r in range(used_rows + 1 if used_rows else 0):
+        cells_above = min(columns, count - (r - 1) * columns) if r else 0
+        cells_below = min(columns, count - r * columns) if r < used_rows else 0
+        reach = max(cells_above, cells_below)
+        items.append(hline(x, x + reach * width, y + r * height, line))
+    for r in range(used_rows):
+        in_row = min(columns, count - r * columns)
+        for c in range(in_row + 1):
+            items.append(vline(x + c * width, y + r * height, y + (r + 1) * height, line))
+    for i in range(count):
+        r, c = divmod(i, columns)
+        items += draw(i, x + c * width, y + r * height)
+    return items

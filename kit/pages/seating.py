@@ -1,0 +1,77 @@
+"""The seating list of a split party (host file): which names sit at which table.
+
+A form page, measured by the fonts' metrics: each table's names wrap between names, and a
+page takes as many tables as fit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..layout.blocks import para, title
+from ..layout.fit import LEADING, fit_in, wrap
+from ..layout.model import Item, pt, text
+from ..layout.table import PAD_MM, Cell, ruled_table
+from ..paper import Frame
+
+NAMES_PT = 10.0
+LABEL_SHARE = 0.22
+HEAD_MM = 8.0
+
+
+def _rows(names: Sequence[str], width: float) -> list[str]:
+    joined = " · ".join(names)
+    return wrap(joined, width - 2 * PAD_MM, NAMES_PT) or [""]
+
+
+def row_height(lines: int) -> float:
+    return max(8.0, lines * pt(NAMES_PT) * LEADING + 2 * PAD_MM)
+
+
+def _intro(body: Frame, players: int, table_count: int) -> tuple[list[Item], float]:
+    """The title and the line under it; returns the items and the height they take."""
+    items, used = title(body.x, body.y, "Seating")
+    more, height = para(body.x, body.y + used, body.w, f"{players} players at {table_count} "
+                        "tables. Each table plays its own game with its own slips, tally and "
+                        "score sheet; every one of those pages names its table at the foot.")
+    return items + more, used + height + 1.0
+
+
+def paginate(body: Frame, tables: Sequence[tuple[str, Sequence[str]]], players: int
+             ) -> list[list[tuple[str, Sequence[str]]]]:
+    """Tables per page: each page holds as many whole table rows as its height allows."""
+    start = _intro(body, players, len(tables))[1] + HEAD_MM
+    names_w = body.w * (1 - LABEL_SHARE)
+    pages: list[list[tuple[str, Sequence[str]]]] = [[]]
+    used = start
+    for label, names in tables:
+        height = row_height(len(_rows(names, names_w)))
+        if pages[-1] and used + height > body.h:
+            pages.append([])
+            used = start
+        pages[-1].append((label, names))
+        used += height
+    return pages
+
+
+def seating_page(body: Frame, tables: Sequence[tuple[str, Sequence[str]]], players: int,
+                 table_count: int) -> list[Item]:
+    x, w = body.x, body.w
+    items, used = _intro(body, players, table_count)
+    y = body.y + used
+    widths = [w * LABEL_SHARE, w * (1 - LABEL_SHARE)]
+    rows = [_rows(names, widths[1]) for _, names in tables]
+    heights = [HEAD_MM] + [row_height(len(r)) for r in rows]
+    cells = [[Cell("Table", "bold", size=9.5), Cell("Players", "bold", size=9.5)]]
+    items += ruled_table(x, y, widths, heights, cells)
+    top = y + HEAD_MM
+    step = pt(NAMES_PT) * LEADING
+    for (label, _), lines, height in zip(tables, rows, heights[1:], strict=True):
+        # each row's label, then its names: the order a reader (or screen reader) meets them
+        items += fit_in(label, x + PAD_MM, top, widths[0] - 2 * PAD_MM, height, 10.0, 8.0,
+                        "bold")
+        first = top + (height - step * len(lines)) / 2 + step / 2 + pt(NAMES_PT) * 0.334
+        for i, line in enumerate(lines):
+            items += text(x + widths[0] + PAD_MM, first + i * step, line, NAMES_PT)
+        top += height
+    return items

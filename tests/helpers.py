@@ -1,0 +1,97 @@
+"""What many test modules share: building kits in-process and reading PDFs back."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+from pypdf import PdfReader
+
+from kit.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+A4 = (595.28, 841.89)
+LETTER = (612.0, 792.0)
+MM = 72 / 25.4
+
+# The reference turn report as a game log: A guessed 17 and 33, B hit C with its first guess,
+# C's list had three right.
+REFERENCE_LOG_TURN_1 = """\
+game = "whats-my-number"
+players = ["A", "B", "C", "D", "E", "F"]
+[secrets]
+A = 45
+B = 5
+C = 40
+D = 20
+E = 22
+F = 30
+[[turn]]
+A = [17, 33]
+B = [40, 25]
+C = { list = { A = 45, B = 5, D = 20, E = 1, F = 2 } }
+"""
+
+
+def build_kit(out: Path, *argv: str) -> Path:
+    """Run ``kit build`` in-process; returns the one kit folder it wrote."""
+    code = main(["build", *argv, "--out", str(out)])
+    assert code == 0
+    (folder,) = [p for p in out.iterdir() if not p.name.startswith(".")]
+    return folder
+
+
+def texts(pdf: Path | bytes) -> list[str]:
+    """Each page's text, whitespace collapsed to single spaces."""
+    reader = PdfReader(pdf if isinstance(pdf, Path) else __import__("io").BytesIO(pdf))
+    return [" ".join(page.extract_text().split()) for page in reader.pages]
+
+
+def page_sizes(pdf: Path) -> set[tuple[float, float]]:
+    return {(round(float(p.mediabox.width), 2), round(float(p.mediabox.height), 2))
+            for p in PdfReader(pdf).pages}
+
+
+def page_fonts(resources: object) -> list[object]:
+    """Every font dictionary a page uses, looking inside Form XObjects."""
+    found = []
+    resources = resources.get_object()  # type: ignore[attr-defined]
+    for font in resources.get("/Font", {}).values():
+        found.append(font.get_object())
+    for xobject in resources.get("/XObject", {}).values():
+        xobject = xobject.get_object()
+        if "/Resources" in xobject:
+            found += page_fonts(xobject["/Resources"])
+    return found
+
+
+def embedded_fonts(pdf: Path) -> dict[str, bool]:
+    """Font name (subset tag removed) -> whether its program is embedded, over all pages."""
+    fonts: dict[str, bool] = {}
+    for page in PdfReader(pdf).pages:
+        for font in page_fonts(page["/Resources"]):
+            described = font
+            if "/DescendantFonts" in font:
+                described = font["/DescendantFonts"][0].get_object()
+            descriptor = described.get("/FontDescriptor")
+            name = str(font["/BaseFont"]).lstrip("/").split("+", 1)[-1]
+            embedded = descriptor is not None and any(
+                key in descriptor.get_object() for key in ("/FontFile", "/FontFile2",
+                                                           "/FontFile3"))
+            fonts[name] = fonts.get(name, True) and embedded
+    return fonts
+
+
+@cache
+def bundled_font_names() -> frozenset[str]:
+    """Every name a PDF may give one of our fonts: PostScript, full and family names."""
+    from fontTools.ttLib import TTFont
+
+    names: set[str] = set()
+    for path in (ROOT / "fonts").glob("*.ttf"):
+        table = TTFont(path, lazy=True)["name"]
+        for name_id in (1, 4, 6):
+            value = table.getDebugName(name_id)
+            if value:
+                names |= {value, value.replace(" ", "-"), value.replace(" ", "")}
+    return frozenset(names)
