@@ -3,15 +3,14 @@
 Each prose page is rendered on its own paper size with nothing but its text (the chrome is
 drawn over it later, from the layout model). A page's key is the digest of its HTML and CSS,
 the bundled font files and the WeasyPrint version, so a cached page is reused by any kit,
-process or server that would render the same bytes. Uncached pages of a build render in one
-WeasyPrint call; WeasyPrint reads only our fonts and templates, and its temporary files go
-in a folder of ours that is removed afterwards.
+process or server that would render the same bytes. Each page renders on its own, so its bytes
+depend on its key alone; WeasyPrint reads only our fonts and templates, and its temporary
+files go in a folder of ours that is removed afterwards.
 """
 
 from __future__ import annotations
 
 import contextlib
-import io
 import shutil
 import tempfile
 import threading
@@ -100,47 +99,35 @@ def private_tempdir() -> Iterator[None]:
             shutil.rmtree(folder, ignore_errors=True)
 
 
-def _batch_html(jobs: Sequence[ProseJob]) -> str:
-    sections = "\n".join(job.section.replace('id="end-mark', f'id="p{i}-end-mark')
-                         for i, job in enumerate(jobs))
-    return (f'<!DOCTYPE html><html><head><meta charset="utf-8"><style>{jobs[0].css}</style>'
-            f"</head><body>{sections}</body></html>")
+def _page_html(job: ProseJob) -> str:
+    return (f'<!DOCTYPE html><html><head><meta charset="utf-8"><style>{job.css}</style>'
+            f"</head><body>{job.section}</body></html>")
 
 
-def _check_fit(page: object, index: int, job: ProseJob) -> None:
+def _check_fit(page: object, job: ProseJob) -> None:
     """Every end mark of the page's text must lie above the bottom of its body."""
     limit = job.body_bottom_mm * PX_PER_MM
     for name, position in page.anchors.items():  # type: ignore[attr-defined]
-        if name.startswith(f"p{index}-end-mark") and position[1] > limit + 0.5:
+        if name.startswith("end-mark") and position[1] > limit + 0.5:
             over = (position[1] - limit) / PX_PER_MM
             raise LayoutError("layout", f"the page “{job.label}” runs {over:.1f} mm past its "
                               "printable area")
 
 
-def _render_batch(jobs: Sequence[ProseJob]) -> list[bytes]:
-    """One WeasyPrint call for pages sharing a stylesheet; one single-page PDF per job."""
-    from pypdf import PdfReader, PdfWriter
+def _render_one(job: ProseJob) -> bytes:
+    """One page, on its own: its bytes depend on its key alone (a batch would share font
+    subsets between pages, and a cached page would then differ from a fresh one)."""
     from weasyprint import HTML
 
     refused = _Refusals()
     with private_tempdir():
-        document = HTML(string=_batch_html(jobs), base_url=asset_root().as_uri() + "/",
+        document = HTML(string=_page_html(job), base_url=asset_root().as_uri() + "/",
                         url_fetcher=url_fetcher(refused)).render()
-        if len(document.pages) != len(jobs):
-            raise LayoutError("layout", f"{len(jobs)} prose pages planned but "
-                              f"{len(document.pages)} rendered")
-        for index, (page, job) in enumerate(zip(document.pages, jobs, strict=True)):
-            _check_fit(page, index, job)
-        data = document.write_pdf(pdf_identifier=b"number-party-kit")
-    reader = PdfReader(io.BytesIO(data))
-    out = []
-    for index in range(len(jobs)):
-        writer = PdfWriter()
-        writer.add_page(reader.pages[index])
-        buffer = io.BytesIO()
-        writer.write(buffer)
-        out.append(buffer.getvalue())
-    return out
+        if len(document.pages) != 1:
+            raise LayoutError("layout", f"the page “{job.label}” takes "
+                              f"{len(document.pages)} pages")
+        _check_fit(document.pages[0], job)
+        return document.write_pdf(pdf_identifier=b"number-party-kit")
 
 
 def render(jobs: Sequence[ProseJob], store: RenderCache | None) -> dict[str, bytes]:
@@ -156,14 +143,10 @@ def render(jobs: Sequence[ProseJob], store: RenderCache | None) -> dict[str, byt
             done[key] = cached
         else:
             missing[key] = job
-    by_css: dict[str, list[ProseJob]] = {}
-    for job in missing.values():
-        by_css.setdefault(job.css, []).append(job)
-    for group in by_css.values():
-        for job, data in zip(group, _render_batch(group), strict=True):
-            done[job.key] = data
-            if store is not None:
-                store.put(job.key, data)
+    for key, job in missing.items():
+        done[key] = _render_one(job)
+        if store is not None:
+            store.put(key, done[key])
     if missing and store is not None:
         store.evict()
     return done

@@ -87,6 +87,7 @@ def _section(plan: KitPlan, sheet: Sheet, for_pdf: bool) -> str:
             return Markup("")
         return Markup(f'<span class="end-mark" id="end-mark-{next(counter)}"></span>')
 
+
     markup = Markup("") if for_pdf else Markup(svg.render(
         sheet.paper.width_mm, sheet.paper.height_mm, sheet.form, sheet.chrome))
     view = {"label": sheet.label, "audience": sheet.audience, "landscape": sheet.landscape,

@@ -94,4 +94,8 @@ def bundled_font_names() -> frozenset[str]:
             value = table.getDebugName(name_id)
             if value:
                 names |= {value, value.replace(" ", "-"), value.replace(" ", "")}
-    return frozenset(names)
+    # WeasyPrint names a face by family and style: a bold symbol is "Kit-Symbols-Bold" even
+    # though the file drawing it is our regular one.
+    styled = {f"{name}-{style}" for name in names
+              for style in ("Bold", "Italic", "BoldItalic")}
+    return frozenset(names | styled)
