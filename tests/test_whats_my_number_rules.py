@@ -46,6 +46,7 @@ REFERENCE_TURN = {
 }
 REFERENCE_MARKDOWN = (
     "| Guess | A | B | C | D | E | F |\n"
+    "|---|---|---|---|---|---|---|\n"
     "| A 1 | X | L | H | H | H | H |\n"
     "| A 2 | X | L | H | L | L | L |\n"
     "| B 1 | H | X | ✓ | L | L | L |\n"
@@ -183,7 +184,7 @@ def test_reference_example_from_toml() -> None:
 def test_markdown_list_row_has_one_empty_cell_per_player() -> None:
     log = four_player_game({"D": GuessList({"A": 1, "B": 9, "C": 9})})
     assert format_report_markdown(play(log).turns[0], FOUR) == (
-        "| Guess | A | B | C | D |\n| D List - 1 correct. | | | | |\n"
+        "| Guess | A | B | C | D |\n|---|---|---|---|---|\n| D List - 1 correct. | | | | |\n"
     )
 
 
@@ -197,6 +198,7 @@ def test_markdown_with_names_and_a_bonus_row() -> None:
     )
     assert format_report_markdown(play(log).turns[1], names) == (
         "| Guess | Ann | Bob | Cy | Di |\n"
+        "|---|---|---|---|---|\n"
         "| Ann 1 | X | X | L | L |\n"
         "| Ann 2 | X | X | L | L |\n"
         "| Ann 3 | X | X | ✓ | H |\n"
@@ -206,7 +208,9 @@ def test_markdown_with_names_and_a_bonus_row() -> None:
 def test_empty_turn_reports_header_only() -> None:
     result = play(four_player_game({}))
     assert result.turns[0].rows == ()
-    assert format_report_markdown(result.turns[0], FOUR) == "| Guess | A | B | C | D |\n"
+    assert format_report_markdown(result.turns[0], FOUR) == (
+        "| Guess | A | B | C | D |\n|---|---|---|---|---|\n"
+    )
 
 
 # --- allowance and bonus guesses -----------------------------------------------------------------
@@ -947,5 +951,6 @@ def test_property_markdown_has_one_line_per_row(game) -> None:
     log, _, _, _, _ = game
     for report in play(log).turns:
         lines = format_report_markdown(report, log.players).splitlines()
-        assert len(lines) == len(report.rows) + 1
+        assert len(lines) == len(report.rows) + 2  # the header and its delimiter row
+        assert lines[1] == "|" + "---|" * (len(log.players) + 1)
         assert all(line.count("|") == len(log.players) + 2 for line in lines)

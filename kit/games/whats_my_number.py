@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal
 
-from kit.errors import ConfigError, GameLogError
+from kit.errors import SHOWN_MAX, ConfigError, GameLogError, escaped
 
 NAME = "whats-my-number"
 TITLE = "What's My Number?"
@@ -40,6 +40,10 @@ CREDIT = "What's My Number? — a game by Allan Stagg (2000)"
 MIN_PLAYERS = 4
 BASE_GUESSES = 2
 MAX_LABEL_LENGTH = 24
+# Caps of a game log: far past any real game, small enough that a report stays quick.
+MAX_LOG_PLAYERS = 100
+MAX_LOG_TURNS = 200
+MAX_NUMBER = 999  # three digits fit every box on every page
 
 HIGHER = "H"
 LOWER = "L"
@@ -61,12 +65,13 @@ def _is_int(value: object) -> bool:
 
 
 def _show(value: object) -> str:
-    """Render a bad value the way the user typed it in TOML, for error messages."""
+    """A bad value the way the user typed it in TOML: escaped, and short, for messages."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
-        return f'"{value}"'
-    return repr(value)
+        return '"' + escaped(value if len(value) <= SHOWN_MAX else value[:SHOWN_MAX] + "…") + '"'
+    text = escaped(repr(value))
+    return text if len(text) <= SHOWN_MAX else text[:SHOWN_MAX] + "…"
 
 
 def _join(labels: Sequence[str]) -> str:
@@ -133,6 +138,9 @@ def _check_players(players: object) -> tuple[str, ...]:
         raise ConfigError(
             "players", f'must be a list of labels like ["A", "B", "C", "D"], not {_show(players)}'
         )
+    if len(players) > MAX_LOG_PLAYERS:
+        raise ConfigError("players", f"{len(players)} players listed; a game log takes at most "
+                          f"{MAX_LOG_PLAYERS}")
     for label in players:
         _check_label(label)
     seen: set[str] = set()
@@ -177,6 +185,9 @@ def _check_range(bounds: object, players: int) -> None:
     lo, hi = bounds
     lo_default, hi_default = default_range(players)
     hint = f"(the default for {players} players is {lo_default}-{hi_default})"
+    if hi > MAX_NUMBER:
+        raise ConfigError("range", f"{lo}-{hi} ends above {MAX_NUMBER}; three digits fit every "
+                          f"box {hint}")
     if lo < 1:
         raise ConfigError("range", f"{lo}-{hi} starts below 1; the lowest number must be 1 {hint}")
     if hi < lo:
@@ -304,6 +315,9 @@ def parse_game_log(data: Mapping[str, Any]) -> GameLog:
     raw_turns = data.get("turn", [])
     if isinstance(raw_turns, (str, bytes)) or not isinstance(raw_turns, Sequence):
         raise ConfigError("turn", "turns must be [[turn]] tables, one per turn")
+    if len(raw_turns) > MAX_LOG_TURNS:
+        raise ConfigError("turn", f"{len(raw_turns)} turns logged; a game log takes at most "
+                          f"{MAX_LOG_TURNS}")
     turns = tuple(_parse_turn(number, raw) for number, raw in enumerate(raw_turns, start=1))
 
     log = GameLog(players=players, range=bounds, secrets=secrets, turns=turns)
@@ -597,9 +611,10 @@ def _check_list(log: GameLog, number: int, label: str, order: GuessList) -> None
 def format_report_markdown(report: TurnReport, players: Sequence[str]) -> str:
     """The reference turn-report table, one line per row, ending with a newline.
 
-    Like the reference, there is no ``|---|`` separator line under the header.
+    The reference's layout, plus the Markdown delimiter row (``|---|---|...|``, one ``---``
+    per column) under the header, so that Markdown renders it as a table.
     """
-    lines = ["| Guess | " + " | ".join(players) + " |"]
+    lines = ["| Guess | " + " | ".join(players) + " |", "|" + "---|" * (len(players) + 1)]
     for row in report.rows:
         if isinstance(row, GuessRow):
             if len(row.cells) != len(players):
