@@ -71,7 +71,7 @@ def chromium_print(folder: Path, repeat: int) -> float | None:
     if CHROMIUM is None:
         return None
     times = []
-    for n in range(repeat):
+    for _ in range(repeat):
         work = Path(tempfile.mkdtemp(prefix="bench-chromium-"))
         start = time.perf_counter()
         for html in sorted(folder.glob("*.html")):

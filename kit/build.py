@@ -11,12 +11,13 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import seating
 from .cache import RenderCache
-from .config import KitConfig, seat
+from .config import seat
 from .fonts import FONT_FILES, LICENCE_FILES
+from .game import KitConfig
 from .layout.chrome import ChromeText
 from .output import KitFiles, write_kits
-from .pages import seating
 from .paper import paper
 from .plan import Document, Form, KitPlan, Page
 from .prose import ProseJob

@@ -20,10 +20,10 @@ from . import __version__
 from .config import check_keys, load_toml, resolve
 from .errors import ConfigError, KitError, escaped
 from .game import KitConfig
-from .options import COMMON, MAX_PLAYERS, Flag, Option
+from .options import MAX_PLAYERS, Flag, Option
 from .output import check_out
 from .paper import PAPERS
-from .registry import GAMES
+from .registry import GAMES, all_options, game_spec
 
 EXIT_USAGE = 2
 MAX_PARTIES = 50  # parties in one batch config
@@ -38,15 +38,6 @@ class UsageError(KitError):
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         raise UsageError("arguments", f"{message}; see '{self.prog} --help'")
-
-
-def all_options() -> list[tuple[Option, tuple[str, ...]]]:
-    """Every option once, with the games it belongs to (empty: every game)."""
-    found: dict[str, tuple[Option, list[str]]] = {o.key: (o, []) for o in COMMON}
-    for name, spec in GAMES.items():
-        for option in spec.options:
-            found.setdefault(option.key, (option, []))[1].append(name)
-    return [(option, tuple(games)) for option, games in found.values()]
 
 
 def _default_text(option: Option) -> str:
@@ -85,10 +76,10 @@ def add_build(sub: argparse._SubParsersAction) -> None:
 
 def add_report(sub: argparse._SubParsersAction) -> None:
     report = sub.add_parser(
-        "report", help="fill What's My Number? turn reports from a game log",
-        description="Replay a What's My Number? game log (TOML, see the README) and write every "
-        "turn's filled report (PDF and HTML, for all players) and a GM-only register, or print "
-        "the reports as Markdown tables with --format text.")
+        "report", help="fill in the reports of a played game from its game log",
+        description="Read a game log (TOML, see the README): What's My Number? turn reports and "
+        "a GM-only register, or Lowest Unique Number tallies, score sheets and party "
+        "standings, as PDF and HTML, or as Markdown tables with --format text.")
     report.add_argument("log", metavar="GAME_LOG", help="the game log, a TOML file")
     report.add_argument("--format", choices=("files", "text"), default="files",
                         help="files: PDF and HTML into --out; text: Markdown on stdout "
@@ -108,7 +99,7 @@ def parser() -> argparse.ArgumentParser:
     sub = top.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
     add_build(sub)
     add_report(sub)
-    from .site import add_commands  # `kit site` and `kit serve`
+    from .web.commands import add_commands  # `kit site` and `kit serve`
 
     add_commands(sub)
     return top
@@ -220,24 +211,27 @@ def cache_for(args: argparse.Namespace):
 
 
 def run_report(args: argparse.Namespace) -> int:
-    """``kit report``: replay a game log; write the filled reports or print them."""
+    """``kit report``: read a game log, then write its filled reports or print them."""
     from .build import build, plan_recipe
-    from .games import whats_my_number as rules
-    from .pages.wmn_reports import markdown, plan_reports
     from .paper import paper
 
-    log = rules.parse_game_log(load_toml(args.log, "log"))
-    result = rules.play(log)
+    data = load_toml(args.log, "log")
+    spec = game_spec(data.get("game")) if isinstance(data.get("game"), str) else None
+    if spec is None or spec.report is None:
+        takes = [name for name, g in GAMES.items() if g.report is not None]
+        raise ConfigError("game", f"a game log names its game: game = \"{takes[0]}\" (games with "
+                          f"reports: {', '.join(takes)})")
+    log = spec.report.parse(data)
     if args.format == "text":
-        print(markdown(log, result), end="")
+        print(spec.report.text(log), end="")
         return 0
     sheet = paper(args.paper)
     out = check_out(args.out)
     stem = Path(args.log).stem
     folder = f"{stem if PARTY_NAME.fullmatch(stem) else 'game'}-reports"
-    config = KitConfig(game=rules.NAME, players=len(log.players), names=(), paper=sheet.name,
-                       range=log.range, custom_range=False, out=str(out), party=folder)
-    recipe = plan_recipe(plan_reports(log, result, config), config)
+    config = KitConfig(game=spec.name, players=0, names=(), paper=sheet.name, range=(1, 1),
+                       custom_range=False, out=str(out), party=folder)
+    recipe = plan_recipe(spec.report.plan(log, config), config)
     for path in build([], cache_for(args), recipes=[recipe]):
         print(path)
     return 0
@@ -304,7 +298,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "report":
             return run_report(args)
         if args.command in ("site", "serve"):
-            from .site import run_command
+            from .web.commands import run_command
 
             return run_command(args)
         return run_build(args)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .errors import ConfigError
+from .errors import ConfigError, shown
 from .options import Option
 
 if TYPE_CHECKING:
@@ -59,6 +60,15 @@ class KitConfig:
 
 
 @dataclass(frozen=True)
+class GameReport:
+    """How ``kit report`` handles a game's log: read it, lay it out, or print it as text."""
+
+    parse: Callable[[Mapping[str, object]], object]  # TOML data -> a checked log
+    plan: Callable[[object, KitConfig], KitPlan]  # log -> the report folder's plan
+    text: Callable[[object], str]  # log -> Markdown
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """A registered game: its limits, its rule-given range, and its page planner."""
 
@@ -75,15 +85,25 @@ class GameSpec:
     # True: a party over max_players sits at several tables by itself. False: the rules set no
     # cap, so a big group stays one game unless the host asks for --tables explicitly.
     splits_large_parties: bool = True
+    players_note: str = ""  # why the limits are what they are, when the rules do not say
+    templates: Path | None = None  # the game's own templates, named "<package>/<file>"
+    report: GameReport | None = None  # its game log, when ``kit report`` takes one
+
+    @property
+    def package(self) -> str:
+        """The name its templates go by: "lowest_unique" for "lowest-unique"."""
+        return self.name.replace("-", "_")
 
     def check_players(self, players: int | None, given: object = None) -> None:
         """Raise the game's own message unless ``players`` is a count it allows."""
         top = self.max_players
         if players is None or players < self.min_players or (top is not None and players > top):
+            got = players if players is not None else shown(str(given))
+            if self.players_note:
+                raise ConfigError("players", f"{self.title} kits are made for "
+                                  f"{self.min_players} to {top} players ({self.players_note}); "
+                                  f"got {got}")
             allowed = (f"{self.min_players} to {top}" if top is not None
                        else f"at least {self.min_players}")
             more = " per table" if top is not None else ""
-            raise ConfigError(
-                "players", f"{self.name} needs {allowed} players{more}; "
-                f"got {players if players is not None else repr(given)}"
-            )
+            raise ConfigError("players", f"{self.name} needs {allowed} players{more}; got {got}")

@@ -1,14 +1,14 @@
-"""The registry of games: the only place that lists them; everything else looks up by name."""
+"""The registry of games: the only place that lists them; everything else looks them up here."""
 
 from __future__ import annotations
 
-from .errors import ConfigError
+from .errors import ConfigError, shown
 from .game import GameSpec
-from .pages import lowest_unique, whats_my_number
+from .games import lowest_unique, whats_my_number
+from .options import COMMON, Option
 
-GAMES: dict[str, GameSpec] = {
-    spec.name: spec for spec in (lowest_unique.SPEC, whats_my_number.SPEC)
-}
+GAMES: dict[str, GameSpec] = {game.name: game for game in (lowest_unique.GAME,
+                                                           whats_my_number.GAME)}
 
 
 def game_spec(name: str) -> GameSpec:
@@ -16,5 +16,14 @@ def game_spec(name: str) -> GameSpec:
         return GAMES[name]
     except KeyError:
         raise ConfigError(
-            "game", f"unknown game {name!r}; choose one of: {', '.join(GAMES)}"
+            "game", f"unknown game {shown(name)}; choose one of: {', '.join(GAMES)}"
         ) from None
+
+
+def all_options() -> list[tuple[Option, tuple[str, ...]]]:
+    """Every option once, with the games it belongs to (empty: every game)."""
+    found: dict[str, tuple[Option, list[str]]] = {o.key: (o, []) for o in COMMON}
+    for name, spec in GAMES.items():
+        for option in spec.options:
+            found.setdefault(option.key, (option, []))[1].append(name)
+    return [(option, tuple(games)) for option, games in found.values()]

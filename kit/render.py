@@ -14,7 +14,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import (
+    ChoiceLoader,
+    Environment,
+    FileSystemLoader,
+    PrefixLoader,
+    StrictUndefined,
+    select_autoescape,
+)
 from markupsafe import Markup
 from pypdf.generic import ArrayObject, NameObject, TextStringObject
 
@@ -33,8 +40,12 @@ AUTHOR = "number-party-kit"
 
 @cache
 def environment() -> Environment:
+    """Shared templates by their own name; a game's as "<package>/<file>" (its templates/)."""
+    from .registry import GAMES
+
+    games = {g.package: FileSystemLoader(str(g.templates)) for g in GAMES.values() if g.templates}
     env = Environment(
-        loader=FileSystemLoader(str(templates_dir())),
+        loader=ChoiceLoader([FileSystemLoader(str(templates_dir())), PrefixLoader(games)]),
         autoescape=select_autoescape(["html", "css"], default_for_string=True),
         undefined=StrictUndefined,
         trim_blocks=True,

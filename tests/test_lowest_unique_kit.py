@@ -10,7 +10,7 @@ import pytest
 from helpers import A4, LETTER, build_kit, bundled_font_names, embedded_fonts, page_sizes, texts
 from pypdf import PdfReader
 
-from kit.games import lowest_unique as rules
+from kit.games.lowest_unique import rules
 
 MIN_EDGE_PT = 6 / 25.4 * 72  # printers cannot print within ~6 mm of the edge
 sizes = page_sizes

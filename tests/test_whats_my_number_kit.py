@@ -12,9 +12,8 @@ from pypdf import PdfReader
 
 from kit.cli import main
 from kit.config import resolve
-from kit.games import whats_my_number as rules
-from kit.pages import whats_my_number as wmn
-from kit.pages.wmn_common import people
+from kit.games.whats_my_number import examples, planner, rules
+from kit.games.whats_my_number.people import people
 from kit.registry import GAMES
 
 # --- building ------------------------------------------------------------------------------------
@@ -49,7 +48,7 @@ def texts(pdf: Path) -> list[str]:
 
 def test_registered() -> None:
     spec = GAMES["whats-my-number"]
-    assert spec is wmn.SPEC
+    assert spec.name == "whats-my-number"
     assert spec.title == "What's My Number?"
     assert (spec.min_players, spec.max_players) == (4, 30)
 
@@ -59,7 +58,7 @@ def test_default_range_is_ten_times_players_minus_one(players: int) -> None:
     config = resolve({"game": "whats-my-number", "players": players})
     assert config.range == (1, 10 * (players - 1))
     assert not config.custom_range
-    assert wmn.banner(config) == f"Secret numbers: whole numbers from 1 to {10 * (players - 1)}"
+    assert planner.banner(config) == f"Secret numbers: whole numbers from 1 to {10 * (players - 1)}"
 
 
 def test_six_players_play_one_to_fifty() -> None:
@@ -72,7 +71,7 @@ def test_six_players_play_one_to_fifty() -> None:
 def test_custom_range_is_announced() -> None:
     config = resolve({"game": "whats-my-number", "players": 4, "range": "1-4"})
     assert config.range == (1, 4) and config.custom_range
-    assert wmn.banner(config) == "Announced range: secret numbers from 1 to 4"
+    assert planner.banner(config) == "Announced range: secret numbers from 1 to 4"
 
 
 def test_labels_letters_then_names() -> None:
@@ -121,7 +120,7 @@ def test_smallest_custom_range_is_allowed() -> None:
 
 
 def test_example_is_the_reference_turn() -> None:
-    ex = wmn.example()
+    ex = examples.example()
     rows = [(r["player"], r.get("index"), tuple(r.get("cells", ()))) for r in ex["rows"]]
     assert rows == [
         ("A", 1, ("X", "L", "H", "H", "H", "H")),
@@ -141,7 +140,7 @@ def test_example_is_the_reference_turn() -> None:
 
 
 def test_tie_examples_follow_the_rules() -> None:
-    ties = wmn.tie_examples()
+    ties = examples.tie_examples()
     assert [(t["winners"], t["reason"]) for t in ties] == [
         ("B", "guesses"), ("C", "list"), ("A and B", "guesses")]
 

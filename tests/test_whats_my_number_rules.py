@@ -1,4 +1,4 @@
-"""Rules tests for What's My Number? (kit.games.whats_my_number): reports, wins and errors."""
+"""Rules tests for What's My Number? (kit.games.whats_my_number.rules): reports, wins and errors."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kit.errors import ConfigError, GameLogError
-from kit.games.whats_my_number import (
+from kit.games.whats_my_number.rules import (
     CREDIT,
     MIN_PLAYERS,
     NAME,

@@ -13,10 +13,10 @@ from pypdf import PdfReader
 
 from kit import fonts
 from kit.errors import LayoutError
-from kit.games import whats_my_number as rules
+from kit.games.whats_my_number import host_forms as host
+from kit.games.whats_my_number import rules
+from kit.games.whats_my_number.people import MIN_CELL_MM, MIN_TEXT_PT, Person
 from kit.layout.model import Box, Item, Line, Text, pt
-from kit.pages import wmn_host_forms as host
-from kit.pages.wmn_common import MIN_CELL_MM, MIN_TEXT_PT, Person
 from kit.paper import Frame, Paper, paper
 
 PAPERS = ("a4", "letter")

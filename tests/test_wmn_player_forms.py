@@ -14,12 +14,12 @@ from pypdf import PdfReader
 
 from kit import fonts
 from kit.cli import main
-from kit.games import whats_my_number as rules
+from kit.games.whats_my_number import player_forms as forms
+from kit.games.whats_my_number import rules
+from kit.games.whats_my_number.people import MIN_CELL_MM, MIN_TEXT_PT, Person
 from kit.layout import slip
 from kit.layout.fit import ELLIPSIS, paragraph
 from kit.layout.model import Box, Item, Line, Text, pt, text_width
-from kit.pages import wmn_player_forms as forms
-from kit.pages.wmn_common import MIN_CELL_MM, MIN_TEXT_PT, Person
 from kit.paper import Frame, Paper, paper
 
 PAPERS = ("a4", "letter")

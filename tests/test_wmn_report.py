@@ -18,10 +18,9 @@ from pypdf import PdfReader
 from kit import fonts
 from kit.cli import main
 from kit.game import KitConfig
-from kit.games import whats_my_number as rules
-from kit.layout.model import Line, Text, pt
-from kit.pages.wmn_common import MIN_CELL_MM
-from kit.pages.wmn_reports import (
+from kit.games.whats_my_number import rules
+from kit.games.whats_my_number.people import MIN_CELL_MM
+from kit.games.whats_my_number.reports import (
     LABEL_MAX_MM,
     ROW_MM,
     cell_width,
@@ -35,6 +34,7 @@ from kit.pages.wmn_reports import (
     still_to_find,
     wrap_entries,
 )
+from kit.layout.model import Line, Text, pt
 from kit.paper import paper
 from kit.plan import Form, KitPlan
 from kit.resources import font_path

@@ -10,13 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..games.lowest_unique import RoundResult
-from ..layout import slip
-from ..layout.blocks import heading, note, para, title
-from ..layout.fit import fit_in
-from ..layout.model import Item, box, hline, text, text_width
-from ..layout.table import Cell, cut_grid, ruled_table
-from ..paper import Frame
+from ...layout import slip
+from ...layout.blocks import heading, note, para, title
+from ...layout.fit import fit_in
+from ...layout.model import Item, box, hline, text, text_width
+from ...layout.table import Cell, cut_grid, ruled_table
+from ...paper import Frame
+from .rules import RoundResult
 
 SLIP_COLUMNS = 2
 SLIP_ROWS = 4

@@ -1,45 +1,11 @@
-"""Plan the What's My Number? kit: player pages and separate host (game master) pages.
-
-Prose pages (rules, reading the report, the GM card, worked examples) are templates; the form
-pages, whose count grows with players and turns, are layout models built in
-``wmn_player_forms`` (slips, order forms, deduction sheets) and ``wmn_host_forms`` (the secret
-register and the turn-report grids).
-"""
+"""The worked examples the pages print, computed by the rules engine: the reference turn
+report (with what each player can read from it) and the tie rules."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
-from ..errors import ConfigError
-from ..game import GameSpec, KitConfig
-from ..games import whats_my_number as rules
-from ..options import IntRange, Option
-from ..paper import paper
-from ..plan import Form, KitPlan, Page, Prose, kit_plan
-from . import wmn_host_forms as host_forms
-from . import wmn_player_forms as player_forms
-from .wmn_common import people
-
-MAX_PLAYERS = 30  # the kit's cap, not the rules' (they set none)
-DEFAULT_PLAYERS = 6
-MAX_TURNS = 30
-
-
-@dataclass(frozen=True)
-class Settings:
-    """The game's own options, as ``KitConfig.settings``."""
-
-    turns: int = 8
-
-
-OPTIONS = (Option("turns", IntRange(1, MAX_TURNS), 8, "turns to print order forms and "
-                  f"report grids for (1 to {MAX_TURNS})", "N"),)
-
-
-def turns(config: KitConfig) -> int:
-    assert isinstance(config.settings, Settings)
-    return config.settings.turns
+from . import rules
 
 # The reference example (secrets consistent with the reference report and its explanation).
 EXAMPLE_PLAYERS = ("A", "B", "C", "D", "E", "F")
@@ -49,39 +15,6 @@ EXAMPLE_TURN = {
     "B": rules.Guesses((40, 25)),
     "C": rules.GuessList({"A": 45, "B": 5, "D": 20, "E": 1, "F": 2}),
 }
-
-
-def banner(config: KitConfig) -> str:
-    if config.custom_range:
-        return f"Announced range: secret numbers from {config.range_text}"
-    return f"Secret numbers: whole numbers from {config.range_text}"
-
-
-def check_players(count: int | None, given: object = None) -> None:
-    if count is None or not rules.MIN_PLAYERS <= count <= MAX_PLAYERS:
-        shown = count if count is not None else repr(given)
-        raise ConfigError(
-            "players", f"{rules.TITLE} kits are made for {rules.MIN_PLAYERS} to {MAX_PLAYERS} "
-            f"players (the game needs at least {rules.MIN_PLAYERS}; the upper limit is the "
-            f"kit's, the rules set none); got {shown}"
-        )
-
-
-def check_config(config: KitConfig) -> None:
-    """Game-specific checks: a custom range must hold a number for every player."""
-    if config.custom_range:
-        lo, hi = config.range
-        rules.parse_range(f"{lo}-{hi}", config.players)  # raises "range: ..." when too small
-
-
-class _Spec(GameSpec):
-    """The game's own player-count message (the rules set no cap; the kit's is 30)."""
-
-    def check_players(self, players: int | None, given: object = None) -> None:
-        check_players(players, given)
-
-
-# --- the reference example, computed -------------------------------------------------------------
 
 
 def _join(items: Sequence[str]) -> str:
@@ -200,77 +133,3 @@ def tie_examples() -> list[dict[str, object]]:
         out.append({"text": text, "winners": _join(list(result.winners)),
                     "reason": result.reason, "turn": result.winning_turn})
     return out
-
-
-# --- the plan ------------------------------------------------------------------------------------
-
-
-def player_pages(config: KitConfig, common: dict[str, object], ex: dict[str, object]
-                 ) -> list[Page]:
-    sheet = paper(config.paper)
-    everyone = people(config)
-    pages = [
-        Page("Rules", Prose("whats_my_number/rules.html", {
-            **common, "credit": rules.CREDIT, "min_players": rules.MIN_PLAYERS,
-            "max_players": MAX_PLAYERS, "base": rules.BASE_GUESSES,
-        })),
-        Page("Reading the turn report", Prose("whats_my_number/report_legend.html", {
-            **common, "example": ex,
-        })),
-    ]
-    for label, items in player_forms.slip_pages(sheet, everyone, config.range):
-        pages.append(Page(label, Form(tuple(items))))
-    for label, items in player_forms.order_form_pages(sheet, everyone, turns(config),
-                                                      config.range):
-        pages.append(Page(label, Form(tuple(items))))
-    for person in everyone:
-        for label, items in player_forms.deduction_pages(sheet, person, everyone,
-                                                         turns(config), config.range):
-            pages.append(Page(label, Form(tuple(items))))
-    return pages
-
-
-def host_pages(config: KitConfig, common: dict[str, object], ex: dict[str, object],
-               player_labels: Sequence[str]) -> list[Page]:
-    sheet = paper(config.paper)
-    everyone = people(config)
-    grids = host_forms.grid_pages(sheet, everyone, turns(config), config.range)
-    summary = host_forms.grid_summary(sheet, len(everyone), turns(config))
-    pages = [Page("Game master card", Prose("whats_my_number/gm_card.html", {
-        **common, "grid": summary, "paper_label": sheet.label,
-        "player_pages": list(player_labels), "credit": rules.CREDIT,
-    }), audience="host"), Page("Worked examples", Prose("whats_my_number/gm_example.html", {
-        **common, "example": ex, "ties": tie_examples(),
-    }), audience="host")]
-    for label, items in host_forms.register_pages(sheet, everyone, config.range):
-        pages.append(Page(label, Form(tuple(items)), audience="host"))
-    for label, landscape, items in grids:
-        pages.append(Page(label, Form(tuple(items)), audience="host", landscape=landscape))
-    return pages
-
-
-def plan(config: KitConfig) -> KitPlan:
-    common = {"range": config.range, "range_text": config.range_text,
-              "players": config.players, "custom_range": config.custom_range,
-              "turns": turns(config), "lo": config.range[0], "hi": config.range[1],
-              "default_range_text": "{} to {}".format(*rules.default_range(config.players))}
-    ex = example()
-    players = player_pages(config, common, ex)
-    hosts = host_pages(config, common, ex, [p.label for p in players])
-    return kit_plan(config.folder_name, rules.TITLE, banner(config), players, hosts,
-                    styles=("whats_my_number/style.css",))
-
-
-SPEC = _Spec(
-    name=rules.NAME,
-    title=rules.TITLE,
-    min_players=rules.MIN_PLAYERS,
-    max_players=MAX_PLAYERS,
-    default_players=DEFAULT_PLAYERS,
-    default_range=rules.default_range,
-    plan=plan,
-    options=OPTIONS,
-    settings=Settings,
-    check_config=check_config,
-    splits_large_parties=False,
-)

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal
 
-from kit.errors import SHOWN_MAX, ConfigError, GameLogError, escaped
+from ...errors import SHOWN_MAX, ConfigError, GameLogError, escaped
 
 NAME = "whats-my-number"
 TITLE = "What's My Number?"

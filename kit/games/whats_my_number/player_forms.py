@@ -28,16 +28,16 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..errors import LayoutError
-from ..games import whats_my_number as rules
-from ..layout import slip
-from ..layout.blocks import para
-from ..layout.fit import fit, fit_in
-from ..layout.fit import place as place_fitted
-from ..layout.model import Item, baseline_in, box, hline, pt, text, text_width, vline
-from ..layout.table import cut_grid
-from ..paper import Frame, Paper
-from .wmn_common import MIN_CELL_MM, MIN_TEXT_PT, Person, split
+from ...errors import LayoutError
+from ...layout import slip
+from ...layout.blocks import para
+from ...layout.fit import fit, fit_in
+from ...layout.fit import place as place_fitted
+from ...layout.model import Item, baseline_in, box, hline, pt, text, text_width, vline
+from ...layout.table import cut_grid
+from ...paper import Frame, Paper
+from . import rules
+from .people import MIN_CELL_MM, MIN_TEXT_PT, Person, split
 
 Pages = list[tuple[str, list[Item]]]
 

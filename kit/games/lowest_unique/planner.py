@@ -3,58 +3,17 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
-from ..errors import ConfigError
-from ..game import GameSpec, KitConfig
-from ..games import lowest_unique as rules
-from ..options import Flag, IntRange, Option
-from ..paper import chunks, paper
-from ..plan import Form, KitPlan, Page, Prose, kit_plan
-from . import lun_forms as forms
-from .lun_forms import Slip
+from ...errors import ConfigError
+from ...game import KitConfig
+from ...paper import chunks, paper
+from ...plan import Form, KitPlan, Page, Prose, kit_plan
+from . import forms, rules
+from .forms import Slip
+from .options import settings, spares
 
 CHECK_EXAMPLES = ((1, 1, 2, 3, 3, 8), (2, 2, 5, 5, 9, 9))  # from the reference kit
 PRACTICE_PER_PAGE = 4
-MAX_ROUNDS = 12  # every round's row must fit the tally and the score sheet
-
-
-@dataclass(frozen=True)
-class Settings:
-    """The game's own options, as ``KitConfig.settings``."""
-
-    rounds: int = rules.DEFAULT_ROUNDS
-    spare_slips: int | None = None  # per table; None: one round's worth (see ``spares``)
-    cooperative: bool = False
-    sudden_death_announced: bool = False
-    host_plays: bool = False
-
-
-OPTIONS = (
-    Option("rounds", IntRange(1, MAX_ROUNDS), rules.DEFAULT_ROUNDS,
-           f"rounds in the game (1 to {MAX_ROUNDS})", "N"),
-    Option("spare_slips", IntRange(0, 3 * rules.MAX_PLAYERS), None, "spare slips for replayed "
-           "rounds, 0 to three rounds' worth (default: one round's worth, one per player)", "N"),
-    Option("cooperative", Flag(), False, "print the cooperative variant (no scores; aim for "
-           "exactly one single each round)"),
-    Option("sudden_death_announced", Flag(), False, "a sudden-death round was announced "
-           "before round one: print its rule"),
-    Option("host_plays", Flag(), False, "the host plays too: print how the host locks their "
-           "own slip first"),
-)
-
-
-def settings(config: KitConfig) -> Settings:
-    assert isinstance(config.settings, Settings)
-    return config.settings
-
-
-def spares(config: KitConfig) -> int:
-    """Spare slips for this table: as configured, or one round's worth."""
-    given = settings(config).spare_slips
-    return config.players if given is None else given
-
-
 def banner(config: KitConfig) -> str:
     return (f"Choose one whole number from {config.range_text} · {settings(config).rounds} "
             "rounds")
@@ -169,17 +128,3 @@ def check_config(config: KitConfig) -> None:
     if hi - lo + 1 < MIN_RANGE_SIZE:
         raise ConfigError("range", f"{lo}-{hi} holds {hi - lo + 1} numbers; {rules.NAME} needs "
                           f"at least {MIN_RANGE_SIZE}, e.g. 1-10")
-
-
-SPEC = GameSpec(
-    name=rules.NAME,
-    title=rules.TITLE,
-    min_players=rules.MIN_PLAYERS,
-    max_players=rules.MAX_PLAYERS,
-    default_players=8,
-    default_range=lambda players: rules.DEFAULT_RANGE,
-    plan=plan,
-    options=OPTIONS,
-    settings=Settings,
-    check_config=check_config,
-)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..game import KitConfig
-from ..games import whats_my_number as rules
+from ...game import KitConfig
+from . import rules
 
 MIN_CELL_MM = 7.0  # smallest cell a pen can write a letter in
 MIN_TEXT_PT = 8.0  # smallest text anyone reads

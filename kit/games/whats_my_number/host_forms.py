@@ -26,14 +26,14 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..errors import LayoutError
-from ..fonts import ASCENT
-from ..layout.blocks import para, title
-from ..layout.fit import LEADING, Fitted, ellipsize, fit, fit_in, fits, place, sizes
-from ..layout.model import Item, baseline_in, box, hline, pt, rich, text, text_width, vline
-from ..layout.table import Cell, ruled_table
-from ..paper import Frame, Paper
-from .wmn_common import MIN_CELL_MM, MIN_TEXT_PT, Person, split
+from ...errors import LayoutError
+from ...fonts import ASCENT
+from ...layout.blocks import para, title
+from ...layout.fit import LEADING, Fitted, ellipsize, fit, fit_in, fits, place, sizes
+from ...layout.model import Item, baseline_in, box, hline, pt, rich, text, text_width, vline
+from ...layout.table import Cell, ruled_table
+from ...paper import Frame, Paper
+from .people import MIN_CELL_MM, MIN_TEXT_PT, Person, split
 
 LINE_MM = 0.3  # ordinary rules
 HEAVY_MM = 0.6  # between player blocks, under the header

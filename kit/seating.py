@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..layout.blocks import para, title
-from ..layout.fit import LEADING, fit_in, wrap
-from ..layout.model import Item, pt, text
-from ..layout.table import PAD_MM, Cell, ruled_table
-from ..paper import Frame
+from .layout.blocks import para, title
+from .layout.fit import LEADING, fit_in, wrap
+from .layout.model import Item, pt, text
+from .layout.table import PAD_MM, Cell, ruled_table
+from .paper import Frame
 
 NAMES_PT = 10.0
 LABEL_SHARE = 0.22

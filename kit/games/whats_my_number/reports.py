@@ -35,18 +35,18 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from .. import fonts
-from ..errors import shown
-from ..game import KitConfig
-from ..games import whats_my_number as rules
-from ..layout.blocks import heading, para, title
-from ..layout.fit import LEADING, Part, ellipsize, fit, fit_in, fits, paragraph, wrap
-from ..layout.model import Item, box, pt, text, text_width
-from ..layout.table import PAD_MM, Cell, ruled_table
-from ..options import printable_text
-from ..paper import Frame, Paper, paper
-from ..plan import Document, Form, KitPlan, Page
-from .wmn_common import MIN_CELL_MM, MIN_TEXT_PT, split
+from ... import fonts
+from ...errors import shown
+from ...game import KitConfig
+from ...layout.blocks import heading, para, title
+from ...layout.fit import LEADING, Part, ellipsize, fit, fit_in, fits, paragraph, wrap
+from ...layout.model import Item, box, pt, text, text_width
+from ...layout.table import PAD_MM, Cell, ruled_table
+from ...options import printable_text
+from ...paper import Frame, Paper, paper
+from ...plan import Document, Form, KitPlan, Page
+from . import rules
+from .people import MIN_CELL_MM, MIN_TEXT_PT, split
 
 # --- the turn report: sizes -------------------------------------------------------------------
 
@@ -649,3 +649,13 @@ def markdown(log: rules.GameLog, result: rules.GameResult) -> str:
     if result.winning_turn is not None:
         parts.append(win_text(result.winners, result.reason, result.winning_turn) + "\n")
     return "\n".join(parts)
+
+
+def plan_report(log: rules.GameLog, config: KitConfig) -> KitPlan:
+    """``kit report``'s files for a log: it is replayed under the rules, then laid out."""
+    return plan_reports(log, rules.play(log), config)
+
+
+def text_report(log: rules.GameLog) -> str:
+    """``kit report --format text``: the same reports as Markdown."""
+    return markdown(log, rules.play(log))

@@ -1,0 +1,26 @@
+"""Lowest Unique Number: the game as one package.
+
+``rules`` (pure scoring), ``options`` (its own settings), ``planner`` and ``forms`` (its
+pages), ``log`` (the game log ``kit report`` reads), ``templates/`` (its prose pages).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ...game import GameSpec
+from . import options, planner, rules
+
+GAME = GameSpec(
+    name=rules.NAME,
+    title=rules.TITLE,
+    min_players=rules.MIN_PLAYERS,
+    max_players=rules.MAX_PLAYERS,
+    default_players=8,
+    default_range=lambda players: rules.DEFAULT_RANGE,
+    plan=planner.plan,
+    options=options.OPTIONS,
+    settings=options.Settings,
+    check_config=planner.check_config,
+    templates=Path(__file__).parent / "templates",
+)

@@ -1,0 +1,31 @@
+"""What's My Number? (a game by Allan Stagg, 2000): the game as one package.
+
+``rules`` (the pure engine and its game log), ``options`` (its own settings), ``planner``,
+``player_forms``, ``host_forms`` and ``examples`` (its kit), ``reports`` (the filled reports of
+``kit report``), ``templates/`` (its prose pages).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ...game import GameReport, GameSpec
+from . import options, planner, reports, rules
+
+GAME = GameSpec(
+    name=rules.NAME,
+    title=rules.TITLE,
+    min_players=rules.MIN_PLAYERS,
+    max_players=options.MAX_PLAYERS,
+    default_players=6,
+    default_range=rules.default_range,
+    plan=planner.plan,
+    options=options.OPTIONS,
+    settings=options.Settings,
+    check_config=planner.check_config,
+    splits_large_parties=False,  # the rules set no cap: a big group stays one game
+    players_note="the game needs at least 4; the upper limit is the kit's, the rules set none",
+    templates=Path(__file__).parent / "templates",
+    report=GameReport(parse=rules.parse_game_log, plan=reports.plan_report,
+                      text=reports.text_report),
+)
