@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ...game import GameSpec
-from . import options, planner, rules
+from ...game import GameReport, GameSpec
+from . import log, options, planner, reports, rules
 
 GAME = GameSpec(
     name=rules.NAME,
@@ -23,4 +23,6 @@ GAME = GameSpec(
     settings=options.Settings,
     check_config=planner.check_config,
     templates=Path(__file__).parent / "templates",
+    report=GameReport(parse=log.parse_party_log, plan=reports.plan_report,
+                      text=reports.text_report),
 )
