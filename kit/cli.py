@@ -268,9 +268,7 @@ class Progress:
 def run_build(args: argparse.Namespace) -> int:
     from .build import build
 
-    configs = configs_from_args(args)
-    for out in dict.fromkeys(c.out for c in configs):
-        check_out(out)
+    configs = [replace(c, out=str(check_out(c.out))) for c in configs_from_args(args)]
     with Progress() as progress:
         paths = build(configs, cache_for(args), progress=progress.update)
     if args.json:

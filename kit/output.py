@@ -45,7 +45,8 @@ def check_out(out: str | Path) -> Path:
         raise OutputError("out", "is empty; give a folder, e.g. build")
     if "\0" in text:
         raise OutputError("out", f"{_say(text)} holds a NUL character; give a plain folder path")
-    path = Path(text).expanduser()
+    # "sub/../o" means "o": normalised first, so no empty "sub" is ever made on the way
+    path = Path(os.path.normpath(Path(text).expanduser()))
     for part in path.parts:
         if len(os.fsencode(part)) > NAME_MAX:
             raise OutputError("out", f"{_say(part)} is longer than {NAME_MAX} bytes, the limit "
@@ -86,17 +87,21 @@ def _foreign(folder: Path) -> list[str]:
 
 
 def _stage(out: Path, kit: KitFiles) -> Path:
-    out.mkdir(parents=True, exist_ok=True)
+    """Write a kit into a hidden folder beside its final place; on failure remove it again."""
     staging = Path(tempfile.mkdtemp(prefix=f".{kit.folder}.", dir=out))
-    for rel, data in sorted(kit.files.items()):
-        path = staging / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
-        os.chmod(path, 0o644)
-    (staging / MANIFEST).write_text("".join(f"{rel}\n" for rel in sorted(kit.files)),
-                                   encoding="utf-8")
-    os.chmod(staging / MANIFEST, 0o644)
-    os.chmod(staging, 0o755)
+    try:
+        for rel, data in sorted(kit.files.items()):
+            path = staging / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
+            os.chmod(path, 0o644)
+        (staging / MANIFEST).write_text("".join(f"{rel}\n" for rel in sorted(kit.files)),
+                                       encoding="utf-8")
+        os.chmod(staging / MANIFEST, 0o644)
+        os.chmod(staging, 0o755)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
     return staging
 
 
@@ -122,19 +127,20 @@ def write_kits(kits: Sequence[tuple[Path, KitFiles]]) -> list[Path]:
                                   f"({shown}{more}); move them, or choose another --out")
     created: list[Path] = []  # output folders this build made, removed again on failure
     staged: list[tuple[Path, Path]] = []
+    out = Path(".")
     try:
         for out, kit in kits:
             missing = [p for p in (out, *out.parents) if not p.exists()]
-            staged.append((_stage(out, kit), out / kit.folder))
             created += [p for p in missing if p not in created]
+            out.mkdir(parents=True, exist_ok=True)
+            staged.append((_stage(out, kit), out / kit.folder))
     except OSError as exc:
         for staging, _ in staged:
             shutil.rmtree(staging, ignore_errors=True)
         for folder in sorted(created, key=lambda p: len(p.parts), reverse=True):
             with contextlib.suppress(OSError):
                 folder.rmdir()
-        raise _error(exc, kits[len(staged)][0] if len(staged) < len(kits) else kits[0][0]
-                     ) from None
+        raise _error(exc, out) from None
     written: list[Path] = []
     for (staging, final), (_, kit) in zip(staged, kits, strict=True):
         if final.exists():
