@@ -60,3 +60,15 @@ def page_fonts(resources: object) -> list[object]:
         if "/Resources" in xobject:
             found += page_fonts(xobject["/Resources"])
     return found
+
+
+@pytest.fixture(scope="session")
+def chromium_printer():
+    """One headless Chromium for the whole session, printing HTML files to PDF bytes."""
+    from chromium_print import ChromiumPrinter, available
+
+    reason = available()
+    if reason:
+        pytest.skip(reason)
+    with ChromiumPrinter() as printer:
+        yield printer

@@ -25,11 +25,12 @@ import uvicorn  # noqa: E402
 from playwright.sync_api import Page, sync_playwright  # noqa: E402
 from pypdf import PdfReader  # noqa: E402
 
-from kit import server  # noqa: E402
+from kit.cache import RenderCache  # noqa: E402
 from kit.config import resolve  # noqa: E402
 from kit.errors import KitError  # noqa: E402
 from kit.registry import GAMES  # noqa: E402
-from kit.site import ready_configs  # noqa: E402
+from kit.web.app import create_app  # noqa: E402
+from kit.web.kits import ready_configs  # noqa: E402
 
 FIRST = next(iter(GAMES.values()))
 SMALL = max(FIRST.min_players, 3)
@@ -38,9 +39,10 @@ LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking
 
 
 @pytest.fixture(scope="module")
-def base_url():
-    app = server.create_app(executor="process", workers=1, queue=2, prewarm=False,
-                            games=[FIRST.name], players=[SMALL], papers=["a4"])
+def base_url(tmp_path_factory):
+    app = create_app(executor="process", workers=1, queue=2, prewarm=False,
+                     games=[FIRST.name], players=[SMALL], papers=["a4"],
+                     store=RenderCache(tmp_path_factory.mktemp("render-cache")))
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))

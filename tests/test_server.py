@@ -1,4 +1,5 @@
-"""The custom-kit web app, in-process through Starlette's TestClient (renders run in threads).
+"""The custom-kit web app (``kit.web.app``), in-process through Starlette's TestClient (renders
+run in threads).
 
 Slow parts are shared: one app builds a handful of real kits; everything about bad input and
 load runs against apps whose render step is a stub, so hundreds of requests take a second.
@@ -27,19 +28,25 @@ from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 from pypdf import PdfReader  # noqa: E402
 
-import kit.render  # noqa: E402
-from kit import cli, server  # noqa: E402
+import kit.prose  # noqa: E402
+from kit import cli  # noqa: E402
+from kit.cache import RenderCache  # noqa: E402
 from kit.config import resolve  # noqa: E402
 from kit.errors import KitError  # noqa: E402
-from kit.options import OPTIONS, OPTIONS_BY_KEY  # noqa: E402
-from kit.registry import GAMES  # noqa: E402
-from kit.render import AssetFetcher, KitFiles  # noqa: E402
+from kit.fonts import FONT_FILES  # noqa: E402
+from kit.options import Flag  # noqa: E402
+from kit.output import KitFiles  # noqa: E402
+from kit.registry import GAMES, all_options  # noqa: E402
 from kit.resources import asset_root, fonts_dir, templates_dir  # noqa: E402
-from kit.site import Rendered, ready_configs  # noqa: E402
+from kit.web import app as web_app  # noqa: E402
+from kit.web import http, kits, pages  # noqa: E402
+from kit.web.kits import Rendered, ready_configs  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore:Using `httpx`")
 
 FIRST = next(iter(GAMES.values()))  # tests never name a game: the registry decides
+OPTIONS = [option for option, _ in all_options()]
+GAMES_OF = {option.key: games for option, games in all_options()}
 SMALL = max(FIRST.min_players, 3)
 
 
@@ -52,9 +59,15 @@ def form(**values: str) -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def app():
-    return server.create_app(executor="thread", workers=2, prewarm=False, games=[FIRST.name],
-                             players=[SMALL], papers=["a4"])
+def store(tmp_path_factory):
+    """A render cache of this module's own: nothing kept by other runs is loaded."""
+    return RenderCache(tmp_path_factory.mktemp("render-cache"))
+
+
+@pytest.fixture(scope="module")
+def app(store):
+    return web_app.create_app(executor="thread", workers=2, prewarm=False, games=[FIRST.name],
+                              players=[SMALL], papers=["a4"], store=store)
 
 
 @pytest.fixture(scope="module")
@@ -81,7 +94,7 @@ def test_index_lists_ready_kits_and_a_field_per_option(client):
     for option in OPTIONS:  # new options show up by themselves (tables, when it exists)
         if option.key != "out":
             assert f'name="{option.key}"' in html, option.key
-    assert ('name="tables"' in html) == ("tables" in OPTIONS_BY_KEY)
+    assert ('name="tables"' in html) == ("tables" in GAMES_OF)
     assert 'name="out"' not in html  # the server decides where files go
     assert "Warning:" in html and 'id="f-range-warning"' in html  # custom range warning
     for tag in re.findall(r"<(?:input|select|textarea)\b[^>]*>", html):
@@ -147,7 +160,7 @@ def test_custom_kit_result_page_preview_and_downloads(client, custom_kit):
         assert name in text, name
     html_doc = client.get(f"/custom/{key}/{first_pdf.removesuffix('.pdf')}.html")
     assert html_doc.status_code == 200
-    assert html_doc.headers["content-security-policy"] == server.KIT_CSP
+    assert html_doc.headers["content-security-policy"] == http.KIT_CSP
     assert "&lt;b&gt;Bo&lt;/b&gt;" in html_doc.text
 
 
@@ -165,7 +178,7 @@ def test_cache_key_is_the_normalized_config():
     a = resolve({"game": FIRST.name, "names": names_for(SMALL)})
     b = resolve({"game": FIRST.name, "names": "  ,".join(names_for(SMALL)).replace(",", ", ")})
     c = resolve({"game": FIRST.name, "names": names_for(SMALL), "paper": "letter"})
-    assert server.config_key(a) == server.config_key(b) != server.config_key(c)
+    assert kits.config_key(a) == kits.config_key(b) != kits.config_key(c)
 
 
 def test_ready_kit_built_on_demand_then_thumbnail_on_index(client):
@@ -176,7 +189,7 @@ def test_ready_kit_built_on_demand_then_thumbnail_on_index(client):
     thumb = client.get(f"/thumbs/{config.folder_name}.png")
     assert thumb.status_code == 200 and thumb.content.startswith(b"\x89PNG")
     assert f'src="/thumbs/{config.folder_name}.png"' in client.get("/").text
-    assert client.get(f"/kits/{config.folder_name}/fonts/{kit.render.FONT_FILES[0]}"
+    assert client.get(f"/kits/{config.folder_name}/fonts/{FONT_FILES[0]}"
                       ).status_code == 200
 
 
@@ -207,7 +220,7 @@ CASES = [  # form values, the same input as `kit build` flags
     ({"range": "20-5"}, ["--range", "20-5"]),
     ({"range": "1-100000000"}, ["--range", "1-100000000"]),
     ({"title": "<script>alert(1)</script>" * 4}, ["--title", "<script>alert(1)</script>" * 4]),
-    ({"title": "tab\there"}, ["--title", "tab\there"]),
+    ({"title": "bell\x07here"}, ["--title", "bell\x07here"]),  # a tab is only a space
     ({"paper": "a3"}, ["--paper", "a3"]),
 ]
 
@@ -231,17 +244,18 @@ def test_errors_use_the_cli_words_next_to_the_field(client, capsys, values, argv
 
 
 def test_an_option_of_another_game_changed_from_its_default_is_an_error(client):
-    other = [o for o in OPTIONS if o.games and FIRST.name not in o.games]
+    other = [o for o in OPTIONS if GAMES_OF[o.key] and FIRST.name not in GAMES_OF[o.key]]
     if not other:
         pytest.skip("every option belongs to every game")
     option = other[0]
-    value = "true" if option.kind == "bool" else "3"
+    value = "true" if isinstance(option.type, Flag) else "3"
     response = submit(client, form(**{option.key: value}))
     assert response.status_code == 422
     with pytest.raises(KitError) as exc:
         resolve({"game": FIRST.name, option.key: value})
     assert exc.value.message in unescape(response.text)
-    untouched = {o.key: str(o.default) for o in other if o.kind != "bool" and o.default}
+    untouched = {o.key: str(o.default) for o in other
+                 if not isinstance(o.type, Flag) and o.default}
     response = submit(client, form(players="x", **untouched))
     assert response.status_code == 422  # about players; untouched options are left alone
     assert "is not an option" not in response.text and 'id="f-players-error"' in response.text
@@ -253,7 +267,7 @@ def test_ten_thousand_names_is_a_field_error(client):
     assert 'id="f-players-error"' in response.text or 'id="f-names-error"' in response.text
 
 
-@pytest.mark.parametrize("players", ["100000", str(server.WEB_MAX_PLAYERS + 1)])
+@pytest.mark.parametrize("players", ["100000", str(pages.WEB_MAX_PLAYERS + 1)])
 def test_huge_parties_are_refused_before_rendering(client, app, players):
     started = app.state.service.pool.started
     response = submit(client, form(players=players))
@@ -267,12 +281,12 @@ def test_malformed_requests_get_4xx_never_500(client):
                 ).status_code == 415
     assert post("/custom", content=b"", headers={"content-type": "multipart/form-data"}
                 ).status_code == 415
-    big = b"names=" + b"A" * (server.MAX_BODY + 10)
+    big = b"names=" + b"A" * (http.MAX_BODY + 10)
     assert post("/custom", content=big,
                 headers={"content-type": "application/x-www-form-urlencoded"}).status_code == 413
 
     def chunks():  # no Content-Length: the limit is enforced while reading
-        for _ in range(server.MAX_BODY // 4096 + 5):
+        for _ in range(http.MAX_BODY // 4096 + 5):
             yield b"A" * 4096
 
     assert post("/custom", content=chunks(),
@@ -317,9 +331,10 @@ class Gate:
 
 
 @pytest.fixture(scope="module")
-def stub_client():
-    app = server.create_app(executor="thread", workers=2, prewarm=False, render=fake_render,
-                            games=[FIRST.name], players=[SMALL], papers=["a4"])
+def stub_client(tmp_path_factory):
+    app = web_app.create_app(executor="thread", workers=2, prewarm=False, render=fake_render,
+                             games=[FIRST.name], players=[SMALL], papers=["a4"],
+                             store=RenderCache(tmp_path_factory.mktemp("stub-cache")))
     with TestClient(app, raise_server_exceptions=False) as c:
         yield c
 
@@ -341,10 +356,11 @@ def test_any_form_input_gets_a_page_never_a_500(stub_client, values, game):
     assert response.headers["x-content-type-options"] == "nosniff"
 
 
-def test_over_capacity_is_503_with_retry_after_and_the_loop_stays_free():
+def test_over_capacity_is_503_with_retry_after_and_the_loop_stays_free(tmp_path):
     gate = Gate()
-    app = server.create_app(executor="thread", workers=1, queue=1, prewarm=False, render=gate,
-                            games=[FIRST.name], players=[SMALL], papers=["a4"])
+    app = web_app.create_app(executor="thread", workers=1, queue=1, prewarm=False, render=gate,
+                             games=[FIRST.name], players=[SMALL], papers=["a4"],
+                             store=RenderCache(tmp_path))
     pool = app.state.service.pool
     with TestClient(app, raise_server_exceptions=False) as client:
         results: list[int] = []
@@ -381,24 +397,26 @@ def test_over_capacity_is_503_with_retry_after_and_the_loop_stays_free():
 # --- WeasyPrint reads only our own templates and fonts ----------------------------------------
 
 def test_asset_fetcher_refuses_network_and_other_files():
-    fetcher = AssetFetcher()
+    refusals = kit.prose._Refusals()
+    fetcher = kit.prose.url_fetcher(refusals)
     refused = [
         "http://127.0.0.1:9/x",
         "https://example.invalid/font.ttf",
         "file:///etc/passwd",
         (asset_root() / "pyproject.toml").as_uri(),  # in the project, but not templates/fonts
         templates_dir().as_uri() + "/../pyproject.toml",
-        "file://remote.invalid" + (fonts_dir() / kit.render.FONT_FILES[0]).as_posix(),
+        "file://remote.invalid" + (fonts_dir() / FONT_FILES[0]).as_posix(),
         "data:text/plain,hello",
     ]
     for url in refused:
         with pytest.raises(ValueError, match="refused"):
-            fetcher.fetcher.fetch(url)
-    assert fetcher.refused == refused
-    allowed = AssetFetcher()
-    allowed.fetcher.fetch((fonts_dir() / kit.render.FONT_FILES[0]).as_uri())
-    allowed.fetcher.fetch((templates_dir() / "print.css").as_uri())
-    assert allowed.refused == []
+            fetcher.fetch(url)
+    assert refusals.urls == refused
+    allowed = kit.prose._Refusals()
+    fetcher = kit.prose.url_fetcher(allowed)
+    fetcher.fetch((fonts_dir() / FONT_FILES[0]).as_uri())
+    fetcher.fetch((templates_dir() / "print.css").as_uri())
+    assert allowed.urls == []
 
 
 @pytest.fixture
@@ -430,16 +448,26 @@ def loopback_listener():
     sock.close()
 
 
-def test_markup_in_names_and_titles_fetches_nothing(client, monkeypatch, loopback_listener):
+def test_markup_in_names_and_titles_fetches_nothing(tmp_path, monkeypatch, loopback_listener):
     port, hits = loopback_listener
-    fetchers: list[AssetFetcher] = []
+    fetchers: list[kit.prose._Refusals] = []
+    real = kit.prose.url_fetcher
 
-    class Recording(AssetFetcher):
-        def __init__(self) -> None:
-            super().__init__()
-            fetchers.append(self)
+    def recording(refused):
+        fetchers.append(refused)
+        return real(refused)
 
-    monkeypatch.setattr(kit.render, "AssetFetcher", Recording)
+    monkeypatch.setattr(kit.prose, "url_fetcher", recording)
+    app = web_app.create_app(executor="thread", workers=1, prewarm=False, games=[FIRST.name],
+                             players=[SMALL], papers=["a4"], store=RenderCache(tmp_path))
+    with TestClient(app, raise_server_exceptions=False) as client:
+        _fetch_nothing(client, port)
+    assert fetchers, "the kit was not rendered in this process"
+    assert all(f.urls == [] for f in fetchers), [f.urls for f in fetchers]
+    assert hits == []  # nothing reached the loopback listener
+
+
+def _fetch_nothing(client, port: int) -> None:
     names = ["<img src=x>", "<b>Bo</b>", "file:///etc/passwd",
              *names_for(max(0, SMALL - 3))]
     for title in (f'<img src="http://127.0.0.1:{port}/x">', "file:///etc/passwd"):
@@ -456,14 +484,11 @@ def test_markup_in_names_and_titles_fetches_nothing(client, monkeypatch, loopbac
         html = client.get(f"/custom/{key}/{pdfs[0]}.html").text
         assert "<img src=x>" not in html and "&lt;img src=x&gt;" in html
     time.sleep(0.3)
-    assert fetchers, "the kit was not rendered in this process"
-    assert all(f.refused == [] for f in fetchers), [f.refused for f in fetchers]
-    assert hits == []  # nothing reached the loopback listener
 
 
 def test_download_names_never_carry_user_text():
     key = "0123456789abcdef0123456789abcdef"
     for config in ready_configs():
-        assert server.download_name(config.folder_name, key) == config.folder_name
+        assert kits.download_name(config.folder_name, key) == config.folder_name
     for odd in ('x"; filename="evil.sh', "../../etc", "Quiz Night", "a/b", "", "é"):
-        assert server.download_name(odd, key) == "kit-0123456789ab"
+        assert kits.download_name(odd, key) == "kit-0123456789ab"

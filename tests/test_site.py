@@ -1,4 +1,5 @@
-"""The static download site: which kits, and a small site built through ``kit site``."""
+"""The static download site (``kit.web.site``): which kits, and a small site built through
+``kit site``."""
 
 from __future__ import annotations
 
@@ -10,21 +11,31 @@ from urllib.parse import unquote, urlparse
 import pytest
 from pypdf import PdfReader
 
-from kit import cli, site
+from kit import cli
 from kit.errors import KitError
-from kit.options import PAPERS
+from kit.paper import PAPERS
 from kit.registry import GAMES
+from kit.web import kits, site
 
 FIRST = next(iter(GAMES.values()))
 
 
+@pytest.fixture(scope="module", autouse=True)
+def render_cache(tmp_path_factory):
+    """A render cache of this module's own (``kit site`` keeps built kits in it)."""
+    folder = tmp_path_factory.mktemp("render-cache")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("KIT_CACHE_DIR", str(folder))
+        yield folder
+
+
 def test_ready_kits_cover_every_registered_game_count_and_paper():
-    configs = site.ready_configs()
+    configs = kits.ready_configs()
     expected = {
         (name, n, p)
         for name, spec in GAMES.items()
         for n in range(spec.min_players,
-                       min(spec.max_players or site.READY_MAX_PLAYERS, site.READY_MAX_PLAYERS) + 1)
+                       min(spec.max_players or kits.READY_MAX_PLAYERS, kits.READY_MAX_PLAYERS) + 1)
         for p in PAPERS
     }
     assert {(c.game, c.players, c.paper) for c in configs} == expected
@@ -33,17 +44,17 @@ def test_ready_kits_cover_every_registered_game_count_and_paper():
 
 
 def test_ready_kit_filters():
-    configs = site.ready_configs([FIRST.name], [FIRST.min_players, 99], ["letter"])
+    configs = kits.ready_configs([FIRST.name], [FIRST.min_players, 99], ["letter"])
     assert [(c.game, c.players, c.paper) for c in configs] == [
         (FIRST.name, FIRST.min_players, "letter")]
     with pytest.raises(KitError) as exc:
-        site.ready_configs(["no-such-game"])
+        kits.ready_configs(["no-such-game"])
     assert exc.value.field == "game"
     with pytest.raises(KitError) as exc:
-        site.ready_configs(players=[0])
+        kits.ready_configs(players=[0])
     assert exc.value.field == "players"
     with pytest.raises(KitError):
-        site.ready_configs(papers=["a3"])
+        kits.ready_configs(papers=["a3"])
 
 
 class Page(HTMLParser):
@@ -115,12 +126,12 @@ def test_site_is_navigable_and_labelled(built):
 
 def test_each_kit_has_a_first_page_thumbnail_and_true_page_counts(built):
     html = (built / "index.html").read_text(encoding="utf-8")
-    for config in site.ready_configs([FIRST.name], [FIRST.min_players]):
+    for config in kits.ready_configs([FIRST.name], [FIRST.min_players]):
         folder = built / "kits" / config.folder_name
         thumb = built / "thumbs" / f"{config.folder_name}.png"
         assert thumb.read_bytes().startswith(b"\x89PNG")
         width = int.from_bytes(thumb.read_bytes()[16:20], "big")
-        assert width == site.THUMB_WIDTH_PX
+        assert width == kits.THUMB_WIDTH_PX
         for pdf in sorted(folder.glob("*.pdf")):
             pages = len(PdfReader(pdf).pages)
             link = f'kits/{config.folder_name}/{pdf.name}"'
@@ -131,13 +142,14 @@ def test_each_kit_has_a_first_page_thumbnail_and_true_page_counts(built):
 
 
 def test_kit_folders_are_what_build_files_makes(built):
-    from kit.render import build_files
+    from kit.build import build_files
+    from kit.output import MANIFEST
 
-    (config,) = site.ready_configs([FIRST.name], [FIRST.min_players], ["a4"])
+    (config,) = kits.ready_configs([FIRST.name], [FIRST.min_players], ["a4"])
     expected = build_files(config)
     folder = built / "kits" / config.folder_name
     written = {str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file()}
-    assert written == set(expected.files)
+    assert written == set(expected.files) | {MANIFEST}  # and the list of what the kit wrote
     for name in expected.files:
         if name.endswith(".html") or name.startswith("fonts/"):
             assert (folder / name).read_bytes() == expected.files[name]
@@ -147,15 +159,17 @@ def test_thumbnails_without_pypdfium2_use_pdftoppm(built, monkeypatch):
     if shutil.which("pdftoppm") is None:
         pytest.skip("poppler-utils (pdftoppm) is not installed; pypdfium2 is the main route")
     pdf = next((built / "kits").rglob("*.pdf")).read_bytes()
-    (png,) = site._pdftoppm_thumbnails(pdf, 200, 1)
+    (png,) = kits._pdftoppm_thumbnails(pdf, 200, 1)
     assert png.startswith(b"\x89PNG")
     assert abs(int.from_bytes(png[16:20], "big") - 200) <= 1
 
 
 def test_a_failed_kit_leaves_no_index(tmp_path, monkeypatch):
-    monkeypatch.setattr(site, "render_kit",
-                        lambda config, preview_pages=1: site.Failure("layout", "too tall"))
-    configs = site.ready_configs([FIRST.name], [FIRST.min_players], ["a4"])
+    def failing(config, preview_pages=1, store=None):
+        raise KitError("layout", "too tall")
+
+    monkeypatch.setattr(site, "render_kit", failing)
+    configs = kits.ready_configs([FIRST.name], [FIRST.min_players], ["a4"])
     with pytest.raises(KitError, match="layout: .*too tall"):
         site.build_site(tmp_path, configs)
     assert not (tmp_path / "index.html").exists()
@@ -170,12 +184,32 @@ def test_cli_errors_for_site(capsys):
 
 def test_thumbnails_of_the_first_pages(built):
     pdf = max((built / "kits").rglob("*.pdf"), key=lambda p: len(PdfReader(p).pages))
-    pngs = site.pdf_thumbnails(pdf.read_bytes(), 100, 2)
+    pngs = kits.pdf_thumbnails(pdf.read_bytes(), 100, 2)
     assert len(pngs) == 2 and all(p.startswith(b"\x89PNG") for p in pngs)
-    assert site.pdf_thumbnails(pdf.read_bytes(), 100, 999)[-1]  # never past the last page
-    assert len(site.pdf_thumbnails(pdf.read_bytes(), 100, 999)) == len(PdfReader(pdf).pages)
+    assert kits.pdf_thumbnails(pdf.read_bytes(), 100, 999)[-1]  # never past the last page
+    assert len(kits.pdf_thumbnails(pdf.read_bytes(), 100, 999)) == len(PdfReader(pdf).pages)
 
 
 def test_document_labels_come_from_file_names_only():
-    assert site.document_label("player-kit") == "Player kit"
-    assert site.document_label("player-kit-table-2") == "Player kit table 2"
+    assert kits.document_label("player-kit") == "Player kit"
+    assert kits.document_label("player-kit-table-2") == "Player kit table 2"
+
+
+def test_a_second_site_reads_the_kept_kits_and_prose_pages(built, render_cache, tmp_path,
+                                                           monkeypatch):
+    from kit.cache import RenderCache
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a kept kit was rendered again")
+
+    monkeypatch.setattr(site, "render_kit", refuse)
+    configs = kits.ready_configs([FIRST.name], [FIRST.min_players])
+    store = RenderCache(render_cache)
+    again = site.build_site(tmp_path / "again", configs, store=store).parent
+    written = sorted(p.relative_to(built) for p in built.rglob("*") if p.is_file())
+    assert written == sorted(p.relative_to(again) for p in again.rglob("*") if p.is_file())
+    for rel in written:
+        assert (again / rel).read_bytes() == (built / rel).read_bytes(), rel
+    kept = [path.read_bytes()[:4] for _, _, path in store.entries()]
+    assert kept.count(b"%PDF") >= 1  # prose pages, cached on disk by the first build
+    assert sum(1 for head in kept if head == b"PK\x03\x04") == len(configs)  # the kits

@@ -1,0 +1,15 @@
+"""The web side of the kits: a static download site (``kit site``) and a custom-kit server
+(``kit serve``). ``kit build`` never imports this package.
+
+Modules, each importing only those above it:
+
+- ``kits``: which kits are ready-made, rendering one kit with page thumbnails, and keeping
+  built ready-made kits in the persistent render cache (``kit.cache``).
+- ``pages``: the site's Jinja2 environment, the index of ready-made kits, the custom-kit form
+  (built from the option declarations) and the result page.
+- ``pool``: the bounded process pool renders run in, and the in-memory cache of built kits.
+- ``site``: ``build_site``, the static site.
+- ``http``: security headers, error pages, form reading and file responses.
+- ``app``: the Starlette app (``create_app``) and ``serve``.
+- ``commands``: the ``kit site`` and ``kit serve`` subcommands, wired into ``kit.cli``.
+"""

@@ -1,0 +1,140 @@
+"""``kit site`` and ``kit serve``: their flags, checked before any work, and what they run.
+
+``kit.cli`` adds these subcommands (``add_commands``) and hands them over (``run_command``);
+this module imports no web dependency until a command runs, so ``kit build`` never needs them.
+Every number flag is read by a ``kit.options`` parameter type, so a bad one is the CLI's usual
+one-line error before anything starts: ``Error: port: must be a whole number from 1 to 65535;
+got 99999``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+import time
+
+from ..errors import ConfigError
+from ..options import IntRange
+from ..paper import PAPERS
+from .kits import READY_MAX_PLAYERS, ready_configs
+from .pool import CACHE_MB, QUEUE, WORKERS
+
+PORT = IntRange(1, 65535)
+JOBS = WORKERS
+DEFAULT_WORKERS = min(os.cpu_count() or 1, 4)
+
+
+def whole(kind: IntRange, key: str, text: str) -> int:
+    """A number flag through its parameter type; a number is quoted in the error as a number
+    (``got 99999``), anything else as text (``got 'http'``)."""
+    number = re.fullmatch(r"\s*[+-]?[0-9]{1,30}\s*", text)
+    return kind.convert(key, int(text) if number else text)
+
+
+def _int_list(text: str) -> list[int]:
+    try:
+        return [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a comma-separated list of whole "
+                                         "numbers") from None
+
+
+def _name_list(text: str) -> list[str]:
+    return [part.strip() for part in text.split(",") if part.strip()]
+
+
+def _filters(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--games", type=_name_list, metavar="A,B",
+                        help="only these games (default: every registered game)")
+    parser.add_argument("--players", type=_int_list, metavar="N,M",
+                        help=f"only these player counts (default: every allowed count up to "
+                        f"{READY_MAX_PLAYERS})")
+    parser.add_argument("--paper", type=_name_list, metavar="|".join(PAPERS),
+                        help="only these paper sizes (default: all)")
+
+
+def _add_site(sub: argparse._SubParsersAction) -> None:
+    site = sub.add_parser("site", help="write the static download site of ready-made kits",
+                          description="Build every ready-made kit (each game, each allowed "
+                          f"player count up to {READY_MAX_PLAYERS}, each paper size) with a "
+                          "thumbnail, and an index.html linking them all. Works offline.")
+    site.add_argument("--out", default="build/site", metavar="DIR",
+                      help="folder to write the site into (default: build/site)")
+    site.add_argument("--jobs", default=str(DEFAULT_WORKERS), metavar="N",
+                      help=f"kits rendered at once, in worker processes ({JOBS.lo} to "
+                      f"{JOBS.hi}; default: CPU count, at most 4)")
+    _filters(site)
+    site.add_argument("--json", action="store_true", help="print a JSON summary")
+
+
+def _add_serve(sub: argparse._SubParsersAction) -> None:
+    serve = sub.add_parser("serve", help="serve the download page and a custom-kit form",
+                           description="Serve the ready-made kits and a form that builds a "
+                           "custom kit (names, paper, rounds, variants) on demand.")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="address to listen on (default: 127.0.0.1, this machine only)")
+    serve.add_argument("--port", default="8000", metavar="PORT",
+                       help=f"port, {PORT.lo} to {PORT.hi} (default: 8000)")
+    serve.add_argument("--workers", default=str(DEFAULT_WORKERS), metavar="N",
+                       help=f"kits rendered at once, in worker processes ({WORKERS.lo} to "
+                       f"{WORKERS.hi}; default: CPU count, at most 4)")
+    serve.add_argument("--queue", default=None, metavar="N",
+                       help="renders allowed to wait for a worker before new ones get 503 "
+                       f"({QUEUE.lo} to {QUEUE.hi}; default: 2 per worker)")
+    serve.add_argument("--cache-mb", default="256", metavar="MB",
+                       help="memory for built kits, least recently used dropped first "
+                       f"({CACHE_MB.lo} to {CACHE_MB.hi}; default: 256)")
+    serve.add_argument("--no-prewarm", dest="prewarm", action="store_false",
+                       help="do not render the ready-made kits in the background at start")
+    _filters(serve)
+
+
+def add_commands(sub: argparse._SubParsersAction) -> None:
+    """Add the ``site`` and ``serve`` subcommands to the ``kit`` parser."""
+    _add_site(sub)
+    _add_serve(sub)
+
+
+def run_site(args: argparse.Namespace) -> int:
+    from ..cache import default_cache
+    from ..output import check_out
+    from .site import build_site
+
+    jobs = whole(JOBS, "jobs", args.jobs)
+    configs = ready_configs(args.games, args.players, args.paper)
+    out = check_out(args.out)
+    start = time.monotonic()
+    index = build_site(out, configs, jobs=jobs, progress=None if args.json else print,
+                       store=default_cache())
+    seconds = time.monotonic() - start
+    if args.json:
+        print(json.dumps({"index": str(index), "kits": [c.folder_name for c in configs],
+                          "seconds": round(seconds, 1)}, indent=2))
+    else:
+        print(index)
+        print(f"{len(configs)} kits in {seconds:.1f} s", file=sys.stderr)
+    return 0
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    port = whole(PORT, "port", args.port)
+    workers = whole(WORKERS, "workers", args.workers)
+    queue = None if args.queue is None else whole(QUEUE, "queue", args.queue)
+    cache_mb = whole(CACHE_MB, "cache_mb", args.cache_mb)
+    ready_configs(args.games, args.players, args.paper)  # filter errors before binding a port
+    try:
+        from .app import serve
+    except ImportError as exc:
+        raise ConfigError("serve", f"needs the web extra ({exc.name} is missing): "
+                          "pip install 'number-party-kit[web]'") from None
+    serve(host=args.host, port=port, workers=workers, queue=queue, cache_mb=cache_mb,
+          prewarm=args.prewarm, games=args.games, players=args.players, papers=args.paper)
+    return 0
+
+
+def run_command(args: argparse.Namespace) -> int:
+    """Dispatch ``kit site`` / ``kit serve``; ``KitError`` propagates to the CLI."""
+    return run_site(args) if args.command == "site" else run_serve(args)

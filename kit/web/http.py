@@ -1,0 +1,148 @@
+"""HTTP plumbing of ``kit serve``: security headers, pages and problems, forms and files.
+
+Every response carries a Content-Security-Policy (no scripts at all on our pages; a kit's own
+HTML files get their inline CSS and nothing else), nosniff, frame, referrer and
+cross-origin headers. Bad requests get a short page with a 4xx status, never a 500: a wrong
+content type 415, an oversized body 413 (checked before and while reading), undecodable or
+over-long forms 400.
+"""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from collections.abc import Mapping
+from urllib.parse import parse_qsl
+
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, Response
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from .kits import Rendered
+from .pages import render_page
+
+MAX_BODY = 512 * 1024  # 10,000 names of 24 characters fit, so they get a field error, not 413
+MAX_FIELDS = 100
+
+PAGE_CSP = ("default-src 'none'; style-src 'self'; img-src 'self'; font-src 'self'; "
+            "form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
+# Kit HTML files carry their CSS inline and load fonts from beside them; nothing else.
+KIT_CSP = ("default-src 'none'; style-src 'unsafe-inline'; font-src 'self'; img-src 'self' data:; "
+           "form-action 'none'; base-uri 'none'; frame-ancestors 'none'")
+SECURITY_HEADERS = {
+    "content-security-policy": PAGE_CSP,
+    "x-content-type-options": "nosniff",
+    "x-frame-options": "DENY",
+    "referrer-policy": "no-referrer",
+    "cross-origin-opener-policy": "same-origin",
+    "cross-origin-resource-policy": "same-origin",
+    "permissions-policy": "camera=(), microphone=(), geolocation=(), interest-cohort=()",
+}
+MEDIA_TYPES = {".pdf": "application/pdf", ".html": "text/html; charset=utf-8",
+               ".png": "image/png", ".ttf": "font/ttf", ".txt": "text/plain; charset=utf-8",
+               ".zip": "application/zip", ".svg": "image/svg+xml",
+               ".css": "text/css; charset=utf-8"}
+
+
+class HTTPProblem(Exception):
+    """A request we answer with a short page and a 4xx/5xx status."""
+
+    def __init__(self, status: int, heading: str, text: str,
+                 headers: Mapping[str, str] | None = None) -> None:
+        super().__init__(text)
+        self.status, self.heading, self.text = status, heading, text
+        self.headers = dict(headers or {})
+
+
+class SecurityHeaders:
+    """Adds the security headers to every response that does not set its own."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                present = {k.decode("latin-1").lower() for k, _ in headers}
+                for name, value in SECURITY_HEADERS.items():
+                    if name not in present:
+                        headers.append((name.encode("latin-1"), value.encode("latin-1")))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+def page_response(template: str, status: int = 200, headers: Mapping[str, str] | None = None,
+                  **context: object) -> HTMLResponse:
+    return HTMLResponse(render_page(template, **context), status_code=status,
+                        headers={"cache-control": "no-store", **(headers or {})})
+
+
+def problem_response(problem: HTTPProblem) -> HTMLResponse:
+    return page_response("site/message.html", problem.status, problem.headers,
+                         heading=problem.heading, text=problem.text)
+
+
+async def read_form(request: Request) -> dict[str, str]:
+    """The urlencoded body, size-capped before and while reading; 4xx on anything odd."""
+    ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if ctype != "application/x-www-form-urlencoded":
+        raise HTTPProblem(415, "Unsupported form encoding",
+                          "Send the form as application/x-www-form-urlencoded.")
+    length = request.headers.get("content-length")
+    too_big = HTTPProblem(413, "Form too large",
+                          f"The form may carry at most {MAX_BODY // 1024} KB.")
+    if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+        raise too_big
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            raise too_big
+    try:
+        pairs = parse_qsl(body.decode("ascii"), keep_blank_values=True,
+                          max_num_fields=MAX_FIELDS, encoding="utf-8", errors="strict")
+    except (UnicodeDecodeError, ValueError):
+        raise HTTPProblem(400, "Unreadable form",
+                          "The form data was not valid UTF-8 form encoding, or had too many "
+                          "fields.") from None
+    values: dict[str, str] = {}
+    for key, value in pairs:
+        values.setdefault(key, value)  # the first of repeated fields counts
+    return values
+
+
+def file_response(body: bytes, path: str, folder: str, cache_seconds: int = 3600) -> Response:
+    """A file of a built kit. ``path`` was already checked to be one of the kit's own names."""
+    suffix = "." + path.rsplit(".", 1)[-1] if "." in path else ""
+    headers = {"cache-control": f"private, max-age={cache_seconds}"}
+    if suffix == ".html":
+        headers["content-security-policy"] = KIT_CSP
+    if suffix in (".pdf", ".zip"):
+        name = folder + (".zip" if suffix == ".zip" else "-" + path.replace("/", "-"))
+        headers["content-disposition"] = f'attachment; filename="{name}"'
+    return Response(body, media_type=MEDIA_TYPES.get(suffix, "application/octet-stream"),
+                    headers=headers)
+
+
+def static_response(body: bytes, suffix: str, max_age: int = 86400) -> Response:
+    return Response(body, media_type=MEDIA_TYPES[suffix],
+                    headers={"cache-control": f"public, max-age={max_age}"})
+
+
+def zip_kit(rendered: Rendered, folder: str) -> bytes:
+    """The kit folder as a zip (fixed timestamps: the same kit gives the same bytes)."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for rel, data in sorted(rendered.kit.files.items()):
+            info = zipfile.ZipInfo(f"{folder}/{rel}", date_time=(2024, 1, 1, 0, 0, 0))
+            info.external_attr = 0o644 << 16
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, data)
+    return out.getvalue()

@@ -1,0 +1,181 @@
+"""axe-core in Debian's Chromium: the download site, the custom form (empty and with errors),
+the result page and the message page have no serious or critical violation.
+
+axe-core comes from npm (``package.json`` pins it; ``npm ci`` puts it in ``node_modules/``).
+Without it the tests skip, except under CI (``CI`` set), where they fail and say how to get it.
+The server's pages forbid every script in their CSP; the browser context bypasses CSP so that
+axe can be injected, and nothing else is changed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+if not CHROMIUM.exists():
+    pytest.skip("Debian's chromium is not installed at /usr/bin/chromium "
+                "(apt-get install chromium); CI installs it", allow_module_level=True)
+pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip: playwright)")
+pytest.importorskip("uvicorn", reason="the web extra is not installed: pip install '.[web]'")
+
+import uvicorn  # noqa: E402
+from playwright.sync_api import Page, sync_playwright  # noqa: E402
+
+from kit.cache import RenderCache  # noqa: E402
+from kit.registry import GAMES  # noqa: E402
+from kit.web.app import create_app  # noqa: E402
+from kit.web.kits import ready_configs  # noqa: E402
+from kit.web.site import build_site  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+FIRST = next(iter(GAMES.values()))
+SMALL = max(FIRST.min_players, 3)
+LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+               "--no-first-run"]
+BLOCKING = ("serious", "critical")
+
+
+@pytest.fixture(scope="module")
+def axe_source() -> str:
+    if not AXE.is_file():
+        message = (f"axe-core is missing ({AXE.relative_to(ROOT)}): run `npm ci` at the "
+                   "repository root; package.json and package-lock.json pin it")
+        if os.environ.get("CI"):
+            pytest.fail(message, pytrace=False)
+        pytest.skip(message)
+    return AXE.read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory) -> RenderCache:
+    return RenderCache(tmp_path_factory.mktemp("render-cache"))
+
+
+@pytest.fixture(scope="module")
+def base_url(store):
+    app = create_app(executor="thread", workers=1, queue=2, prewarm=False, games=[FIRST.name],
+                     players=[SMALL], papers=["a4"], store=store)
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    srv = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not srv.started and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert srv.started, "the server did not start"
+    yield f"http://127.0.0.1:{sock.getsockname()[1]}"
+    srv.should_exit = True
+    thread.join(20)
+    sock.close()
+
+
+@pytest.fixture(scope="module")
+def static_index(tmp_path_factory, store) -> Path:
+    configs = ready_configs([FIRST.name], [SMALL])
+    return build_site(tmp_path_factory.mktemp("site") / "site", configs, store=store)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+                                     args=LAUNCH_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(bypass_csp=True, accept_downloads=True,
+                                  viewport={"width": 1100, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    yield page
+    context.close()
+
+
+def check_page(page: Page, axe_source: str) -> None:
+    """``lang`` set, every table with header cells, no serious or critical axe violation."""
+    assert page.evaluate("document.documentElement.lang"), page.url
+    headless_tables = page.evaluate("""() => [...document.querySelectorAll('table')]
+        .filter(t => !t.querySelector('th')).length""")
+    assert headless_tables == 0, page.url
+    page.add_script_tag(content=axe_source)
+    results = page.evaluate("""async () => {
+        const r = await axe.run(document, {resultTypes: ['violations']});
+        return r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
+                                      nodes: v.nodes.slice(0, 5).map(n => n.target)}));
+    }""")
+    blocking = [v for v in results if v["impact"] in BLOCKING]
+    assert blocking == [], f"{page.url}:\n{json.dumps(blocking, indent=1)}"
+
+
+def test_static_site_index(page: Page, axe_source, static_index):
+    page.goto(static_index.as_uri())
+    assert page.locator("img.thumb").count() >= 1
+    check_page(page, axe_source)
+
+
+def test_server_index_with_the_form(page: Page, axe_source, base_url):
+    page.goto(base_url + "/")
+    check_page(page, axe_source)
+
+
+def test_custom_form(page: Page, axe_source, base_url):
+    page.goto(base_url + "/custom")
+    check_page(page, axe_source)
+
+
+def test_form_errors_are_announced_and_tied_to_their_fields(page: Page, axe_source, base_url):
+    page.goto(base_url + "/custom")
+    page.select_option("#f-game", FIRST.name)
+    page.fill("#f-range", "20-5")
+    page.fill("#f-names", "Ann\nBo\nAnn")
+    with page.expect_response(lambda r: r.request.method == "POST") as info:
+        page.click("button[type=submit]")
+    assert info.value.status == 422
+    page.wait_for_load_state("load")
+    summary = page.locator("#error-summary")
+    assert summary.get_attribute("role") == "alert"
+    assert page.evaluate("document.activeElement.id") == "error-summary"  # focus moved there
+    invalid = page.evaluate("""() => [...document.querySelectorAll('[aria-invalid="true"]')]
+        .map(el => ({id: el.id, described: el.getAttribute('aria-describedby') || ''}))""")
+    assert invalid, "no field is marked invalid"
+    for field in invalid:
+        assert f"{field['id']}-error" in field["described"].split(), field
+        error = page.locator(f"#{field['id']}-error")
+        assert error.is_visible() and error.inner_text().strip()
+    links = summary.locator("a")
+    assert links.count() >= 1
+    for i in range(links.count()):  # every summary link leads to a field on the page
+        target = links.nth(i).get_attribute("href").removeprefix("#")
+        assert page.locator(f"#{target}").count() == 1, target
+    check_page(page, axe_source)
+
+
+def test_result_page(page: Page, axe_source, base_url):
+    page.goto(base_url + "/custom")
+    page.select_option("#f-game", FIRST.name)
+    page.fill("#f-names", "\n".join(f"Guest {i}" for i in range(1, SMALL + 1)))
+    page.fill("#f-title", "Accessibility night")
+    with page.expect_navigation(url=lambda url: "/custom/" in url, timeout=90_000):
+        page.click("button[type=submit]")
+    page.wait_for_load_state("load")
+    assert page.locator("h1").inner_text() == "Your kit is ready"
+    check_page(page, axe_source)
+
+
+def test_message_page(page: Page, axe_source, base_url):
+    response = page.goto(base_url + "/no-such-page")
+    assert response is not None and response.status == 404
+    check_page(page, axe_source)
