@@ -1,37 +1,29 @@
-"""Shared fixtures: kits are built once per test session and read back many times."""
+"""Shared fixtures: one render cache for the run, kits built once, one headless Chromium.
+
+Helpers every test module may import live in ``helpers.py``; this file holds fixtures only.
+"""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
-
-from kit.cli import main
-
-# The reference turn report as a game log: A guessed 17 and 33, B hit C with its first guess,
-# C's list had three right.
-REFERENCE_LOG_TURN_1 = """\
-game = "whats-my-number"
-players = ["A", "B", "C", "D", "E", "F"]
-[secrets]
-A = 45
-B = 5
-C = 40
-D = 20
-E = 22
-F = 30
-[[turn]]
-A = [17, 33]
-B = [40, 25]
-C = { list = { A = 45, B = 5, D = 20, E = 1, F = 2 } }
-"""
+from helpers import build_kit
 
 
-def build_kit(out: Path, *argv: str) -> Path:
-    """Run ``kit build`` in-process; returns the one kit folder it wrote."""
-    code = main(["build", *argv, "--out", str(out)])
-    assert code == 0
-    (folder,) = [p for p in out.iterdir() if not p.name.startswith(".")]
+@pytest.fixture(scope="session", autouse=True)
+def render_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Every build of the run shares one render cache, outside the user's own.
+
+    Under pytest-xdist the workers' temp folders share a parent, so they share the cache too
+    (it is safe for several processes).
+    """
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent
+    folder = root / "render-cache"
+    os.environ["KIT_CACHE_DIR"] = str(folder)
     return folder
 
 
@@ -49,19 +41,6 @@ def lun_letter_named(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
 
 
-def page_fonts(resources: object) -> list[object]:
-    """Every font dictionary a page uses, looking inside Form XObjects (stacked pages)."""
-    found = []
-    resources = resources.get_object()  # type: ignore[attr-defined]
-    for font in resources.get("/Font", {}).values():
-        found.append(font.get_object())
-    for xobject in resources.get("/XObject", {}).values():
-        xobject = xobject.get_object()
-        if "/Resources" in xobject:
-            found += page_fonts(xobject["/Resources"])
-    return found
-
-
 @pytest.fixture(scope="session")
 def chromium_printer():
     """One headless Chromium for the whole session, printing HTML files to PDF bytes."""
@@ -69,6 +48,8 @@ def chromium_printer():
 
     reason = available()
     if reason:
+        if os.environ.get("CI"):
+            pytest.fail(reason)
         pytest.skip(reason)
     with ChromiumPrinter() as printer:
         yield printer

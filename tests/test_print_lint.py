@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from conftest import REFERENCE_LOG_TURN_1, build_kit
+from helpers import REFERENCE_LOG_TURN_1, build_kit
 from print_lint import (
     GUIDE_WORDS,
     MIN_GUIDE_PT,

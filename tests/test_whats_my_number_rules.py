@@ -5,7 +5,7 @@ from __future__ import annotations
 import tomllib
 
 import pytest
-from conftest import REFERENCE_LOG_TURN_1
+from helpers import REFERENCE_LOG_TURN_1
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
-from conftest import REFERENCE_LOG_TURN_1
 from fontTools.pens.boundsPen import BoundsPen
 from fontTools.ttLib import TTFont
+from helpers import REFERENCE_LOG_TURN_1
 from pypdf import PdfReader
 
 from kit import fonts
