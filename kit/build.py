@@ -16,42 +16,50 @@ from .cache import RenderCache
 from .config import seat
 from .fonts import FONT_FILES, LICENCE_FILES
 from .game import KitConfig
-from .layout.chrome import ChromeText
+from .layout.chrome import ChromeText, chrome_text
 from .output import KitFiles, write_kits
-from .paper import paper
+from .paper import Paper, paper
 from .plan import Document, Form, KitPlan, Page
 from .prose import ProseJob
 from .prose import render as render_prose
 from .registry import game_spec
-from .render import Sheet, assemble, cut, html_document, prose_jobs, sheets
+from .render import Sheet, assemble, cut, html_document, prose_jobs, sheets, whole
 from .resources import fonts_dir
 
 Progress = Callable[[int, int], None]
 
 
 @dataclass
+class Drawing:
+    """Pages drawn together once: one PDF file is all of them (``whole``), others are cuts."""
+
+    base: Paper
+    sheets: list[Sheet] = field(default_factory=list)
+    prose: dict[int, ProseJob] = field(default_factory=dict)
+    whole: tuple[str, str] | None = None  # (file name, title)
+    cuts: dict[str, tuple[str, list[int]]] = field(default_factory=dict)  # name: title, pages
+
+    def add(self, plan: KitPlan, pages: Sequence[Sheet]) -> list[int]:
+        """Append pages; returns their indices."""
+        start = len(self.sheets)
+        self.sheets += pages
+        for i, job in prose_jobs(plan, pages, self.base).items():
+            self.prose[start + i] = job
+        return list(range(start, start + len(pages)))
+
+
+@dataclass
 class KitRecipe:
-    """A kit folder before its PDFs exist: HTML and fonts are bytes already; every page of
-    every PDF is a sheet, drawn once (``sheets``), and each PDF file is a cut of them."""
+    """A kit folder before its PDFs exist: HTML and fonts are bytes already; the PDFs are
+    drawings of sheets (each page drawn once, even when two files show it)."""
 
     config: KitConfig
     folder: str
     files: dict[str, bytes] = field(default_factory=dict)
-    sheets: list[Sheet] = field(default_factory=list)
-    prose: dict[int, ProseJob] = field(default_factory=dict)
-    cuts: dict[str, tuple[str, list[int]]] = field(default_factory=dict)  # name: title, pages
+    drawings: list[Drawing] = field(default_factory=list)
 
     def jobs(self) -> list[ProseJob]:
-        return list(self.prose.values())
-
-    def add_sheets(self, plan: KitPlan, pages: Sequence[Sheet]) -> list[int]:
-        """Append pages to the kit's one drawing; returns their indices."""
-        start = len(self.sheets)
-        self.sheets += pages
-        base = paper(self.config.paper)
-        for i, job in prose_jobs(plan, pages, base).items():
-            self.prose[start + i] = job
-        return list(range(start, start + len(pages)))
+        return [job for drawing in self.drawings for job in drawing.prose.values()]
 
 
 def static_files() -> dict[str, bytes]:
@@ -69,21 +77,24 @@ def html_title(document: Document, config: KitConfig, table: str = "") -> str:
 
 
 def add_document(recipe: KitRecipe, plan: KitPlan, document: Document, config: KitConfig,
-                 stem: str, words: ChromeText) -> list[int]:
-    """The HTML of one document and its pages in the kit's drawing; returns their indices."""
+                 stem: str, words: ChromeText, shared: Drawing | None = None) -> None:
+    """One document's HTML, and its PDF: a drawing of its own, or a cut of ``shared``."""
     base = paper(config.paper)
     pages = sheets(document, base, words)
     title = html_title(document, config, words.table)
     recipe.files[f"{stem}.html"] = html_document(plan, title, pages, base).encode("utf-8")
-    indices = recipe.add_sheets(plan, pages)
-    recipe.cuts[f"{stem}.pdf"] = (title, indices)
-    return indices
+    if shared is None:
+        drawing = Drawing(base, whole=(f"{stem}.pdf", title))
+        drawing.add(plan, pages)
+        recipe.drawings.append(drawing)
+    else:
+        shared.cuts[f"{stem}.pdf"] = (title, shared.add(plan, pages))
 
 
 def plan_recipe(plan: KitPlan, config: KitConfig, folder: str | None = None) -> KitRecipe:
     """A one-table kit: each document of the plan as HTML and PDF."""
     recipe = KitRecipe(config, folder or plan.folder, static_files())
-    words = ChromeText(plan.game_title, plan.banner, event_text(config))
+    words = chrome_text(config.words, plan.game_title, plan.banner, event_text(config))
     for document in plan.documents:
         add_document(recipe, plan, document, config, document.stem, words)
     return recipe
@@ -93,12 +104,15 @@ def seating_document(config: KitConfig, tables: Sequence[KitConfig], host: Docum
                      ) -> Document:
     """The host file of a split party: the seating list first, then the usual host pages."""
     body = paper(config.paper).body
-    seated = [(t.table_label, list(t.names) or [f"{t.players} players, names on their slips"])
-              for t in tables]
-    chunks = seating.paginate(body, seated, config.players)
+    words = config.words
+    seated = [(t.table_label, list(t.names) or [words.ngettext(
+        "%(num)s player, names on their slips", "%(num)s players, names on their slips",
+        t.players)]) for t in tables]
+    chunks = seating.paginate(body, seated, config.players, words)
     pages = tuple(
-        Page(f"Seating {i} of {len(chunks)}" if len(chunks) > 1 else "Seating",
-             Form(tuple(seating.seating_page(body, chunk, config.players, len(tables)))),
+        Page(words.gettext("Seating %(page)s of %(pages)s", page=i, pages=len(chunks))
+             if len(chunks) > 1 else words.gettext("Seating"),
+             Form(tuple(seating.seating_page(body, chunk, config.players, len(tables), words))),
              audience="host")
         for i, chunk in enumerate(chunks, start=1))
     return Document(host.stem, host.title, pages + host.pages)
@@ -112,17 +126,21 @@ def plan_kit(config: KitConfig) -> KitRecipe:
         return plan_recipe(spec.plan(config), config)
     recipe = KitRecipe(config, config.folder_name, static_files())
     plans = [spec.plan(t) for t in tables]
-    every: list[int] = []
+    host_plan = plans[0]
+    # Every table's player pages, drawn once: all-tables.pdf is the whole drawing, and each
+    # table's own file is cut from it.
+    every = Drawing(paper(config.paper), whole=("all-tables.pdf", config.words.gettext(
+        "%(game)s — every table, in print order", game=host_plan.game_title)))
+    recipe.drawings.append(every)
     for table, plan in zip(tables, plans, strict=True):
-        words = ChromeText(plan.game_title, plan.banner, event_text(config), table.table_label)
+        words = chrome_text(config.words, plan.game_title, plan.banner, event_text(config),
+                            table.table_label)
         for document in plan.documents:
             if document.audience != "host":
-                every += add_document(recipe, plan, document, table,
-                                      f"{document.stem}-table-{table.table}", words)
-    host_plan = plans[0]
-    recipe.cuts["all-tables.pdf"] = (f"{host_plan.game_title} — every table, in print order",
-                                     every)
-    words = ChromeText(host_plan.game_title, host_plan.banner, event_text(config))
+                add_document(recipe, plan, document, table,
+                             f"{document.stem}-table-{table.table}", words, every)
+    words = chrome_text(config.words, host_plan.game_title, host_plan.banner,
+                            event_text(config))
     for document in host_plan.documents:
         if document.audience == "host":
             add_document(recipe, host_plan, seating_document(config, tables, document),
@@ -131,13 +149,18 @@ def plan_kit(config: KitConfig) -> KitRecipe:
 
 
 def finish(recipe: KitRecipe, rendered: dict[str, bytes]) -> KitFiles:
-    """Draw the kit's pages once and cut each PDF file from them."""
-    prose = {i: rendered[job.key] for i, job in recipe.prose.items()}
-    drawing = assemble(recipe.sheets, recipe.folder, prose)
+    """Draw each drawing once: write it whole, and cut the other files from it."""
+    lang = recipe.config.lang
     files = dict(recipe.files)
-    for name, (title, indices) in recipe.cuts.items():
-        files[name] = cut(drawing, indices, title)
-    return KitFiles(recipe.folder, files)
+    for drawing in recipe.drawings:
+        prose = {i: rendered[job.key] for i, job in drawing.prose.items()}
+        writer = assemble(drawing.sheets, recipe.folder, prose, lang)
+        for name, (title, indices) in drawing.cuts.items():
+            files[name] = cut(writer, indices, title, lang)
+        if drawing.whole is not None:
+            name, title = drawing.whole
+            files[name] = whole(writer, title, lang)
+    return KitFiles(recipe.folder, dict(sorted(files.items())))
 
 
 def build_files(config: KitConfig, store: RenderCache | None = None) -> KitFiles:

@@ -141,6 +141,7 @@ def resolve(raw: Mapping[str, object], source: str = "the config") -> KitConfig:
         title=str(value("title")),
         date=str(value("date")),
         out=str(value("out")),
+        lang=str(value("lang")),
         tables=tables,
         shuffle=shuffle,  # type: ignore[arg-type]
         sizes=tuple(sizes),

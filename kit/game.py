@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .errors import ConfigError, shown
+from .i18n import Words, words
 from .options import Option
 
 if TYPE_CHECKING:
@@ -33,6 +34,7 @@ class KitConfig:
     sizes: tuple[int, ...] = ()  # players at each table; one entry for a single table
     table: int = 0  # 0: the whole party; 1..table_count: one table of it
     party: str = ""  # a batch party's name, used as its folder name
+    lang: str = "en"  # the language of every page
 
     @property
     def table_count(self) -> int:
@@ -41,7 +43,10 @@ class KitConfig:
     @property
     def table_label(self) -> str:
         """"Table 2 of 3" for one table of a split party, else empty."""
-        return f"Table {self.table} of {self.table_count}" if self.table else ""
+        if not self.table:
+            return ""
+        return self.words.gettext("Table %(table)s of %(tables)s", table=self.table,
+                                  tables=self.table_count)
 
     @property
     def folder_name(self) -> str:
@@ -52,11 +57,18 @@ class KitConfig:
             name += f"-{self.table_count}tables"
         if self.custom_range:
             name += f"-range{self.range[0]}-{self.range[1]}"
+        if self.lang != "en":
+            name += f"-{self.lang}"
         return name
 
     @property
+    def words(self) -> Words:
+        """The kit's language: its words and formats."""
+        return words(self.lang)
+
+    @property
     def range_text(self) -> str:
-        return f"{self.range[0]} to {self.range[1]}"
+        return self.words.gettext("%(lo)s to %(hi)s", lo=self.range[0], hi=self.range[1])
 
 
 @dataclass(frozen=True)

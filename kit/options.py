@@ -15,6 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .errors import ConfigError, shown
+from .i18n import DEFAULT as DEFAULT_LANGUAGE
+from .i18n import LANGUAGES
 from .paper import PAPERS
 
 NAME_MAX = 24  # characters in a player's name
@@ -108,11 +110,15 @@ class Flag(ParamType):
 
 
 def printable_text(key: str, what: str, text: str, limit: int) -> str:
-    """Text printed on pages: NFC, no control characters, glyphs our fonts have, a length cap."""
-    from .fonts import printable
+    """Text printed on pages: NFC, no control characters, glyphs our fonts have, a length cap.
+
+    The zero-width (non-)joiner is the one format character allowed: Persian and Indic names
+    need it, and the fonts check it only sits inside a script that uses it.
+    """
+    from .fonts import JOINERS, printable
 
     text = unicodedata.normalize("NFC", text)
-    bad = [ch for ch in text if unicodedata.category(ch)[0] == "C"]
+    bad = [ch for ch in text if unicodedata.category(ch)[0] == "C" and ch not in JOINERS]
     if bad:
         raise ConfigError(key, f"{what} contains a control character ({shown(bad[0])}); use "
                           "printable text only")
@@ -120,9 +126,9 @@ def printable_text(key: str, what: str, text: str, limit: int) -> str:
         raise ConfigError(key, f"{what} has {len(text)} characters; at most {limit} fit")
     missing = printable(text)
     if missing:
-        raise ConfigError(key, f"{what} uses characters the kit's fonts cannot print "
-                          f"({shown(missing, 20)}); use Latin-script letters, digits and "
-                          "punctuation")
+        raise ConfigError(key, f"{what} uses characters no bundled font can print "
+                          f"({shown(missing, 20)}); the fonts cover Latin, Greek, Cyrillic, "
+                          "Hebrew, Arabic, Devanagari, Thai, Chinese, Japanese and Korean")
     return text
 
 
@@ -258,6 +264,9 @@ COMMON: tuple[Option, ...] = (
     Option("shuffle", IntRange(0, 2**31 - 1), None, "seat the named players at tables in a "
            "shuffled order, repeatable with the same SEED (default: in the order given)",
            "SEED"),
+    Option("lang", Choice(tuple(LANGUAGES), "language"), DEFAULT_LANGUAGE, "language of every "
+           f"page: {', '.join(f'{code} ({name})' for code, name in LANGUAGES.items())}",
+           "|".join(LANGUAGES)),
     Option("out", Folder(), "build", "folder the kit folders are written into", "DIR"),
 )
 

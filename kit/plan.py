@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from .i18n import Words
 from .layout.model import Items
 
 
@@ -61,18 +62,24 @@ class KitPlan:
     documents: tuple[Document, ...]
     banner: str  # the range and limits line shown on player pages
     styles: tuple[str, ...] = ()  # extra CSS templates for this game's prose, after print.css
+    lang: str = "en"  # the language every page is written in
 
 
 def kit_plan(folder: str, title: str, banner: str, player_pages: Sequence[Page],
-             host_pages: Sequence[Page], styles: tuple[str, ...] = ()) -> KitPlan:
+             host_pages: Sequence[Page], styles: tuple[str, ...] = (),
+             words: Words | None = None) -> KitPlan:
     """The usual kit: a player file and a separate host file."""
+    words = words or Words()
     return KitPlan(
         folder=folder,
         game_title=title,
         banner=banner,
         documents=(
-            Document("player-kit", f"{title} — player kit", tuple(player_pages)),
-            Document("host-answers", f"{title} — host answers", tuple(host_pages)),
+            Document("player-kit", words.gettext("%(game)s — player kit", game=title),
+                     tuple(player_pages)),
+            Document("host-answers", words.gettext("%(game)s — host answers", game=title),
+                     tuple(host_pages)),
         ),
         styles=styles,
+        lang=words.lang,
     )

@@ -27,3 +27,18 @@ def all_options() -> list[tuple[Option, tuple[str, ...]]]:
         for option in spec.options:
             found.setdefault(option.key, (option, []))[1].append(name)
     return [(option, tuple(games)) for option, games in found.values()]
+
+
+def options_table() -> str:
+    """The README's config reference, from the declarations (a test keeps them in step)."""
+    rows = ["| key | default | accepts | meaning |", "| --- | --- | --- | --- |",
+            "| `game` | (required in a file) | " + " or ".join(f"`{g}`" for g in GAMES)
+            + " | which game the kit is for |"]
+    for option, games in all_options():
+        default = option.default
+        shown_default = ("off" if isinstance(default, bool) and not default else
+                         "none" if default in (None, "", ()) else f"`{default}`")
+        only = f" ({', '.join(games)} only)" if games else ""
+        rows.append(f"| `{option.key}` | {shown_default} | {option.type.describe} | "
+                    f"{option.help}{only} |")
+    return "\n".join(rows) + "\n"

@@ -26,6 +26,7 @@ from markupsafe import Markup
 from pypdf.generic import ArrayObject, NameObject, TextStringObject
 
 from . import __version__
+from .i18n import words
 from .layout import pdf as pdf_backend
 from .layout import svg
 from .layout.chrome import ChromeText, chrome
@@ -39,8 +40,12 @@ AUTHOR = "number-party-kit"
 
 
 @cache
-def environment() -> Environment:
-    """Shared templates by their own name; a game's as "<package>/<file>" (its templates/)."""
+def environment(lang: str = "en") -> Environment:
+    """Shared templates by their own name; a game's as "<package>/<file>" (its templates/).
+
+    Templates speak ``lang``: Jinja2's i18n extension with the language's catalog (``_``,
+    ``ngettext``, ``pgettext`` and ``{% trans %}``), and ``w`` for its formats.
+    """
     from .registry import GAMES
 
     games = {g.package: FileSystemLoader(str(g.templates)) for g in GAMES.values() if g.templates}
@@ -51,7 +56,11 @@ def environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        extensions=["jinja2.ext.i18n"],
     )
+    env.policies["ext.i18n.trimmed"] = True  # as babel.cfg extracts them
+    env.install_gettext_translations(words(lang).translations, newstyle=True)
+    env.globals["w"] = words(lang)
     return env
 
 
@@ -103,17 +112,16 @@ def _section(plan: KitPlan, sheet: Sheet, for_pdf: bool) -> str:
         sheet.paper.width_mm, sheet.paper.height_mm, sheet.form, sheet.chrome))
     view = {"label": sheet.label, "audience": sheet.audience, "landscape": sheet.landscape,
             "svg": markup, "prose": sheet.prose}
-    return environment().get_template("_page.html").render(
+    return environment(plan.lang).get_template("_page.html").render(
         sheet=view, plan=plan, end_mark=end_mark)
 
 
-def html_document(plan: KitPlan, title: str, pages: Sequence[Sheet], base: Paper,
-                  lang: str = "en") -> str:
+def html_document(plan: KitPlan, title: str, pages: Sequence[Sheet], base: Paper) -> str:
     """One self-contained HTML file: CSS inline, fonts beside it in ``fonts/``."""
     body = "".join(_section(plan, sheet, for_pdf=False) for sheet in pages)
     env = environment()
     return env.get_template("document.html").render(
-        title=title, lang=lang, css=Markup(stylesheet(plan, base)), author=AUTHOR,
+        title=title, lang=plan.lang, css=Markup(stylesheet(plan, base)), author=AUTHOR,
         version=__version__, body=Markup(body))
 
 
@@ -153,14 +161,7 @@ def assemble(pages: Sequence[Sheet], title: str, prose: Mapping[int, bytes],
     return writer
 
 
-def cut(source, indices: Sequence[int], title: str, lang: str = "en") -> bytes:
-    """One PDF file of pages ``indices`` of an assembled writer: version 1.7, fonts embedded,
-    metadata set, viewers asked to print at actual size; the same pages give the same bytes."""
-    from pypdf import PdfWriter
-
-    writer = PdfWriter()
-    for index in indices:
-        writer.add_page(source.pages[index])
+def _finish(writer, title: str, lang: str) -> bytes:
     writer.add_metadata({"/Title": title, "/Author": AUTHOR, "/Subject": title,
                          "/Creator": f"{AUTHOR} {__version__}", "/Producer": AUTHOR})
     writer.create_viewer_preferences().print_scaling = NameObject("/None")
@@ -169,3 +170,19 @@ def cut(source, indices: Sequence[int], title: str, lang: str = "en") -> bytes:
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()
+
+
+def cut(source, indices: Sequence[int], title: str, lang: str = "en") -> bytes:
+    """One PDF file of pages ``indices`` of an assembled writer: version 1.7, fonts embedded,
+    metadata set, viewers asked to print at actual size; the same pages give the same bytes."""
+    from pypdf import PdfWriter
+
+    writer = PdfWriter()
+    for index in indices:
+        writer.add_page(source.pages[index])
+    return _finish(writer, title, lang)
+
+
+def whole(source, title: str, lang: str = "en") -> bytes:
+    """Every page of an assembled writer as one file (after its cuts: it is changed here)."""
+    return _finish(source, title, lang)

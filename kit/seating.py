@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .i18n import Words
 from .layout.blocks import para, title
 from .layout.fit import LEADING, fit_in, wrap
 from .layout.model import Item, pt, text
@@ -28,19 +29,21 @@ def row_height(lines: int) -> float:
     return max(8.0, lines * pt(NAMES_PT) * LEADING + 2 * PAD_MM)
 
 
-def _intro(body: Frame, players: int, table_count: int) -> tuple[list[Item], float]:
+def _intro(body: Frame, players: int, table_count: int, words: Words
+           ) -> tuple[list[Item], float]:
     """The title and the line under it; returns the items and the height they take."""
-    items, used = title(body.x, body.y, "Seating")
-    more, height = para(body.x, body.y + used, body.w, f"{players} players at {table_count} "
-                        "tables. Each table plays its own game with its own slips, tally and "
-                        "score sheet; every one of those pages names its table at the foot.")
+    items, used = title(body.x, body.y, words.gettext("Seating"))
+    more, height = para(body.x, body.y + used, body.w, words.gettext(
+        "%(players)s players at %(tables)s tables. Each table plays its own game with its own "
+        "slips, tally and score sheet; every one of those pages names its table at the foot.",
+        players=players, tables=table_count))
     return items + more, used + height + 1.0
 
 
-def paginate(body: Frame, tables: Sequence[tuple[str, Sequence[str]]], players: int
-             ) -> list[list[tuple[str, Sequence[str]]]]:
+def paginate(body: Frame, tables: Sequence[tuple[str, Sequence[str]]], players: int,
+             words: Words) -> list[list[tuple[str, Sequence[str]]]]:
     """Tables per page: each page holds as many whole table rows as its height allows."""
-    start = _intro(body, players, len(tables))[1] + HEAD_MM
+    start = _intro(body, players, len(tables), words)[1] + HEAD_MM
     names_w = body.w * (1 - LABEL_SHARE)
     pages: list[list[tuple[str, Sequence[str]]]] = [[]]
     used = start
@@ -55,14 +58,15 @@ def paginate(body: Frame, tables: Sequence[tuple[str, Sequence[str]]], players: 
 
 
 def seating_page(body: Frame, tables: Sequence[tuple[str, Sequence[str]]], players: int,
-                 table_count: int) -> list[Item]:
+                 table_count: int, words: Words) -> list[Item]:
     x, w = body.x, body.w
-    items, used = _intro(body, players, table_count)
+    items, used = _intro(body, players, table_count, words)
     y = body.y + used
     widths = [w * LABEL_SHARE, w * (1 - LABEL_SHARE)]
     rows = [_rows(names, widths[1]) for _, names in tables]
     heights = [HEAD_MM] + [row_height(len(r)) for r in rows]
-    cells = [[Cell("Table", "bold", size=9.5), Cell("Players", "bold", size=9.5)]]
+    cells = [[Cell(words.gettext("Table"), "bold", size=9.5),
+              Cell(words.gettext("Players"), "bold", size=9.5)]]
     items += ruled_table(x, y, widths, heights, cells)
     top = y + HEAD_MM
     step = pt(NAMES_PT) * LEADING

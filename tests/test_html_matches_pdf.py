@@ -76,8 +76,13 @@ def kits(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[Path, dict[str,
     for recipe in recipes:
         files = finish(recipe, render_prose(recipe.jobs(), store))
         write_kits([(out, files)])
-        forms = {name: [recipe.sheets[i].prose is None for i in indices]
-                 for name, (_, indices) in recipe.cuts.items()}
+        forms = {}
+        for drawing in recipe.drawings:
+            is_form = [sheet.prose is None for sheet in drawing.sheets]
+            forms.update({name: [is_form[i] for i in indices]
+                          for name, (_, indices) in drawing.cuts.items()})
+            if drawing.whole is not None:
+                forms[drawing.whole[0]] = is_form
         built.append((out / recipe.folder, forms))
     return built
 

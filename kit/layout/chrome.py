@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..i18n import Words
 from ..paper import FOOTER_MM, HEADER_MM, MARGIN_MM, Paper
-from .fit import ellipsize, fits
-from .model import Item, Text, box, hline, pt, rich, text, text_width, vline
+from .fit import ellipsize
+from .model import Item, box, hline, pt, rich, text, text_width, vline
 
 RULER_MM = 50.0
 HEADER_PT = 9.0
@@ -18,18 +19,31 @@ BANNER_PT = 9.5
 EVENT_PT = 8.5
 FOOT_PT = 8.0
 STAMP_PT = 11.0
-RULER_TEXT = ("This bar should measure 50 mm.", "If not, print at 100% (actual size).")
-HOST_TEXT = "HOST ONLY — keep these pages away from the players."
 
 
 @dataclass(frozen=True)
 class ChromeText:
-    """The words of a document's chrome (kept apart so a language can replace them)."""
+    """The words of a document's chrome, already in the kit's language."""
 
     game: str  # the game's title, bold at the top left
     banner: str  # range and limits, on player pages
     event: str  # the host's title and date, or empty
     table: str = ""  # "Table 2 of 3" for one table of a split party
+    ruler: tuple[str, str] = ("This bar should measure 50 mm.",
+                              "If not, print at 100% (actual size).")
+    host: str = "HOST ONLY — keep these pages away from the players."
+    folio: str = "page %(number)s of %(total)s"
+
+
+def chrome_text(words: Words, game: str, banner: str, event: str, table: str = ""
+                ) -> ChromeText:
+    """The chrome's words in ``words``' language."""
+    _ = words.gettext
+    return ChromeText(game, banner, event, table,
+                      (_("This bar should measure 50 mm."),
+                       _("If not, print at 100% (actual size).")),
+                      _("HOST ONLY — keep these pages away from the players."),
+                      _("page %(number)s of %(total)s"))
 
 
 def header(sheet: Paper, words: ChromeText, label: str, player: bool) -> list[Item]:
@@ -64,13 +78,13 @@ def header(sheet: Paper, words: ChromeText, label: str, player: bool) -> list[It
     return items
 
 
-def ruler(left: float, bottom: float) -> list[Item]:
+def ruler(left: float, bottom: float, label: tuple[str, str]) -> list[Item]:
     """The 50 mm scale bar with a tick every 10 mm and its two-line label below."""
     top = bottom - FOOTER_MM + 1.0
     bar = top + 3.0
     items: list[Item] = [hline(left, left + RULER_MM, bar, 0.3)]
     items += [vline(left + 10 * i, top, bar, 0.3) for i in range(6)]
-    for n, line in enumerate(RULER_TEXT):
+    for n, line in enumerate(label):
         items += text(left, bar + 3.6 + n * 3.2, line, FOOT_PT)
     return items
 
@@ -83,10 +97,11 @@ def footer(sheet: Paper, words: ChromeText, number: int, total: int, player: boo
     base = bottom - 0.8
     items: list[Item] = []
     if player:
-        items += ruler(left, bottom)
+        items += ruler(left, bottom, words.ruler)
     else:
-        items += text(left, base, HOST_TEXT, FOOT_PT, "bold")
-    items += text(right, base, f"page {number} of {total}", FOOT_PT, "regular", "right")
+        items += text(left, base, words.host, FOOT_PT, "bold")
+    items += text(right, base, words.folio % {"number": number, "total": total}, FOOT_PT,
+                  "regular", "right")
     if words.table:
         items += stamp(sheet, words.table)
     return items
@@ -110,9 +125,4 @@ def chrome(sheet: Paper, words: ChromeText, label: str, number: int, total: int,
                                                                player))
 
 
-def fits_banner(banner: str, sheet: Paper) -> bool:
-    """True when a game's banner fits the header beside a typical label."""
-    return fits(banner, sheet.content_width_mm / 2, BANNER_PT, "bold")
-
-
-__all__ = ["ChromeText", "chrome", "ruler", "stamp", "Text"]
+__all__ = ["ChromeText", "chrome", "chrome_text", "ruler", "stamp"]

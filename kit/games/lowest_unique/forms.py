@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ...i18n import Words
 from ...layout import slip
 from ...layout.blocks import heading, note, para, title
 from ...layout.fit import fit_in
@@ -22,7 +23,6 @@ SLIP_COLUMNS = 2
 SLIP_ROWS = 4
 SLIP_MIN_MM = (80.0, 55.0)
 NAME_PT = (14.0, 9.0)  # a printed name shrinks from 14 pt down to 9 pt before it is cut
-FOLD_LABEL = "fold the strip up · number inside"
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,8 @@ class Slip:
 
 
 def slip_items(s: Slip, left: float, top: float, width: float, height: float,
-               range_text: str, rounds: int) -> list[Item]:
+               range_text: str, rounds: int, words: Words) -> list[Item]:
+    _ = words.gettext
     b = slip.bands(left, top, width, height)
     x = left + slip.PAD_MM
     inner = width - 2 * slip.PAD_MM
@@ -61,43 +62,46 @@ def slip_items(s: Slip, left: float, top: float, width: float, height: float,
         items += fit_in(s.name, x, name_top, inner, 7.0, NAME_PT[0], NAME_PT[1], "bold",
                         max_lines=1)
     else:
-        items += text(x, name_top + 5.2, "Name or symbol:", 12, "bold")
-        start = x + text_width("Name or symbol: ", 12, "bold")
+        label = _("Name or symbol:")
+        items += text(x, name_top + 5.2, label, 12, "bold")
+        start = x + text_width(label + " ", 12, "bold")
         items.append(hline(start, left + width - slip.PAD_MM, name_top + 5.6, 0.3))
     base = name_top + 12.5
     if s.round is not None:
-        items += text(x, base, f"Round {s.round} of {rounds}", 11)
+        items += text(x, base, _("Round %(round)s of %(rounds)s", round=s.round,
+                                 rounds=rounds), 11)
     else:
-        words = "Replay of round" if s.name else "Round"
-        items += text(x, base, words, 11)
-        start = x + text_width(words + " ", 11)
+        blank = _("Replay of round") if s.name else _("Round")
+        items += text(x, base, blank, 11)
+        start = x + text_width(blank + " ", 11)
         items.append(hline(start, start + 14, base + 0.5, 0.3))
     items += slip.instructions(
-        b, f"One whole number from {range_text}. Fold the bottom strip up along the dashed "
-        "line, so your number is inside and your name outside. You may pass until the host "
-        "says “locked”.")
-    items += slip.fold(b, FOLD_LABEL)
+        b, _("One whole number from %(range)s. Fold the bottom strip up along the dashed "
+             "line, so your number is inside and your name outside. You may pass until the "
+             "host says “locked”.", range=range_text))
+    items += slip.fold(b, _("fold the strip up · number inside"))
     flap = b.flap
-    label = f"My number ({range_text})"
+    label = _("My number (%(range)s)", range=range_text)
     items += text(x, flap.y + 4.2, label, 8.5)
     box_h = min(13.0, flap.h - 7.5)
     items.append(box(x, flap.y + 5.6, 24.0, box_h, 0.5))
     tick = 3.4
-    pass_x = left + width - slip.PAD_MM - text_width("I pass", 9) - tick - 1.5
+    passing = _("I pass")
+    pass_x = left + width - slip.PAD_MM - text_width(passing, 9) - tick - 1.5
     pass_base = flap.y + 5.6 + box_h
     items.append(box(pass_x, pass_base - tick + 0.2, tick, tick, 0.3))
-    items += text(pass_x + tick + 1.5, pass_base, "I pass", 9)
+    items += text(pass_x + tick + 1.5, pass_base, passing, 9)
     return items
 
 
 @lru_cache(maxsize=256)
 def slips_page(body: Frame, grid: SlipGrid, slips: tuple[Slip, ...], range_text: str,
-               rounds: int) -> tuple[Item, ...]:
+               rounds: int, words: Words) -> tuple[Item, ...]:
     """A page of slips (cached: the tables of a party print the same blank slips)."""
 
     def draw(i: int, left: float, top: float) -> list[Item]:
         return slip_items(slips[i], left, top, grid.width_mm, grid.height_mm, range_text,
-                          rounds)
+                          rounds, words)
 
     return tuple(cut_grid(body.x, body.y, grid.columns, grid.rows, grid.width_mm,
                           grid.height_mm, len(slips), draw))
@@ -116,42 +120,50 @@ def tally_row_mm(body: Frame, rows: int) -> float:
 
 @lru_cache(maxsize=64)
 def tally_page(body: Frame, rows: tuple[str, ...], examples: tuple[RoundResult, ...],
-               rounds: int, cooperative: bool) -> tuple[Item, ...]:
+               rounds: int, cooperative: bool, words: Words) -> tuple[Item, ...]:
+    _ = words.gettext
     x, y, w = body.x, body.y, body.w
-    items, used = title(x, y, "Round tally")
+    items, used = title(x, y, _("Round tally"))
     y += used
-    who = "(if anyone) left the only single" if cooperative else "scores"
-    more, used = para(x, y, w, "Write every round here as it is revealed: all choices in "
-                      f"order, then the numbers left after cancelling, then who {who}. A "
-                      "replayed round goes on a “Replay” line.")
+    lead = (_("Write every round here as it is revealed: all choices in order, then the "
+              "numbers left after cancelling, then who (if anyone) left the only single. A "
+              "replayed round goes on a “Replay” line.") if cooperative else
+            _("Write every round here as it is revealed: all choices in order, then the "
+              "numbers left after cancelling, then who scores. A replayed round goes on a "
+              "“Replay” line."))
+    more, used = para(x, y, w, lead)
     items += more
     y += used + 1.0
     row_mm = tally_row_mm(body, len(rows))
     widths = [w * 0.15, w * 0.38, w * 0.24, w * 0.23]
-    last = "Exactly one single?" if cooperative else "Winner"
-    head = [Cell("Round", "bold", size=9.5), Cell("All choices (sorted)", "bold", size=9.5),
-            Cell("Surviving singles", "bold", size=9.5), Cell(last, "bold", size=9.5)]
+    last = _("Exactly one single?") if cooperative else _("Winner")
+    head = [Cell(_("Round"), "bold", size=9.5),
+            Cell(_("All choices (sorted)"), "bold", size=9.5),
+            Cell(_("Surviving singles"), "bold", size=9.5), Cell(last, "bold", size=9.5)]
     table = [head] + [[Cell(label, align="center")] for label in rows]
     items += ruled_table(x, y, widths, [8.0] + [row_mm] * len(rows), table)
     y += 8.0 + row_mm * len(rows) + 3.0
-    more, used = para(x, y, w, [("One point to the lowest single. No single, no point.",
-                                 "bold"), (f" After {rounds} valid rounds, compare totals.",
-                                           "regular")])
+    more, used = para(x, y, w, [(_("One point to the lowest single. No single, no point."),
+                                 "bold"), (" ", "regular"),
+                                (_("After %(rounds)s valid rounds, compare totals.",
+                                   rounds=rounds), "regular")])
     items += more
     y += used
-    more, used = heading(x, y, "Check examples")
+    more, used = heading(x, y, _("Check examples"))
     items += more
     y += used
     widths = [w * 0.30, w * 0.22, w * 0.22, w * 0.26]
-    head = [Cell("All choices", "bold", size=9.5), Cell("Cancelled", "bold", size=9.5),
-            Cell("Surviving singles", "bold", size=9.5), Cell("Result", "bold", size=9.5)]
+    head = [Cell(_("All choices"), "bold", size=9.5), Cell(_("Cancelled"), "bold", size=9.5),
+            Cell(_("Surviving singles"), "bold", size=9.5), Cell(_("Result"), "bold", size=9.5)]
     table = [head]
+    none = _("none")
     for ex in examples:
         choices = ", ".join(map(str, ex.choices))
         short = ",".join(map(str, ex.choices))
-        result = f"{ex.winner} wins" if ex.winner is not None else "no winner"
-        table.append([Cell(choices), Cell(", ".join(map(str, ex.cancelled)) or "none"),
-                      Cell(", ".join(map(str, ex.singles)) or "none"),
+        result = (_("%(number)s wins", number=ex.winner) if ex.winner is not None
+                  else _("no winner"))
+        table.append([Cell(choices), Cell(", ".join(map(str, ex.cancelled)) or none),
+                      Cell(", ".join(map(str, ex.singles)) or none),
                       Cell(f"{short} → {result}")])
     items += ruled_table(x, y, widths, [8.0] * len(table), table)
     return tuple(items)
@@ -163,43 +175,47 @@ SCORE_ROW_MM = 10.0
 SCORE_HEAD_PT = 9.5
 
 
-def score_widths(width: float, rounds: int) -> list[float]:
+def score_widths(width: float, rounds: int, words: Words) -> list[float]:
     """Player, one column per round, total and place; the name column takes what is left."""
-    fixed = text_width("Total", SCORE_HEAD_PT, "bold") + 6.0
-    place = text_width("Place", SCORE_HEAD_PT, "bold") + 6.0
-    per_round = max(10.0, text_width(f"R{rounds}", SCORE_HEAD_PT, "bold") + 4.0)
+    _ = words.gettext
+    fixed = text_width(_("Total"), SCORE_HEAD_PT, "bold") + 6.0
+    place = text_width(_("Place"), SCORE_HEAD_PT, "bold") + 6.0
+    per_round = max(10.0, text_width(_("R%(round)s", round=rounds), SCORE_HEAD_PT, "bold")
+                    + 4.0)
     name = width - fixed - place - rounds * per_round
     return [name] + [per_round] * rounds + [fixed, place]
 
 
 @lru_cache(maxsize=256)
-def scores_page(body: Frame, names: tuple[str, ...], rounds: int, sudden_death: bool
-                ) -> tuple[Item, ...]:
+def scores_page(body: Frame, names: tuple[str, ...], rounds: int, sudden_death: bool,
+                words: Words) -> tuple[Item, ...]:
+    _ = words.gettext
     x, y, w = body.x, body.y, body.w
-    items, used = title(x, y, "Score sheet")
+    items, used = title(x, y, _("Score sheet"))
     y += used
-    more, used = para(x, y, w, "One point for the lowest single of each round; nothing when "
-                      "every number cancels. A replayed round counts once, in its own column.")
+    more, used = para(x, y, w, _("One point for the lowest single of each round; nothing when "
+                                 "every number cancels. A replayed round counts once, in its "
+                                 "own column."))
     items += more
     y += used + 1.0
-    widths = score_widths(w, rounds)
-    head = [Cell("Player", "bold", size=SCORE_HEAD_PT)]
-    head += [Cell(f"R{r}", "bold", "center", SCORE_HEAD_PT) for r in range(1, rounds + 1)]
-    head += [Cell("Total", "bold", "center", SCORE_HEAD_PT),
-             Cell("Place", "bold", "center", SCORE_HEAD_PT)]
+    widths = score_widths(w, rounds, words)
+    head = [Cell(_("Player"), "bold", size=SCORE_HEAD_PT)]
+    head += [Cell(_("R%(round)s", round=r), "bold", "center", SCORE_HEAD_PT)
+             for r in range(1, rounds + 1)]
+    head += [Cell(_("Total"), "bold", "center", SCORE_HEAD_PT),
+             Cell(_("Place"), "bold", "center", SCORE_HEAD_PT)]
     table = [head] + [[Cell(name, size=10.5)] for name in names]
     items += ruled_table(x, y, widths, [8.0] + [SCORE_ROW_MM] * len(names), table)
     y += 8.0 + SCORE_ROW_MM * len(names) + 4.0
-    end = [[("End of the game:", "bold"), (f" after {rounds} valid rounds the highest total "
-                                           "wins. Equal totals share the result (two players "
-                                           "level on top both win).", "regular")]]
+    end = [[(_("End of the game:"), "bold"), (" ", "regular"),
+            (_("after %(rounds)s valid rounds the highest total wins. Equal totals share the "
+               "result (two players level on top both win).", rounds=rounds), "regular")]]
     if sudden_death:
-        end.append([("Sudden death was announced:", "bold"), (" tied leaders play one more "
-                                                              "round among themselves, "
-                                                              "repeated until one scores.",
-                                                              "regular")])
+        end.append([(_("Sudden death was announced:"), "bold"), (" ", "regular"),
+                    (_("tied leaders play one more round among themselves, repeated until one "
+                       "scores."), "regular")])
     else:
-        end.append([("There is no sudden-death round, because none was announced before "
-                     "round one.", "regular")])
+        end.append([(_("There is no sudden-death round, because none was announced before "
+                       "round one."), "regular")])
     more, _ = note(x, y, w, end)
     return tuple(items + more)

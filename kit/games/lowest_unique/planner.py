@@ -14,9 +14,12 @@ from .options import settings, spares
 
 CHECK_EXAMPLES = ((1, 1, 2, 3, 3, 8), (2, 2, 5, 5, 9, 9))  # from the reference kit
 PRACTICE_PER_PAGE = 4
+
+
 def banner(config: KitConfig) -> str:
-    return (f"Choose one whole number from {config.range_text} · {settings(config).rounds} "
-            "rounds")
+    return config.words.ngettext("Choose one whole number from %(range)s · %(num)s round",
+                                 "Choose one whole number from %(range)s · %(num)s rounds",
+                                 settings(config).rounds, range=config.range_text)
 
 
 def player_labels(config: KitConfig) -> list[str]:
@@ -48,7 +51,8 @@ def no_winner_odds(config: KitConfig) -> list[tuple[int, str]]:
     """Percent of random rounds with no winner, for table sizes around this one."""
     size = config.range[1] - config.range[0] + 1
     sizes = sorted({3, 4, 6, 8, 10, 12, config.players} & set(range(3, 13)))
-    return [(n, f"{float(rules.no_winner_probability(n, size)) * 100:.2f}%") for n in sizes]
+    return [(n, config.words.percent(float(rules.no_winner_probability(n, size))))
+            for n in sizes]
 
 
 def slips(config: KitConfig) -> list[Slip]:
@@ -70,22 +74,26 @@ def player_pages(config: KitConfig, common: dict[str, object]) -> list[Page]:
     own = settings(config)
     grid = forms.slip_grid(body)
     slip_pages = chunks(slips(config), grid.per_page)
-    tally_rows = [str(r) for r in range(1, own.rounds + 1)] + ["Replay"] * replay_rows(config)
-    pages = [Page("Rules", Prose("lowest_unique/rules.html", {
+    _ = config.words.gettext
+    tally_rows = ([str(r) for r in range(1, own.rounds + 1)]
+                  + [_("Replay")] * replay_rows(config))
+    pages = [Page(_("Rules"), Prose("lowest_unique/rules.html", {
         **common,
         "min_players": rules.MIN_PLAYERS, "max_players": rules.MAX_PLAYERS,
         "cooperative": own.cooperative, "sudden_death": own.sudden_death_announced,
         "host_plays": own.host_plays,
     }))]
     for i, page_slips in enumerate(slip_pages, start=1):
-        pages.append(Page(f"Slips {i} of {len(slip_pages)}", Form(forms.slips_page(
-            body, grid, tuple(page_slips), config.range_text, own.rounds))))
-    pages.append(Page("Round tally", Form(forms.tally_page(
-        body, tuple(tally_rows), check_examples(config.range), own.rounds, own.cooperative))))
+        pages.append(Page(_("Slips %(page)s of %(pages)s", page=i, pages=len(slip_pages)),
+                          Form(forms.slips_page(
+            body, grid, tuple(page_slips), config.range_text, own.rounds, config.words))))
+    pages.append(Page(_("Round tally"), Form(forms.tally_page(
+        body, tuple(tally_rows), check_examples(config.range), own.rounds, own.cooperative,
+        config.words))))
     if not own.cooperative:
-        pages.append(Page("Score sheet", Form(forms.scores_page(
+        pages.append(Page(_("Score sheet"), Form(forms.scores_page(
             body, tuple(config.names) or ("",) * config.players, own.rounds,
-            own.sudden_death_announced))))
+            own.sudden_death_announced, config.words))))
     return pages
 
 
@@ -97,7 +105,8 @@ def plan(config: KitConfig) -> KitPlan:
     practice = rules.practice_rounds(player_labels(config), config.range)
     practice_pages = chunks(list(practice), PRACTICE_PER_PAGE)
     print_guide = [(p.label, 1) for p in pages]
-    host_pages = [Page("Host card", Prose("lowest_unique/host_card.html", {
+    _ = config.words.gettext
+    host_pages = [Page(_("Host card"), Prose("lowest_unique/host_card.html", {
         **common, "host_plays": own.host_plays, "print_guide": print_guide,
         "slip_count": len(slips(config)), "spare_slips": spares(config),
         "odds": no_winner_odds(config), "paper_label": paper(config.paper).label,
@@ -105,11 +114,13 @@ def plan(config: KitConfig) -> KitPlan:
     }), audience="host")]
     for i, chunk in enumerate(practice_pages, start=1):
         first = (i - 1) * PRACTICE_PER_PAGE + 1
-        host_pages.append(Page(f"Practice reveals {i} of {len(practice_pages)}",
+        host_pages.append(Page(_("Practice reveals %(page)s of %(pages)s", page=i,
+                                 pages=len(practice_pages)),
                                Prose("lowest_unique/practice.html",
                                      {**common, "practice": chunk, "first": first}),
                                audience="host"))
-    return kit_plan(config.folder_name, rules.TITLE, banner(config), pages, host_pages)
+    return kit_plan(config.folder_name, _(rules.TITLE), banner(config), pages, host_pages,
+                    words=config.words)
 
 
 MIN_RANGE_SIZE = 4  # fewer numbers would leave almost every round without a single

@@ -14,8 +14,10 @@ from fractions import Fraction
 from functools import cache
 from math import factorial
 
+from ...i18n import N_
+
 NAME = "lowest-unique"
-TITLE = "Lowest Unique Number"
+TITLE = N_("Lowest Unique Number")
 MIN_PLAYERS = 3
 MAX_PLAYERS = 12  # per table; bigger parties sit at separate tables
 DEFAULT_RANGE = (1, 10)
@@ -99,16 +101,16 @@ class PracticeRound:
 
 # Each lesson is a predicate on the result; the generator draws seeded rounds until one fits.
 _LESSONS: tuple[tuple[str, object], ...] = (
-    ("The smallest number is picked once", lambda r, p: r.winner is not None
+    (N_("The smallest number is picked once"), lambda r, p: r.winner is not None
      and r.choices[0] == r.winner and len(r.singles) == 1),
-    ("Every number is picked twice or more", lambda r, p: r.winner is None and not r.passes),
-    ("Only one single is left", lambda r, p: len(r.singles) == 1 and r.winner != r.choices[0]),
-    ("The smallest number cancels", lambda r, p: len(r.singles) >= 2 and r.cancelled
+    (N_("Every number is picked twice or more"), lambda r, p: r.winner is None and not r.passes),
+    (N_("Only one single is left"), lambda r, p: len(r.singles) == 1 and r.winner != r.choices[0]),
+    (N_("The smallest number cancels"), lambda r, p: len(r.singles) >= 2 and r.cancelled
      and r.cancelled[0] < r.winner),
-    ("Several singles: it looks like a tie", lambda r, p: len(r.singles) >= 3),
-    ("A player passes", lambda r, p: r.passes == 1 and r.winner is not None),
-    ("A high number wins", lambda r, p: r.winner is not None and r.winner >= p),
-    ("Pairs everywhere but one", lambda r, p: len(r.singles) == 1 and len(r.cancelled) >= 2),
+    (N_("Several singles: it looks like a tie"), lambda r, p: len(r.singles) >= 3),
+    (N_("A player passes"), lambda r, p: r.passes == 1 and r.winner is not None),
+    (N_("A high number wins"), lambda r, p: r.winner is not None and r.winner >= p),
+    (N_("Pairs everywhere but one"), lambda r, p: len(r.singles) == 1 and len(r.cancelled) >= 2),
 )
 
 
@@ -154,5 +156,5 @@ def _practice_picks(players: int, number_range: tuple[int, int], count: int, see
         if tuple(picks) in seen:
             continue
         seen.add(tuple(picks))
-        found.append(("Another reveal", tuple(picks)))
+        found.append((N_("Another reveal"), tuple(picks)))
     return tuple(found)

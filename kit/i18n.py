@@ -1,0 +1,111 @@
+"""The kit's languages: gettext catalogs (managed with Babel) and the language's formats.
+
+Every word a page prints goes through a ``Words``: its ``gettext``, ``ngettext`` and
+``pgettext`` translate, with ``%(name)s`` placeholders filled from keyword arguments (the style
+Jinja2's i18n extension uses, so Python and templates share one catalog); its formats follow
+the language (numbers, percentages, "A, B and C"). English is the source language: its text is
+the msgid itself.
+
+Catalogs live in ``kit/locale/<lang>/LC_MESSAGES/messages.po`` and are read with Babel when a
+language is first used, so no compiled file goes stale. To work on them::
+
+    pybabel extract -F babel.cfg -o kit/locale/messages.pot .
+    pybabel update -i kit/locale/messages.pot -d kit/locale
+    pybabel compile -d kit/locale --statistics   # checks them; the kit itself reads the .po
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+LANGUAGES: dict[str, str] = {
+    "en": "English",
+    "fr": "Français",
+    "de": "Deutsch",
+    "es": "Español",
+    "ru": "Русский",
+}
+DEFAULT = "en"
+LOCALES = {"en": "en_GB"}  # Babel's locale for a language: British lists ("A, B and C")
+CATALOGS = Path(__file__).parent / "locale"
+
+
+def catalog_path(lang: str) -> Path:
+    return CATALOGS / lang / "LC_MESSAGES" / "messages.po"
+
+
+@cache
+def _translations(lang: str):
+    """The compiled catalog of ``lang`` (English: no catalog, the msgids are the text)."""
+    from gettext import NullTranslations
+
+    if lang == DEFAULT or not catalog_path(lang).exists():
+        return NullTranslations()
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+    from babel.support import Translations
+
+    with open(catalog_path(lang), "rb") as handle:
+        catalog = read_po(handle, locale=lang)
+    compiled = io.BytesIO()
+    write_mo(compiled, catalog, use_fuzzy=False)
+    compiled.seek(0)
+    return Translations(fp=compiled)
+
+
+def _fill(text: str, values: dict[str, object]) -> str:
+    return text % values if values else text
+
+
+@dataclass(frozen=True)
+class Words:
+    """A language's words and formats."""
+
+    lang: str = DEFAULT
+
+    @property
+    def locale(self) -> str:
+        return LOCALES.get(self.lang, self.lang)
+
+    @property
+    def translations(self):
+        return _translations(self.lang)
+
+    def gettext(self, message: str, **values: object) -> str:
+        return _fill(self.translations.gettext(message), values)
+
+    def ngettext(self, singular: str, plural: str, n: int, **values: object) -> str:
+        return _fill(self.translations.ngettext(singular, plural, n), {"num": n, **values})
+
+    def pgettext(self, context: str, message: str, **values: object) -> str:
+        return _fill(self.translations.pgettext(context, message), values)
+
+    def number(self, value: float) -> str:
+        from babel.numbers import format_decimal
+
+        return format_decimal(value, locale=self.locale)
+
+    def percent(self, value: float, digits: int = 2) -> str:
+        from babel.numbers import format_percent
+
+        return format_percent(value, "#,##0." + "0" * digits + "%", locale=self.locale)
+
+    def join(self, items: Sequence[str]) -> str:
+        """"A, B and C" in the language's own way."""
+        from babel.lists import format_list
+
+        return format_list(list(items), locale=self.locale) if items else ""
+
+
+@cache
+def words(lang: str = DEFAULT) -> Words:
+    return Words(lang)
+
+
+def N_(message: str) -> str:  # noqa: N802 - the gettext convention for "translate later"
+    """Marks a message for the catalog where it is defined; it is translated where shown."""
+    return message
