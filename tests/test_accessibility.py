@@ -179,3 +179,28 @@ def test_message_page(page: Page, axe_source, base_url):
     response = page.goto(base_url + "/no-such-page")
     assert response is not None and response.status == 404
     check_page(page, axe_source)
+
+
+@pytest.mark.parametrize("path", ["/?lang=ru", "/custom?lang=de"])
+def test_pages_in_other_languages(page: Page, axe_source, base_url, path):
+    """The language switcher and a page in another language (its ``lang``, names in their own
+    language) stay clean."""
+    page.goto(base_url + path)
+    lang = path.rsplit("=", 1)[1]
+    assert page.evaluate("document.documentElement.lang") == lang
+    switcher = page.locator("nav.languages a")
+    assert switcher.count() >= 2
+    assert page.locator(f'nav.languages a[aria-current="true"][hreflang="{lang}"]').count() == 1
+    check_page(page, axe_source)
+
+
+def test_accept_language_sets_the_page_language(browser, axe_source, base_url):
+    context = browser.new_context(bypass_csp=True, locale="fr-FR")
+    try:
+        page = context.new_page()
+        page.goto(base_url + "/")
+        assert page.evaluate("document.documentElement.lang") == "fr"
+        assert page.locator("#f-lang").input_value() == "fr"  # the kit's language offered first
+        check_page(page, axe_source)
+    finally:
+        context.close()

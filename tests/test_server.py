@@ -34,6 +34,7 @@ from kit.cache import RenderCache  # noqa: E402
 from kit.config import resolve  # noqa: E402
 from kit.errors import KitError  # noqa: E402
 from kit.fonts import FONT_FILES  # noqa: E402
+from kit.i18n import LANGUAGES, words  # noqa: E402
 from kit.options import Flag  # noqa: E402
 from kit.output import KitFiles  # noqa: E402
 from kit.registry import GAMES, all_options  # noqa: E402
@@ -492,3 +493,117 @@ def test_download_names_never_carry_user_text():
         assert kits.download_name(config.folder_name, key) == config.folder_name
     for odd in ('x"; filename="evil.sh', "../../etc", "Quiz Night", "a/b", "", "é"):
         assert kits.download_name(odd, key) == "kit-0123456789ab"
+
+
+# --- languages: the page's from ?lang or Accept-Language, the kit's from the form ------------
+
+@pytest.mark.parametrize(("query", "header", "expected"), [
+    (None, None, ("en", False)),
+    (None, "", ("en", False)),
+    (None, "fr-CH, fr;q=0.9, en;q=0.8, de;q=0.7, *;q=0.5", ("fr", False)),
+    (None, "en-US,en;q=0.9,fr;q=0.8", ("en", False)),
+    (None, "ja, ko;q=0.9, de;q=0.5, es;q=0.6", ("es", False)),  # best q among ours
+    (None, "de;q=0.5, RU;q=0.5", ("de", False)),  # equal q: the first given
+    (None, "fr;q=0, es;q=0.1", ("es", False)),  # q=0: not acceptable
+    (None, "ja", ("en", False)),  # none of ours: English
+    (None, "ja, *;q=0.1", ("en", False)),
+    (None, "fr;q=abc, \x00, ;;, de-DE-1996", ("de", False)),  # malformed entries skipped
+    ("de", "fr", ("de", True)),  # ?lang wins over the header
+    ("RU", None, ("ru", True)),
+    ("xx", "fr", ("fr", False)),  # not one of ours: as if not given
+    ("", "es", ("es", False)),
+])
+def test_page_language_negotiation(query, header, expected):
+    assert pages.negotiate(query, header) == expected
+
+
+def _html_lang(html: str) -> str:
+    return re.search(r'<html lang="([^"]+)">', html)[1]
+
+
+def _switcher(html: str) -> list[tuple[str, str, str]]:
+    nav = re.search(r'<nav class="languages"[^>]*>(.*?)</nav>', html, re.S)
+    assert nav, "no language switcher"
+    return re.findall(r'<a href="([^"]+)" hreflang="([^"]+)" lang="([^"]+)"', nav[1])
+
+
+def test_accept_language_picks_the_index_language_and_its_kits(stub_client):
+    page = stub_client.get("/", headers={"accept-language": "fr-CH, fr;q=0.9, en;q=0.5"})
+    assert page.status_code == 200
+    assert _html_lang(page.text) == "fr"
+    assert page.headers["content-language"] == "fr"
+    assert "accept-language" in page.headers["vary"].lower()
+    french = words("fr")
+    for text in ("Make a custom kit", "Ready-made kits", "Preview being prepared"):
+        assert french.gettext(text) in unescape(page.text)  # French once the catalog exists
+    (kit_fr,) = ready_configs([FIRST.name], [SMALL], ["a4"], langs=["fr"])
+    (kit_en,) = ready_configs([FIRST.name], [SMALL], ["a4"])
+    assert kit_fr.folder_name.endswith("-fr")
+    assert f"kits/{kit_fr.folder_name}/" in page.text  # the ready-made kits in French
+    assert f"kits/{kit_en.folder_name}/" not in page.text
+    selected = re.search(r'<select id="f-lang" name="lang"[^>]*>(.*?)</select>', page.text, re.S)
+    assert selected, "no kit language select"
+    options = re.findall(r'<option value="(\w+)" lang="\w+"( selected)?>([^<]+)</option>',
+                         selected[1])
+    assert [(v, n) for v, _, n in options] == list(LANGUAGES.items())  # named in themselves
+    assert [v for v, chosen, _ in options if chosen] == ["fr"]  # the page language first
+    english = stub_client.get("/")
+    assert _html_lang(english.text) == "en" and f"kits/{kit_en.folder_name}/" in english.text
+
+
+def test_every_page_has_a_language_switcher(stub_client):
+    bad = stub_client.post("/custom?lang=de", data=form(range="20-5"))
+    for response in (stub_client.get("/?lang=es"), stub_client.get("/custom?lang=es"),
+                     stub_client.get("/no-such-page?lang=es"), bad):
+        links = _switcher(response.text)
+        assert [(code, same) for _, code, same in links] == [(c, c) for c in LANGUAGES]
+        assert [href for href, _, _ in links] == [f"?lang={c}" for c in LANGUAGES]
+    assert re.search(r'hreflang="es" lang="es" aria-current="true"',
+                     stub_client.get("/?lang=es").text)
+    assert _html_lang(stub_client.get("/no-such-page?lang=es").text) == "es"
+    assert bad.status_code == 422 and _html_lang(bad.text) == "de"
+    assert 'action="/custom?lang=de"' in bad.text  # a chosen language is carried on
+    assert re.search(r'class="brand"><a href="/\?lang=de"', bad.text)
+
+
+def test_the_form_builds_the_kit_in_the_chosen_language(stub_client):
+    service = stub_client.app.state.service
+    # the form's lang select (what a browser sends) ...
+    response = submit(stub_client, form(lang="de"))
+    assert response.status_code == 303
+    key = response.headers["location"].split("/")[2].split("?")[0]
+    config = service.cache.get(key).rendered.config
+    assert config.lang == "de" and config.folder_name.endswith("-de")
+    # ... and, when a request leaves it out, the page language: here from ?lang=de
+    response = stub_client.post("/custom?lang=de", data=form(), follow_redirects=False)
+    assert response.status_code == 303
+    location = response.headers["location"]
+    assert location.endswith("&lang=de") and location.split("?")[0].endswith(key)
+    result = stub_client.get(location)
+    assert _html_lang(result.text) == "de"
+    assert '<dd lang="de">Deutsch</dd>' in result.text
+    response = submit(stub_client, form())  # no language anywhere: English, as before
+    config = service.cache.get(response.headers["location"].split("/")[2].split("?")[0]
+                               ).rendered.config
+    assert config.lang == "en" and not config.folder_name.endswith("-en")
+    response = submit(stub_client, form(lang="xx"))  # the CLI's words, next to the field
+    assert response.status_code == 422
+    assert re.search(r'id="f-lang-error">.*unknown language', response.text, re.S)
+
+
+def test_ready_kits_in_other_languages_render_on_demand_and_are_kept(tmp_path):
+    store = RenderCache(tmp_path)
+    app = web_app.create_app(executor="thread", workers=1, prewarm=True, render=fake_render,
+                             games=[FIRST.name], players=[SMALL], papers=["a4"], store=store)
+    (english,) = ready_configs([FIRST.name], [SMALL], ["a4"])
+    (russian,) = ready_configs([FIRST.name], [SMALL], ["a4"], langs=["ru"])
+    with TestClient(app) as client:
+        assert client.get(f"/kits/{english.folder_name}/player-kit.pdf").status_code == 200
+        assert app.state.service.pool.started == 1  # prewarm: English only
+        assert client.get(f"/kits/{russian.folder_name}/player-kit.pdf").status_code == 200
+        assert app.state.service.pool.started == 2
+    again = web_app.create_app(executor="thread", workers=1, prewarm=False, render=fake_render,
+                               games=[FIRST.name], players=[SMALL], papers=["a4"], store=store)
+    with TestClient(again) as client:
+        assert client.get(f"/kits/{russian.folder_name}/player-kit.pdf").status_code == 200
+        assert again.state.service.pool.started == 0  # from the persistent cache

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from html.parser import HTMLParser
@@ -213,3 +214,29 @@ def test_a_second_site_reads_the_kept_kits_and_prose_pages(built, render_cache, 
     kept = [path.read_bytes()[:4] for _, _, path in store.entries()]
     assert kept.count(b"%PDF") >= 1  # prose pages, cached on disk by the first build
     assert sum(1 for head in kept if head == b"PK\x03\x04") == len(configs)  # the kits
+
+
+def test_site_in_another_language(tmp_path, capsys):
+    """``kit site --lang de``: the index and the ready-made kits in German."""
+    out = tmp_path / "site"
+    code = cli.main(["site", "--out", str(out), "--games", FIRST.name, "--players",
+                     str(FIRST.min_players), "--paper", "a4", "--lang", "de", "--jobs", "1",
+                     "--json"])
+    assert code == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["lang"] == "de"
+    (config,) = kits.ready_configs([FIRST.name], [FIRST.min_players], ["a4"], langs=["de"])
+    assert config.lang == "de" and summary["kits"] == [config.folder_name]
+    assert config.folder_name.endswith("-de")
+    page = Page()
+    page.feed((out / "index.html").read_text(encoding="utf-8"))
+    assert page.html_lang == "de"
+    assert any(f"kits/{config.folder_name}/" in (a["href"] or "") for a in page.links)
+    for html in (out / "kits" / config.folder_name).glob("*.html"):
+        assert '<html lang="de"' in html.read_text(encoding="utf-8"), html.name
+    assert "nav class=\"languages\"" not in (out / "index.html").read_text(encoding="utf-8")
+
+
+def test_site_language_errors(capsys):
+    assert cli.main(["site", "--lang", "xx", "--out", "/tmp/kit-never"]) == 2
+    assert capsys.readouterr().err.startswith("Error: lang: unknown language 'xx'")

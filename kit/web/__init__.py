@@ -5,8 +5,9 @@ Modules, each importing only those above it:
 
 - ``kits``: which kits are ready-made, rendering one kit with page thumbnails, and keeping
   built ready-made kits in the persistent render cache (``kit.cache``).
-- ``pages``: the site's Jinja2 environment, the index of ready-made kits, the custom-kit form
-  (built from the option declarations) and the result page.
+- ``pages``: the site's Jinja2 environments (one per language, with ``jinja2.ext.i18n``), the
+  page language (``?lang`` or ``Accept-Language``), the index of ready-made kits, the custom-kit
+  form (built from the option declarations) and the result page.
 - ``pool``: the bounded process pool renders run in, and the in-memory cache of built kits.
 - ``site``: ``build_site``, the static site.
 - ``http``: security headers, error pages, form reading and file responses.

@@ -18,8 +18,14 @@ Behaviour:
   restarted server has its ready-made kits and their thumbnails at once.
 - Renders run in worker processes behind a counter of capacity workers + queue; past that a
   request gets 503 with ``Retry-After`` instead of waiting in an unbounded line.
-- URLs and file names carry only the cache key and the kit folder name (game, counts, paper),
-  never user text; every response carries CSP, nosniff, frame and referrer headers.
+- URLs and file names carry only the cache key and the kit folder name (game, counts, paper,
+  language), never user text; every response carries CSP, nosniff, frame and referrer headers.
+- Pages speak the user's language (``kit.i18n.LANGUAGES``): ``?lang=xx`` when given (links to
+  the site's other pages then carry it on), else the best match of ``Accept-Language``, else
+  English (``pages.negotiate``). Every page has a language switcher. The form's ``lang`` (the
+  kit's language) defaults to the page language; the index lists the ready-made kits in the
+  page language (all languages are ready-made kits: rendered on demand and kept in the
+  persistent render cache; only English ones are prewarmed).
 
 Endpoints are module-level functions; what they share is ``request.app.state``: ``service``
 (``pool.KitService``), ``css`` and ``icon``.
@@ -46,6 +52,7 @@ from ..cache import RenderCache, default_cache
 from ..config import resolve
 from ..errors import KitError
 from ..fonts import FONT_FILES, LICENCE_FILES
+from ..i18n import LANGUAGES, N_
 from ..resources import fonts_dir
 from .http import (
     HTTPProblem,
@@ -64,6 +71,8 @@ from .pages import (
     check_web_limits,
     form_formats,
     kit_card,
+    language_links,
+    negotiate,
     raw_from_form,
     render_index,
     result_context,
@@ -79,16 +88,32 @@ def _service(request: Request) -> KitService:
     return request.app.state.service
 
 
+def page_language(request: Request) -> dict[str, object]:
+    """What every page gets about its language: ``lang``, the switcher, the query to keep.
+
+    ``?lang=xx`` when it names a language, else ``Accept-Language``, else English. A chosen
+    ``?lang`` is carried on to the site's other pages (home link, form, result page).
+    """
+    lang, chosen = negotiate(request.query_params.get("lang"),
+                             request.headers.get("accept-language"))
+    keep = f"?lang={lang}" if chosen else ""
+    return {"lang": lang, "languages": language_links(lang), "keep": keep, "home": "/" + keep}
+
+
 # --- pages and static files -------------------------------------------------------------------
 
 async def index_page(request: Request) -> Response:
     service = _service(request)
+    language = page_language(request)
+    lang = language["lang"]
     cards = []
     for config in service.ready.values():
-        entry = service.cache.get(config_key(config))
-        cards.append(kit_card(config, entry.rendered if entry else None))
-    html = render_index(cards, root="/", home="/", form=build_form())
-    return HTMLResponse(html, headers={"cache-control": "no-store"})
+        if config.lang == lang:
+            entry = service.cache.get(config_key(config))
+            cards.append(kit_card(config, entry.rendered if entry else None))
+    html = render_index(cards, root="/", form=build_form(lang=lang), **language)
+    return HTMLResponse(html, headers={"cache-control": "no-store", "vary": "accept-language",
+                                       "content-language": lang})
 
 
 async def stylesheet(request: Request) -> Response:
@@ -104,7 +129,7 @@ async def favicon(request: Request) -> Response:
 async def font(request: Request) -> Response:
     name = request.path_params["name"]
     if name not in FONT_FILES + LICENCE_FILES:
-        raise HTTPProblem(404, "Not found", "No such font.")
+        raise HTTPProblem(404, N_("Not found"), N_("No such font."))
     return static_response((fonts_dir() / name).read_bytes(), "." + name.rsplit(".", 1)[-1])
 
 
@@ -124,14 +149,14 @@ async def kit_path(service: KitService, key: str, entry: Entry, path: str) -> Re
         return file_response(rendered.thumbs[path.removeprefix("thumbs/")], path, folder)
     if path in rendered.kit.files:
         return file_response(rendered.kit.files[path], path, folder)
-    raise HTTPProblem(404, "Not found", "That kit has no such file.")
+    raise HTTPProblem(404, N_("Not found"), N_("That kit has no such file."))
 
 
 async def ready_file(request: Request) -> Response:
     service = _service(request)
     config = service.ready.get(request.path_params["folder"])
     if config is None:
-        raise HTTPProblem(404, "Not found", "There is no ready-made kit of that name.")
+        raise HTTPProblem(404, N_("Not found"), N_("There is no ready-made kit of that name."))
     entry, _ = await service.kit(config)
     return await kit_path(service, config_key(config), entry, request.path_params["path"])
 
@@ -139,34 +164,44 @@ async def ready_file(request: Request) -> Response:
 async def ready_thumb(request: Request) -> Response:
     service = _service(request)
     config = service.ready.get(request.path_params["folder"])
-    entry = service.cache.get(config_key(config)) if config else None
+    entry = await service.kept(config) if config else None
     thumb = entry.rendered.first_thumb if entry else None
     if thumb is None:
-        raise HTTPProblem(404, "Not found", "No preview of that kit yet.")
+        raise HTTPProblem(404, N_("Not found"), N_("No preview of that kit yet."))
     return file_response(thumb, "thumb.png", "")
 
 
 async def custom_form(request: Request) -> Response:
-    return page_response("site/form.html", form=build_form())
+    language = page_language(request)
+    return page_response("site/form.html", form=build_form(lang=language["lang"]), **language)
 
 
 async def custom_submit(request: Request) -> Response:
     values = await read_form(request)
+    language = page_language(request)
+    lang = str(language["lang"])
+    if not values.get("lang", "").strip():
+        values["lang"] = lang  # the kit's language: the page's, unless the form says
     formats = dict(form_formats())
     chosen = values.get("format", "zip") or "zip"
+
+    def refused(**form: object) -> Response:
+        return page_response("site/form.html", 422, form=build_form(values, lang=lang, **form),
+                             **language)
+
     try:
         config = await run_in_threadpool(resolve, raw_from_form(values), "the form")
         check_web_limits(config)
     except KitError as exc:
-        return page_response("site/form.html", 422, form=build_form(values, [exc]))
+        return refused(errors=[exc])
     if chosen not in formats:
-        return page_response("site/form.html", 422, form=build_form(
-            values, format_error=f"must be one of: {', '.join(formats)}; got {chosen!r}"))
+        return refused(format_error=f"must be one of: {', '.join(formats)}; got {chosen!r}")
     try:
         _, cached = await _service(request).kit(config)
     except KitError as exc:
-        return page_response("site/form.html", 422, form=build_form(values, [exc]))
-    return RedirectResponse(f"/custom/{config_key(config)}?get={chosen}", status_code=303,
+        return refused(errors=[exc])
+    keep = str(language["keep"]).replace("?", "&")
+    return RedirectResponse(f"/custom/{config_key(config)}?get={chosen}{keep}", status_code=303,
                             headers={"x-kit-cache": "hit" if cached else "miss"})
 
 
@@ -175,15 +210,17 @@ def _kept(request: Request) -> tuple[str, Entry]:
     key = request.path_params["key"]
     entry = _service(request).cache.get(key)
     if entry is None:
-        raise HTTPProblem(404, "Kit no longer kept",
-                          "Kits are kept for a while only. Please fill in the form again.")
+        raise HTTPProblem(404, N_("Kit no longer kept"),
+                          N_("Kits are kept for a while only. Please fill in the form again."))
     return key, entry
 
 
 async def custom_result(request: Request) -> Response:
     key, entry = _kept(request)
     chosen = request.query_params.get("get", "")
-    return page_response("site/result.html", **result_context(key, entry.rendered, chosen))
+    language = page_language(request)
+    return page_response("site/result.html", **language,
+                         **result_context(key, entry.rendered, chosen, str(language["lang"])))
 
 
 async def custom_file(request: Request) -> Response:
@@ -199,26 +236,30 @@ async def health(request: Request) -> Response:
 
 async def on_problem(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPProblem)
-    return problem_response(exc)
+    return problem_response(exc, **page_language(request))
 
 
 async def on_busy(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, Busy)
     return problem_response(HTTPProblem(503, exc.heading, exc.text,
-                                        {"Retry-After": str(exc.retry_after)}))
+                                        {"Retry-After": str(exc.retry_after)}),
+                            **page_language(request))
 
 
 async def on_http_error(request: Request, exc: Exception) -> Response:
     status = getattr(exc, "status_code", 404)
-    text = {404: "There is no page here.", 405: "That method is not allowed here."}
-    return problem_response(HTTPProblem(status, "Not found" if status == 404 else "Not allowed",
-                                        text.get(status, "The request could not be handled.")))
+    text = {404: N_("There is no page here."), 405: N_("That method is not allowed here.")}
+    return problem_response(HTTPProblem(status, N_("Not found") if status == 404
+                                        else N_("Not allowed"),
+                                        text.get(status, N_("The request could not be handled."))),
+                            **page_language(request))
 
 
 async def on_error(request: Request, exc: Exception) -> Response:
     log.exception("internal error on %s", request.url.path)
-    return problem_response(HTTPProblem(500, "Something went wrong",
-                                        "The server could not make this page. Please try again."))
+    return problem_response(HTTPProblem(500, N_("Something went wrong"),
+                                        N_("The server could not make this page. Please try "
+                                           "again.")), **page_language(request))
 
 
 # --- the application --------------------------------------------------------------------------
@@ -274,7 +315,8 @@ def create_app(*, workers: int = 2, queue: int | None = None, cache_mb: int = 25
     store = default_cache() if store is None else store
     service = KitService(workers=workers, queue=queue, cache_mb=cache_mb, executor=executor,
                          render=render or partial(render_kit, store=store),
-                         ready=ready_configs(games, players, papers), prewarm=prewarm,
+                         ready=ready_configs(games, players, papers, langs=tuple(LANGUAGES)),
+                         prewarm=prewarm,
                          store=store)
     app = Starlette(routes=ROUTES, lifespan=lifespan,
                     exception_handlers={HTTPProblem: on_problem, Busy: on_busy,

@@ -17,6 +17,8 @@ import sys
 import time
 
 from ..errors import ConfigError
+from ..i18n import DEFAULT as DEFAULT_LANGUAGE
+from ..i18n import LANGUAGES
 from ..options import IntRange
 from ..paper import PAPERS
 from .kits import READY_MAX_PLAYERS, ready_configs
@@ -60,12 +62,17 @@ def _add_site(sub: argparse._SubParsersAction) -> None:
     site = sub.add_parser("site", help="write the static download site of ready-made kits",
                           description="Build every ready-made kit (each game, each allowed "
                           f"player count up to {READY_MAX_PLAYERS}, each paper size) with a "
-                          "thumbnail, and an index.html linking them all. Works offline.")
+                          "thumbnail, and an index.html linking them all, in one language. "
+                          "Works offline.")
     site.add_argument("--out", default="build/site", metavar="DIR",
                       help="folder to write the site into (default: build/site)")
     site.add_argument("--jobs", default=str(DEFAULT_WORKERS), metavar="N",
                       help=f"kits rendered at once, in worker processes ({JOBS.lo} to "
                       f"{JOBS.hi}; default: CPU count, at most 4)")
+    site.add_argument("--lang", default=DEFAULT_LANGUAGE, metavar="|".join(LANGUAGES),
+                      help="language of the site and its kits: "
+                      f"{', '.join(f'{code} ({name})' for code, name in LANGUAGES.items())} "
+                      f"(default: {DEFAULT_LANGUAGE})")
     _filters(site)
     site.add_argument("--json", action="store_true", help="print a JSON summary")
 
@@ -104,14 +111,16 @@ def run_site(args: argparse.Namespace) -> int:
     from .site import build_site
 
     jobs = whole(JOBS, "jobs", args.jobs)
-    configs = ready_configs(args.games, args.players, args.paper)
+    configs = ready_configs(args.games, args.players, args.paper, langs=[args.lang])
+    lang = configs[0].lang  # as ``resolve`` read it: one of LANGUAGES
     out = check_out(args.out)
     start = time.monotonic()
     index = build_site(out, configs, jobs=jobs, progress=None if args.json else print,
-                       store=default_cache())
+                       store=default_cache(), lang=lang)
     seconds = time.monotonic() - start
     if args.json:
-        print(json.dumps({"index": str(index), "kits": [c.folder_name for c in configs],
+        print(json.dumps({"index": str(index), "lang": lang,
+                          "kits": [c.folder_name for c in configs],
                           "seconds": round(seconds, 1)}, indent=2))
     else:
         print(index)

@@ -1,5 +1,8 @@
 """HTTP plumbing of ``kit serve``: security headers, pages and problems, forms and files.
 
+Pages are in the request's language (``app.page_language``); a problem's heading and text are
+English msgids (marked with ``N_``), translated when the page is made.
+
 Every response carries a Content-Security-Policy (no scripts at all on our pages; a kit's own
 HTML files get their inline CSS and nothing else), nosniff, frame, referrer and
 cross-origin headers. Bad requests get a short page with a 4xx status, never a 500: a wrong
@@ -18,6 +21,8 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from ..i18n import DEFAULT as DEFAULT_LANGUAGE
+from ..i18n import N_, words
 from .kits import Rendered
 from .pages import render_page
 
@@ -45,13 +50,19 @@ MEDIA_TYPES = {".pdf": "application/pdf", ".html": "text/html; charset=utf-8",
 
 
 class HTTPProblem(Exception):
-    """A request we answer with a short page and a 4xx/5xx status."""
+    """A request we answer with a short page and a 4xx/5xx status.
+
+    ``heading`` and ``text`` are English msgids (mark them with ``N_``), translated when the page
+    is made; ``values`` fill the text's ``%(name)s`` placeholders.
+    """
 
     def __init__(self, status: int, heading: str, text: str,
-                 headers: Mapping[str, str] | None = None) -> None:
-        super().__init__(text)
+                 headers: Mapping[str, str] | None = None,
+                 values: Mapping[str, object] | None = None) -> None:
+        super().__init__(text % dict(values) if values else text)
         self.status, self.heading, self.text = status, heading, text
         self.headers = dict(headers or {})
+        self.values = dict(values or {})
 
 
 class SecurityHeaders:
@@ -80,24 +91,32 @@ class SecurityHeaders:
 
 def page_response(template: str, status: int = 200, headers: Mapping[str, str] | None = None,
                   **context: object) -> HTMLResponse:
+    """A page of the site; its language is ``context['lang']`` (default English)."""
+    lang = str(context.get("lang", DEFAULT_LANGUAGE))
     return HTMLResponse(render_page(template, **context), status_code=status,
-                        headers={"cache-control": "no-store", **(headers or {})})
+                        headers={"cache-control": "no-store", "content-language": lang,
+                                 "vary": "accept-language", **(headers or {})})
 
 
-def problem_response(problem: HTTPProblem) -> HTMLResponse:
-    return page_response("site/message.html", problem.status, problem.headers,
-                         heading=problem.heading, text=problem.text)
+def problem_response(problem: HTTPProblem, lang: str = DEFAULT_LANGUAGE,
+                     **page: object) -> HTMLResponse:
+    """The problem's page in ``lang``; ``page``: the rest of ``app.page_language``."""
+    w = words(lang)
+    values = {k: w.number(v) if isinstance(v, int) else v for k, v in problem.values.items()}
+    return page_response("site/message.html", problem.status, problem.headers, lang=lang,
+                         heading=w.gettext(problem.heading), text=w.gettext(problem.text, **values),
+                         **page)
 
 
 async def read_form(request: Request) -> dict[str, str]:
     """The urlencoded body, size-capped before and while reading; 4xx on anything odd."""
     ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if ctype != "application/x-www-form-urlencoded":
-        raise HTTPProblem(415, "Unsupported form encoding",
-                          "Send the form as application/x-www-form-urlencoded.")
+        raise HTTPProblem(415, N_("Unsupported form encoding"),
+                          N_("Send the form as application/x-www-form-urlencoded."))
     length = request.headers.get("content-length")
-    too_big = HTTPProblem(413, "Form too large",
-                          f"The form may carry at most {MAX_BODY // 1024} KB.")
+    too_big = HTTPProblem(413, N_("Form too large"), N_("The form may carry at most %(size)s KB."),
+                          values={"size": MAX_BODY // 1024})
     if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
         raise too_big
     body = bytearray()
@@ -109,9 +128,9 @@ async def read_form(request: Request) -> dict[str, str]:
         pairs = parse_qsl(body.decode("ascii"), keep_blank_values=True,
                           max_num_fields=MAX_FIELDS, encoding="utf-8", errors="strict")
     except (UnicodeDecodeError, ValueError):
-        raise HTTPProblem(400, "Unreadable form",
-                          "The form data was not valid UTF-8 form encoding, or had too many "
-                          "fields.") from None
+        raise HTTPProblem(400, N_("Unreadable form"),
+                          N_("The form data was not valid UTF-8 form encoding, or had too many "
+                             "fields.")) from None
     values: dict[str, str] = {}
     for key, value in pairs:
         values.setdefault(key, value)  # the first of repeated fields counts

@@ -33,6 +33,8 @@ from ..build import build_files
 from ..cache import RenderCache, digest
 from ..config import KitConfig, resolve
 from ..errors import ConfigError
+from ..i18n import DEFAULT as DEFAULT_LANGUAGE
+from ..i18n import N_, Words
 from ..output import KitFiles
 from ..paper import PAPERS
 from ..paper import paper as paper_by_name
@@ -49,11 +51,14 @@ _pdfium_lock = threading.Lock()  # PDFium is not thread-safe; one render at a ti
 # --- which kits -------------------------------------------------------------------------------
 
 def ready_configs(games: Iterable[str] | None = None, players: Iterable[int] | None = None,
-                  papers: Iterable[str] | None = None) -> list[KitConfig]:
-    """The ready-made kits: every registered game, each allowed count up to 12, every paper.
+                  papers: Iterable[str] | None = None,
+                  langs: Iterable[str] = (DEFAULT_LANGUAGE,)) -> list[KitConfig]:
+    """The ready-made kits: every registered game, each allowed count up to 12, every paper,
+    in each of ``langs`` (default: English only).
 
     ``games``, ``players`` and ``papers`` narrow the set (for tests and quick previews); a count
-    a game does not allow is skipped for that game, an unknown game or paper is an error.
+    a game does not allow is skipped for that game, an unknown game, paper or language is an
+    error (the CLI's, from ``resolve``).
     """
     from ..registry import GAMES, game_spec
 
@@ -67,7 +72,8 @@ def ready_configs(games: Iterable[str] | None = None, players: Iterable[int] | N
         for count in range(spec.min_players, top + 1):
             if wanted is not None and count not in wanted:
                 continue
-            configs += [resolve({"game": name, "players": count, "paper": p}) for p in sheets]
+            configs += [resolve({"game": name, "players": count, "paper": p, "lang": lang})
+                        for lang in langs for p in sheets]
     if not configs:
         raise ConfigError("players", "no ready-made kit matches --games/--players/--paper")
     return configs
@@ -93,13 +99,40 @@ def download_name(folder: str, key: str) -> str:
 
 # --- rendering one kit ------------------------------------------------------------------------
 
-def document_label(stem: str) -> str:
+DOCUMENT_LABELS = {"player-kit": N_("Player kit"), "host-answers": N_("Host answers"),
+                   "all-tables": N_("All tables")}
+TABLE_LABELS = {"player-kit": N_("Player kit table %(table)s")}  # one table of a split party
+
+
+def document_label(stem: str, words: Words | None = None) -> str:
     """'player-kit' -> 'Player kit', 'player-kit-table-2' -> 'Player kit table 2'.
 
-    From the file name only: titles can carry the event title, which is user text.
+    From the file name only: titles can carry the event title, which is user text. Known
+    documents are in ``words``' language; another stem is shown as its file name says.
     """
+    words = words or Words()
+    if stem in DOCUMENT_LABELS:
+        return words.gettext(DOCUMENT_LABELS[stem])
+    table = re.fullmatch(r"(.+)-table-([0-9]+)", stem)
+    if table and table[1] in TABLE_LABELS:
+        return words.gettext(TABLE_LABELS[table[1]], table=words.number(int(table[2])))
     text = stem.replace("-", " ").replace("_", " ")
     return text[:1].upper() + text[1:]
+
+
+def document_name(stem: str, words: Words | None = None) -> str:
+    """The document as named inside a sentence: 'player kit', 'player kit table 2'."""
+    words = words or Words()
+    names = {"player-kit": words.pgettext("in a sentence", "player kit"),
+             "host-answers": words.pgettext("in a sentence", "host answers"),
+             "all-tables": words.pgettext("in a sentence", "all tables")}
+    if stem in names:
+        return names[stem]
+    table = re.fullmatch(r"player-kit-table-([0-9]+)", stem)
+    if table:
+        return words.pgettext("in a sentence", "player kit table %(table)s",
+                              table=words.number(int(table[1])))
+    return document_label(stem, words).lower()
 
 
 @dataclass(frozen=True)
@@ -301,5 +334,5 @@ def keep_kit(store: RenderCache | None, rendered: Rendered, preview_pages: int =
         store.evict()
 
 
-__all__ = ["DocumentInfo", "Rendered", "config_key", "document_label", "keep_kit", "load_kit",
-           "pdf_thumbnails", "ready_configs", "render_kit"]
+__all__ = ["DocumentInfo", "Rendered", "config_key", "document_label", "document_name",
+           "keep_kit", "load_kit", "pdf_thumbnails", "ready_configs", "render_kit"]

@@ -6,10 +6,11 @@
   (the app answers 503 with ``Retry-After``), and a request for a kit already being rendered
   joins that render instead of starting another. ``shutdown`` stops every worker.
 - ``KitCache`` holds built kits by config key, bounded in bytes, least recently used custom kits
-  dropped first; ready-made kits are pinned.
+  dropped first; English ready-made kits (the prewarmed ones) are pinned.
 - ``KitService`` ties them together for the app, and keeps built ready-made kits in the
-  persistent render cache too (``kits.keep_kit``), so a restarted server loads them at start
-  (``load_kept``) instead of rendering them again.
+  persistent render cache too (``kits.keep_kit``), so a restarted server loads the English ones
+  at start (``load_kept``) and the other languages' on first ask, instead of rendering them
+  again.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ from dataclasses import dataclass
 from ..cache import RenderCache
 from ..config import KitConfig
 from ..errors import KitError
+from ..i18n import DEFAULT as DEFAULT_LANGUAGE
+from ..i18n import N_
 from ..options import IntRange
 from .kits import PREVIEW_PAGES, Rendered, config_key, keep_kit, load_kit
 
@@ -245,15 +248,19 @@ class KitService:
         self.cache = KitCache(cache_mb * 1024 * 1024)
         self.ready = {c.folder_name: c for c in ready}
         self.ready_keys = {config_key(c): c for c in ready}
+        # prewarmed, loaded at start and pinned in memory: the English ones; the other
+        # languages' are rendered on demand and kept in the persistent cache
+        self.warm_keys = {k for k, c in self.ready_keys.items() if c.lang == DEFAULT_LANGUAGE}
         self.failures: dict[str, KitError] = {}
         self.pool = RenderPool(workers, queue, executor, render, on_done=self._finished)
         self.prewarm, self.store = prewarm, store
 
     def load_kept(self) -> int:
-        """Ready-made kits an earlier run kept in the render cache, into memory; how many."""
+        """English ready-made kits an earlier run kept in the render cache, into memory; how
+        many."""
         loaded = 0
         for key, config in self.ready_keys.items():
-            if self.cache.get(key) is None:
+            if key in self.warm_keys and self.cache.get(key) is None:
                 rendered = load_kit(self.store, config, PREVIEW_PAGES)
                 if rendered is not None:
                     self.cache.put(key, Entry(rendered, pinned=True))
@@ -270,10 +277,22 @@ class KitService:
                 self.failures.pop(next(iter(self.failures)))
         elif error is None:
             rendered = future.result()
-            ready = key in self.ready_keys
-            self.cache.put(key, Entry(rendered, pinned=ready))
-            if ready:
+            self.cache.put(key, Entry(rendered, pinned=key in self.warm_keys))
+            if key in self.ready_keys:
                 keep_kit(self.store, rendered, PREVIEW_PAGES)
+
+    async def kept(self, config: KitConfig) -> Entry | None:
+        """The built kit of ``config`` in memory or, for a ready-made kit, in the persistent
+        cache (then into memory); None if neither has it. Never renders."""
+        key = config_key(config)
+        entry = self.cache.get(key)
+        if entry is not None or key not in self.ready_keys or self.store is None:
+            return entry
+        rendered = await asyncio.to_thread(load_kit, self.store, config, PREVIEW_PAGES)
+        if rendered is None:
+            return None
+        self.cache.put(key, Entry(rendered, pinned=key in self.warm_keys))
+        return self.cache.get(key) or Entry(rendered)
 
     async def kit(self, config: KitConfig, *, background: bool = False) -> tuple[Entry, bool]:
         """The built kit for ``config`` (from the cache when there), and whether it was cached.
@@ -281,7 +300,7 @@ class KitService:
         Raises the kit's ``KitError``, or ``Busy`` when the pool is full or the render slow.
         """
         key = config_key(config)
-        entry = self.cache.get(key)
+        entry = await self.kept(config)
         if entry is not None:
             self.cache.hits += 1
             return entry, True
@@ -292,22 +311,25 @@ class KitService:
             future = self.pool.submit(key, config, reserve=self.pool.capacity - 1
                                       if background else 0)
         except Overloaded:
-            raise Busy("Busy right now", "Several kits are being made at the moment. Please "
-                       "try again in a few seconds.") from None
+            raise Busy(N_("Busy right now"), N_("Several kits are being made at the moment. "
+                                                "Please try again in a few seconds.")) from None
         self.cache.misses += 1
         try:
             result = await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(future)),
                                             RENDER_TIMEOUT_S)
         except TimeoutError:
-            raise Busy("Taking too long", "The kit is still being made. Please try again "
-                       "shortly.") from None
+            raise Busy(N_("Taking too long"), N_("The kit is still being made. Please try again "
+                                                 "shortly.")) from None
         except BrokenProcessPool:
-            raise Busy("Worker restarted", "Please try again.") from None
+            raise Busy(N_("Worker restarted"), N_("Please try again.")) from None
         return self.cache.get(key) or Entry(result), False
 
     async def run_prewarm(self) -> None:
-        """Render the ready-made kits one at a time, leaving the other places to requests."""
+        """Render the English ready-made kits one at a time, leaving the other places to
+        requests (the other languages' are rendered when first asked for)."""
         for config in self.ready.values():
+            if config_key(config) not in self.warm_keys:
+                continue
             while True:
                 try:
                     await self.kit(config, background=True)

@@ -1,16 +1,17 @@
 """The download site: every ready-made kit with a first-page thumbnail, as plain static files.
 
-``kit site --out DIR`` writes::
+``kit site --out DIR [--lang xx]`` writes, in one language (default English)::
 
     DIR/index.html                 every registered game x allowed player count (capped at 12)
     DIR/site.css, DIR/fonts/       x paper size, each with links to the player kit and the host
     DIR/kits/<folder>/...          answers (PDF and HTML); kit folders exactly as ``kit build``
     DIR/thumbs/<folder>.png        writes them (``build_files`` + ``write_kits``)
 
-Every link is relative, nothing is loaded from elsewhere, so the folder works offline, from
-``file://`` and from any static host. Kits come from the persistent render cache when an
-earlier ``kit site`` or ``kit serve`` kept them; the others are rendered (in worker processes
-with ``jobs`` > 1) and kept for next time.
+The index is in the site's language and lists that language's kits (their folder names end in
+``-xx`` but for English). Every link is relative, nothing is loaded from elsewhere, so the
+folder works offline, from ``file://`` and from any static host. Kits come from the persistent
+render cache when an earlier ``kit site`` or ``kit serve`` kept them; the others are rendered
+(in worker processes with ``jobs`` > 1) and kept for next time.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from ..cache import RenderCache
 from ..config import KitConfig
 from ..errors import KitError
 from ..fonts import FONT_FILES, LICENCE_FILES
+from ..i18n import DEFAULT as DEFAULT_LANGUAGE
 from ..output import check_out, write_kits
 from ..resources import fonts_dir
 from .kits import PREVIEW_PAGES, Rendered, keep_kit, load_kit, render_kit
@@ -82,8 +84,11 @@ def site_kits(configs: Sequence[KitConfig], jobs: int,
 
 def build_site(out: str | Path, configs: Sequence[KitConfig], jobs: int = 1,
                progress: Callable[[str], None] | None = None,
-               store: RenderCache | None = None) -> Path:
+               store: RenderCache | None = None, lang: str = DEFAULT_LANGUAGE) -> Path:
     """Build every kit, write kit folders and thumbnails, then the index; returns index.html.
+
+    The index's words are in ``lang``; the kits are in their configs' language (``kit site``
+    makes them agree).
 
     ``out`` is checked before any kit is rendered. Kit folders go through ``write_kits`` (each
     appears whole or not at all) and the index is written last, so a failure never leaves an
@@ -103,5 +108,6 @@ def build_site(out: str | Path, configs: Sequence[KitConfig], jobs: int = 1,
     _write_atomic(out / "site.css", site_css())
     _write_atomic(out / "favicon.svg", site_icon())
     index = out / "index.html"
-    _write_atomic(index, render_index(cards, root="", home="index.html").encode("utf-8"))
+    html = render_index(cards, root="", home="index.html", lang=lang)
+    _write_atomic(index, html.encode("utf-8"))
     return index
