@@ -26,6 +26,9 @@ from kit.paper import FOOTER_MM, HEADER_MM, MARGIN_MM
 from kit.prose import render as render_prose
 from kit.registry import game_spec
 
+pytestmark = pytest.mark.slow
+
+
 MM = 72 / 25.4
 TOLERANCE_MM = 0.5
 

@@ -11,6 +11,9 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
+pytestmark = pytest.mark.slow
+
+
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 

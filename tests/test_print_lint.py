@@ -389,6 +389,7 @@ def _report(defects: list[Defect]) -> str:
     return f"{len(defects)} print defects ({head}):\n" + "\n".join(map(str, defects))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", [spec.name for spec in KITS])
 def test_kit_holds_the_expected_documents(kit_folder, name):
     folder = kit_folder(name)
@@ -396,6 +397,7 @@ def test_kit_holds_the_expected_documents(kit_folder, name):
     assert pdfs == sorted(SPECS[name].documents)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "document"), DOCUMENTS)
 def test_kit_document_lints_clean(kit_folder, lint_seconds, record_property, name, document):
     path = kit_folder(name) / f"{document}.pdf"
@@ -408,6 +410,7 @@ def test_kit_document_lints_clean(kit_folder, lint_seconds, record_property, nam
         pytest.fail(_report(defects), pytrace=False)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "document"),
                          [p for p in DOCUMENTS if p.values[1] != "all-tables"])
 def test_kit_document_pages_match_chromium(kit_folder, chromium_printer, name, document):
