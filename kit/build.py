@@ -14,7 +14,7 @@ from pathlib import Path
 from . import seating
 from .cache import RenderCache
 from .config import seat
-from .fonts import FONT_FILES, LICENCE_FILES
+from .fonts import Face, isolate, licence_of
 from .game import KitConfig
 from .layout.chrome import ChromeText, chrome_text
 from .output import KitFiles, write_kits
@@ -23,7 +23,16 @@ from .plan import Document, Form, KitPlan, Page
 from .prose import ProseJob
 from .prose import render as render_prose
 from .registry import game_spec
-from .render import Sheet, assemble, cut, html_document, prose_jobs, sheets, whole
+from .render import (
+    Sheet,
+    assemble,
+    cut,
+    faces_used,
+    html_document,
+    prose_jobs,
+    sheets,
+    whole,
+)
 from .resources import fonts_dir
 
 Progress = Callable[[int, int], None]
@@ -39,11 +48,11 @@ class Drawing:
     whole: tuple[str, str] | None = None  # (file name, title)
     cuts: dict[str, tuple[str, list[int]]] = field(default_factory=dict)  # name: title, pages
 
-    def add(self, plan: KitPlan, pages: Sequence[Sheet]) -> list[int]:
+    def add(self, plan: KitPlan, pages: Sequence[Sheet], faces: Sequence[Face]) -> list[int]:
         """Append pages; returns their indices."""
         start = len(self.sheets)
         self.sheets += pages
-        for i, job in prose_jobs(plan, pages, self.base).items():
+        for i, job in prose_jobs(plan, pages, self.base, faces).items():
             self.prose[start + i] = job
         return list(range(start, start + len(pages)))
 
@@ -62,13 +71,15 @@ class KitRecipe:
         return [job for drawing in self.drawings for job in drawing.prose.values()]
 
 
-def static_files() -> dict[str, bytes]:
-    return {f"fonts/{name}": (fonts_dir() / name).read_bytes()
-            for name in FONT_FILES + LICENCE_FILES}
+def font_files(faces: Iterable[Face]) -> dict[str, bytes]:
+    """The font files (and their licences) the kit's HTML needs beside it, in ``fonts/``."""
+    names = {face.file for face in faces} | {licence_of(face) for face in faces}
+    return {f"fonts/{name}": (fonts_dir() / name).read_bytes() for name in sorted(names)}
 
 
 def event_text(config: KitConfig) -> str:
-    return " · ".join(part for part in (config.title, config.date) if part)
+    """The host's title and date for the header, each isolated (either may be right to left)."""
+    return " · ".join(isolate(part) for part in (config.title, config.date) if part)
 
 
 def html_title(document: Document, config: KitConfig, table: str = "") -> str:
@@ -82,18 +93,21 @@ def add_document(recipe: KitRecipe, plan: KitPlan, document: Document, config: K
     base = paper(config.paper)
     pages = sheets(document, base, words)
     title = html_title(document, config, words.table)
-    recipe.files[f"{stem}.html"] = html_document(plan, title, pages, base).encode("utf-8")
+    faces = faces_used(plan, pages)
+    recipe.files[f"{stem}.html"] = html_document(plan, title, pages, base, faces).encode(
+        "utf-8")
+    recipe.files.update(font_files(faces))
     if shared is None:
         drawing = Drawing(base, whole=(f"{stem}.pdf", title))
-        drawing.add(plan, pages)
+        drawing.add(plan, pages, faces)
         recipe.drawings.append(drawing)
     else:
-        shared.cuts[f"{stem}.pdf"] = (title, shared.add(plan, pages))
+        shared.cuts[f"{stem}.pdf"] = (title, shared.add(plan, pages, faces))
 
 
 def plan_recipe(plan: KitPlan, config: KitConfig, folder: str | None = None) -> KitRecipe:
     """A one-table kit: each document of the plan as HTML and PDF."""
-    recipe = KitRecipe(config, folder or plan.folder, static_files())
+    recipe = KitRecipe(config, folder or plan.folder, {})
     words = chrome_text(config.words, plan.game_title, plan.banner, event_text(config))
     for document in plan.documents:
         add_document(recipe, plan, document, config, document.stem, words)
@@ -124,7 +138,7 @@ def plan_kit(config: KitConfig) -> KitRecipe:
     tables = seat(config)
     if len(tables) == 1:
         return plan_recipe(spec.plan(config), config)
-    recipe = KitRecipe(config, config.folder_name, static_files())
+    recipe = KitRecipe(config, config.folder_name, {})
     plans = [spec.plan(t) for t in tables]
     host_plan = plans[0]
     # Every table's player pages, drawn once: all-tables.pdf is the whole drawing, and each

@@ -20,6 +20,8 @@ from . import __version__
 from .config import check_keys, load_toml, resolve
 from .errors import ConfigError, KitError, escaped
 from .game import KitConfig
+from .i18n import DEFAULT as DEFAULT_LANGUAGE
+from .i18n import LANGUAGES, words
 from .options import MAX_PLAYERS, Flag, Option
 from .output import check_out
 from .paper import PAPERS
@@ -86,6 +88,11 @@ def add_report(sub: argparse._SubParsersAction) -> None:
                         "(default: files)")
     report.add_argument("--paper", default="a4", metavar="|".join(PAPERS),
                         help="paper size (default: a4)")
+    report.add_argument("--lang", default=DEFAULT_LANGUAGE, choices=tuple(LANGUAGES),
+                        metavar="|".join(LANGUAGES),
+                        help="language of the reports: " + ", ".join(
+                            f"{code} ({name})" for code, name in LANGUAGES.items())
+                        + f" (default: {DEFAULT_LANGUAGE})")
     report.add_argument("--out", default="build", metavar="DIR",
                         help="folder the report folder is written into (default: build)")
     report.add_argument("--no-cache", dest="cache", action="store_false",
@@ -223,14 +230,14 @@ def run_report(args: argparse.Namespace) -> int:
                           f"reports: {', '.join(takes)})")
     log = spec.report.parse(data)
     if args.format == "text":
-        print(spec.report.text(log), end="")
+        print(spec.report.text(log, words(args.lang)), end="")
         return 0
     sheet = paper(args.paper)
     out = check_out(args.out)
     stem = Path(args.log).stem
     folder = f"{stem if PARTY_NAME.fullmatch(stem) else 'game'}-reports"
     config = KitConfig(game=spec.name, players=0, names=(), paper=sheet.name, range=(1, 1),
-                       custom_range=False, out=str(out), party=folder)
+                       custom_range=False, out=str(out), party=folder, lang=args.lang)
     recipe = plan_recipe(spec.report.plan(log, config), config)
     for path in build([], cache_for(args), recipes=[recipe]):
         print(path)

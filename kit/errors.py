@@ -66,3 +66,7 @@ class LayoutError(KitError):
 
 class OutputError(KitError):
     """The output folder cannot be written."""
+
+
+class RenderError(KitError):
+    """The machine could not render a page (a full disk, say): not the user's input."""

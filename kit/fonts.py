@@ -4,10 +4,22 @@ Every page is drawn with these files only, in the PDF (ReportLab, WeasyPrint) an
 (``@font-face`` pointing at the copies in the kit's ``fonts/`` folder). A character the text face
 lacks falls back along the style's chain (``CHAINS``); both backends get the same runs, so they
 print the same glyphs.
+
+Names may be in any script the faces cover: Latin with any diacritics, Greek and Cyrillic (Kit
+Sans), Hebrew, Arabic, Devanagari, Thai, and Chinese, Japanese and Korean (Kit CJK). A line of
+text is cut into runs by face and by direction (``line``): the Unicode bidirectional algorithm
+on the line as one paragraph, its direction set by its first strong character, so a name in a
+right-to-left script reads right to left inside the left-to-right page (``isolate`` marks a
+name inside a longer line as a paragraph of its own). A run in a script that needs shaping
+(``Face.shaped``), or right to left, or carrying combining marks, is shaped with HarfBuzz:
+its width is the shaped advance, and the PDF draws its glyphs' outlines (``shape``,
+``outline``) over its text drawn invisibly, so that text extraction reads it; the browser
+shapes the same run with the same font.
 """
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
@@ -23,6 +35,7 @@ class Face:
     family: str  # the CSS font-family
     weight: int = 400
     italic: bool = False
+    shaped: bool = False  # a script that needs shaping: runs are drawn from shaped glyphs
 
 
 FACES: dict[str, Face] = {face.key: face for face in (
@@ -30,18 +43,67 @@ FACES: dict[str, Face] = {face.key: face for face in (
     Face("bold", "AtkinsonHyperlegible-Bold.ttf", "Atkinson Hyperlegible", 700),
     Face("italic", "AtkinsonHyperlegible-Italic.ttf", "Atkinson Hyperlegible", 400, True),
     Face("symbols", "KitSymbols-Regular.ttf", "Kit Symbols"),
+    # Noto Sans subsets (Latin, Greek, Cyrillic), renamed: the letters Atkinson lacks
+    Face("sans", "KitSans-Regular.ttf", "Kit Sans"),
+    Face("sans-bold", "KitSans-Bold.ttf", "Kit Sans", 700),
+    Face("sans-italic", "KitSans-Italic.ttf", "Kit Sans", 400, True),
+    Face("hebrew", "KitHebrew-Regular.ttf", "Kit Hebrew", shaped=True),
+    Face("hebrew-bold", "KitHebrew-Bold.ttf", "Kit Hebrew", 700, shaped=True),
+    Face("arabic", "KitArabic-Regular.ttf", "Kit Arabic", shaped=True),
+    Face("arabic-bold", "KitArabic-Bold.ttf", "Kit Arabic", 700, shaped=True),
+    Face("devanagari", "KitDevanagari-Regular.ttf", "Kit Devanagari", shaped=True),
+    Face("devanagari-bold", "KitDevanagari-Bold.ttf", "Kit Devanagari", 700, shaped=True),
+    Face("thai", "KitThai-Regular.ttf", "Kit Thai", shaped=True),
+    Face("thai-bold", "KitThai-Bold.ttf", "Kit Thai", 700, shaped=True),
+    # Droid Sans Fallback subset: Han ideographs, kana, every Hangul syllable (no bold file)
+    Face("cjk", "KitCJK-Regular.ttf", "Kit CJK"),
 )}
 
-# A style is drawn by the first face in its chain that has the character.
+# A style is drawn by the first face in its chain that has the character. Scripts without an
+# italic (or, for CJK, a bold) file use their regular file in that style.
 CHAINS: dict[str, tuple[str, ...]] = {
-    "regular": ("regular", "symbols"),
-    "bold": ("bold", "symbols"),
-    "italic": ("italic", "symbols"),
+    "regular": ("regular", "symbols", "sans", "hebrew", "arabic", "devanagari", "thai", "cjk"),
+    "bold": ("bold", "symbols", "sans-bold", "hebrew-bold", "arabic-bold", "devanagari-bold",
+             "thai-bold", "cjk"),
+    "italic": ("italic", "symbols", "sans-italic", "hebrew", "arabic", "devanagari", "thai",
+               "cjk"),
 }
 STYLES = tuple(CHAINS)
 
-LICENCE_FILES = ("AtkinsonHyperlegible-OFL.txt", "KitSymbols-LICENSE.txt")
-FONT_FILES = tuple(face.file for face in FACES.values())
+LICENCE_FILES = ("AtkinsonHyperlegible-OFL.txt", "KitSymbols-LICENSE.txt", "KitNoto-OFL.txt",
+                 "KitCJK-LICENSE.txt")
+FONT_FILES = tuple(dict.fromkeys(face.file for face in FACES.values()))
+BASE_FACES = ("regular", "bold", "italic", "symbols")  # every kit's HTML and prose use them
+
+
+def licence_of(face: Face) -> str:
+    """The licence file that goes with a face's font file."""
+    if face.file.startswith("Atkinson"):
+        return LICENCE_FILES[0]
+    if face.file.startswith("KitSymbols"):
+        return LICENCE_FILES[1]
+    return LICENCE_FILES[3] if face.file.startswith("KitCJK") else LICENCE_FILES[2]
+
+
+def faces_in(text: str) -> set[str]:
+    """The faces that draw ``text`` in any style (the fonts a page with it needs)."""
+    keys: set[str] = set()
+    for ch in set(text):
+        if not ch.isspace() and unicodedata.category(ch) != "Cf":  # marks are never drawn
+            keys.update(face_of(ch, style) for style in STYLES)
+    return keys
+
+
+def kit_faces(keys: set[str] | frozenset[str]) -> tuple[Face, ...]:
+    """The faces a kit carries: the base faces, and every face of a family it uses."""
+    families = {FACES[key].family for key in keys if key in FACES}
+    return tuple(face for key, face in FACES.items()
+                 if key in BASE_FACES or face.family in families)
+
+ZWNJ, ZWJ = "\u200c", "\u200d"
+JOINERS = frozenset((ZWNJ, ZWJ))  # allowed inside words of shaped scripts (Persian, Hindi)
+FSI, PDI = "\u2068", "\u2069"
+_ISOLATES = frozenset("\u2066\u2067\u2068\u2069")  # direction marks of ours, never drawn
 
 
 @cache
@@ -55,8 +117,13 @@ def _ttf(key: str):
     return font
 
 
+def register(key: str) -> None:
+    """Make one face known to ReportLab (drawing looks fonts up by key)."""
+    _ttf(key)
+
+
 def register_all() -> None:
-    """Make every face known to ReportLab (drawing looks fonts up by key)."""
+    """Make every face known to ReportLab."""
     for key in FACES:
         _ttf(key)
 
@@ -66,11 +133,38 @@ def coverage(key: str) -> frozenset[int]:
     return frozenset(_ttf(key).face.charToGlyph)
 
 
-def printable(text: str, style: str = "regular") -> str:
-    """The characters of ``text`` that no face of ``style`` can draw (empty: all printable)."""
-    chain = CHAINS[style]
-    return "".join(sorted({ch for ch in text if ch not in " \u00a0"
-                           and not any(ord(ch) in coverage(k) for k in chain)}))
+def isolate(text: str) -> str:
+    """``text`` marked as a paragraph of its own inside a longer line (a name in "A · name").
+
+    The marks (FSI ... PDI) give the name its own direction, from its first strong letter, and
+    keep its neighbours out of it; they are never drawn and take no width.
+    """
+    return f"{FSI}{text}{PDI}" if text else text
+
+
+def bdi(text: str):
+    """A name for an HTML template, isolated from its sentence (escaped).
+
+    ``<bdi>`` isolates it in browsers; WeasyPrint ignores ``<bdi>`` and ``unicode-bidi`` but
+    honours the isolate marks inside it, so prose pages in the PDF read the same. Register as a
+    Jinja filter (``env.filters["bdi"] = fonts.bdi``) and write ``{{ name|bdi }}`` wherever a
+    player's name sits inside other text.
+    """
+    from markupsafe import Markup, escape
+
+    return Markup("<bdi>" + FSI) + escape(text) + Markup(PDI + "</bdi>")
+
+
+# --- faces: which face draws each character ----------------------------------------------------
+
+def _attaches(ch: str) -> bool:
+    """Whether ``ch`` belongs to the cluster of the character before it (marks, joiners)."""
+    return (ch in JOINERS or unicodedata.category(ch)[0] == "M"
+            or 0xFE00 <= ord(ch) <= 0xFE0F)
+
+
+def _neutral(ch: str) -> bool:
+    return unicodedata.category(ch)[0] in "ZP"
 
 
 def face_of(ch: str, style: str) -> str:
@@ -82,13 +176,131 @@ def face_of(ch: str, style: str) -> str:
     return chain[0]  # unprintable: validation refuses such text before it gets here
 
 
+@cache
+def _plain(key: str) -> frozenset[int]:
+    """The characters of a face that are neither marks nor joiners (each a cluster alone)."""
+    return frozenset(c for c in coverage(key) if not _attaches(chr(c)))
+
+
+def _covers(key: str, chars: str) -> bool:
+    have = coverage(key)
+    return all(ord(ch) in have or ch in JOINERS for ch in chars)
+
+
+@lru_cache(maxsize=65536)
+def assign(text: str, style: str) -> tuple[str | None, ...]:
+    """The face of each character of ``text`` (None for the direction marks, not drawn).
+
+    A base character and its combining marks (a cluster) share the first face that has them
+    all. Punctuation and spaces between (or beside) letters of one script face take that face,
+    so a Hebrew or Arabic name is one run. Words that need Kit Sans for some letters (with the
+    words one space apart from them: a name) are set wholly in Kit Sans rather than mixing two
+    designs inside a name; a direction mark (``isolate``) or punctuation standing alone ends
+    such a run of words.
+    """
+    chain = CHAINS[style]
+    first = chain[0]
+    plain = _plain(first)
+    if all(ord(ch) in plain for ch in text):  # the usual case: the text face has it all
+        return (first,) * len(text)
+    faces: list[str | None] = [None] * len(text)
+    clusters: list[tuple[int, int, str]] = []
+    i = 0
+    while i < len(text):
+        if text[i] in _ISOLATES:
+            i += 1
+            continue
+        j = i + 1
+        while j < len(text) and _attaches(text[j]):
+            j += 1
+        chars = text[i:j]
+        if chars == " ":
+            key = first
+        else:
+            key = next((k for k in chain if _covers(k, chars)), None) or face_of(chars[0], style)
+        clusters.append((i, j, key))
+        i = j
+    # one design per name: words (letters, one space apart, no direction mark between) that
+    # Atkinson cannot set alone go wholly to Kit Sans, the spaces between them too
+    sans = chain[2]
+
+    def space(n: int) -> bool:
+        return text[clusters[n][0]].isspace()
+
+    def gap(n: int) -> bool:  # a direction mark (an isolated name's edge) before cluster n
+        return clusters[n][0] != clusters[n - 1][1]
+
+    words: list[tuple[int, int]] = []
+    n = 0
+    while n < len(clusters):
+        if space(n):
+            n += 1
+            continue
+        begin = n
+        while n + 1 < len(clusters) and not space(n + 1) and not gap(n + 1):
+            n += 1
+        words.append((begin, n))
+        n += 1
+
+    def latin(word: tuple[int, int]) -> bool:
+        chars = text[clusters[word[0]][0]:clusters[word[1]][1]]
+        return (any(ch.isalpha() for ch in chars)
+                and {clusters[m][2] for m in range(word[0], word[1] + 1)} <= {first, sans})
+
+    phrases: list[list[tuple[int, int]]] = []
+    for word in words:
+        last = phrases[-1][-1] if phrases else None
+        if (last is not None and latin(last) and latin(word) and word[0] == last[1] + 2
+                and text[clusters[last[1] + 1][0]] == " " and not gap(last[1] + 1)
+                and not gap(word[0])):
+            phrases[-1].append(word)
+        else:
+            phrases.append([word])
+    for phrase in phrases:
+        first_cluster, last_cluster = phrase[0][0], phrase[-1][1]
+        used = {clusters[m][2] for m in range(first_cluster, last_cluster + 1)}
+        chars = text[clusters[first_cluster][0]:clusters[last_cluster][1]]
+        if used == {first, sans} and latin(phrase[0]) and _covers(sans, chars):
+            for m in range(first_cluster, last_cluster + 1):
+                clusters[m] = (clusters[m][0], clusters[m][1], sans)
+    # punctuation and spaces join the script face of their neighbours
+    script = [c[2] if not _neutral(text[c[0]]) else None for c in clusters]
+    for n, (start, stop, _) in enumerate(clusters):
+        if script[n] is not None:
+            continue
+        before = next((script[m] for m in range(n - 1, -1, -1) if script[m]), None)
+        after = next((script[m] for m in range(n + 1, len(clusters)) if script[m]), None)
+        sides = {s for s in (before, after) if s}
+        if len(sides) == 1:
+            (side,) = sides
+            if side not in (first, "symbols") and _covers(side, text[start:stop]):
+                clusters[n] = (start, stop, side)
+    for start, stop, key in clusters:
+        faces[start:stop] = [key] * (stop - start)
+    return tuple(faces)
+
+
+def printable(text: str, style: str = "regular") -> str:
+    """The characters of ``text`` that no face of ``style`` can draw (empty: all printable)."""
+    bad = set()
+    for ch, key in zip(text, assign(text, style), strict=True):
+        if key is None or ch in " \u00a0":
+            continue
+        if ch in JOINERS:
+            if not FACES[key].shaped:  # a joiner means something only inside shaped scripts
+                bad.add(ch)
+        elif ord(ch) not in coverage(key):
+            bad.add(ch)
+    return "".join(sorted(bad))
+
+
 @lru_cache(maxsize=65536)
 def runs(text: str, style: str) -> tuple[tuple[str, str], ...]:
-    """``text`` cut into (text, face key) runs, each drawn by one face."""
+    """``text`` cut into (text, face key) runs in logical order, each drawn by one face."""
     out: list[tuple[str, str]] = []
-    first = CHAINS[style][0]
-    for ch in text:
-        key = first if ch == " " else face_of(ch, style)
+    for ch, key in zip(text, assign(text, style), strict=True):
+        if key is None:
+            continue
         if out and out[-1][1] == key:
             out[-1] = (out[-1][0] + ch, key)
         else:
@@ -96,21 +308,339 @@ def runs(text: str, style: str) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
+# --- direction: the Unicode bidirectional algorithm for one line --------------------------------
+
+_RTL_CLASSES = frozenset(("R", "AL", "AN", "RLI", "RLE", "RLO"))  # without: all left to right
+_NEUTRAL = frozenset(("ON", "WS", "B", "S"))
+
+
+def _first_strong(classes: list[str], start: int, stop: int) -> int | None:
+    """1 for right-to-left, 0 for left-to-right, None: the first strong class, isolates skipped."""
+    depth = 0
+    for i in range(start, stop):
+        c = classes[i]
+        if c in ("FSI", "LRI", "RLI"):
+            depth += 1
+        elif c == "PDI":
+            depth = max(0, depth - 1)
+        elif depth == 0 and c in ("L", "R", "AL"):
+            return 0 if c == "L" else 1
+    return None
+
+
+def _resolve(seq: list[int], level: int, classes: list[str], levels: list[int]) -> None:
+    """Rules W1-W7, N1-N2, I1-I2 for one isolating run sequence at embedding ``level``."""
+    edge = "R" if level % 2 else "L"
+    types = ["ON" if classes[i] in ("FSI", "LRI", "RLI", "PDI") else classes[i] for i in seq]
+    prev = edge
+    for k, t in enumerate(types):  # W1 (and BN, as if removed: it follows its neighbour)
+        if t in ("NSM", "BN"):
+            types[k] = prev
+        prev = types[k]
+    strong = edge
+    for k, t in enumerate(types):  # W2, W3
+        if t in ("L", "R", "AL"):
+            strong = t
+        elif t == "EN" and strong == "AL":
+            types[k] = "AN"
+    types = ["R" if t == "AL" else t for t in types]
+    for k in range(1, len(types) - 1):  # W4
+        if types[k - 1] == types[k + 1] and (
+                (types[k] == "ES" and types[k - 1] == "EN")
+                or (types[k] == "CS" and types[k - 1] in ("EN", "AN"))):
+            types[k] = types[k - 1]
+    k = 0
+    while k < len(types):  # W5
+        if types[k] == "ET":
+            m = k
+            while m < len(types) and types[m] == "ET":
+                m += 1
+            if (k and types[k - 1] == "EN") or (m < len(types) and types[m] == "EN"):
+                types[k:m] = ["EN"] * (m - k)
+            k = m
+        else:
+            k += 1
+    types = ["ON" if t in ("ES", "ET", "CS") else t for t in types]  # W6
+    strong = edge
+    for k, t in enumerate(types):  # W7
+        if t in ("L", "R"):
+            strong = t
+        elif t == "EN" and strong == "L":
+            types[k] = "L"
+    k = 0
+    while k < len(types):  # N1, N2
+        if types[k] in _NEUTRAL or types[k] not in ("L", "R", "EN", "AN"):
+            m = k
+            while m < len(types) and (types[m] in _NEUTRAL
+                                      or types[m] not in ("L", "R", "EN", "AN")):
+                m += 1
+            left = edge if k == 0 else ("L" if types[k - 1] == "L" else "R")
+            right = edge if m == len(types) else ("L" if types[m] == "L" else "R")
+            types[k:m] = [left if left == right else edge] * (m - k)
+            k = m
+        else:
+            k += 1
+    for i, t in zip(seq, types, strict=True):  # I1, I2
+        if level % 2 == 0:
+            levels[i] = level + (1 if t == "R" else 2 if t in ("AN", "EN") else 0)
+        else:
+            levels[i] = level + (1 if t in ("L", "EN", "AN") else 0)
+
+
+def bidi_levels(text: str) -> tuple[int, list[int]]:
+    """The paragraph level (0 left to right, 1 right to left) and each character's level.
+
+    A line that starts inside an isolated name (the name was wrapped) has the end mark without
+    the start: the start of the line is taken as the start of the isolate.
+    """
+    depth = 0
+    for ch in text:
+        if ch in "\u2066\u2067\u2068":
+            depth += 1
+        elif ch == PDI:
+            if not depth:
+                base, levels = bidi_levels(FSI + text)
+                return base, levels[1:]
+            depth -= 1
+    classes = [unicodedata.bidirectional(ch) or "L" for ch in text]
+    for i, c in enumerate(classes):
+        if c in ("LRE", "RLE", "LRO", "RLO", "PDF"):  # refused in user text; inert here
+            classes[i] = "BN"
+        elif c in ("B", "S"):
+            classes[i] = "WS"
+    match: dict[int, int] = {}
+    stack: list[int] = []
+    for i, c in enumerate(classes):
+        if c in ("FSI", "LRI", "RLI"):
+            stack.append(i)
+        elif c == "PDI":
+            if stack:
+                match[stack.pop()] = i
+            else:
+                classes[i] = "BN"  # an unmatched end mark (a line cut inside a name)
+    for i in stack:
+        match[i] = len(text)
+    levels = [0] * len(text)
+
+    def sequence(start: int, stop: int, level: int) -> None:
+        seq: list[int] = []
+        i = start
+        while i < stop:
+            seq.append(i)
+            c = classes[i]
+            if c in ("FSI", "LRI", "RLI"):
+                end = match[i]
+                rtl = (c == "RLI" if c != "FSI"
+                       else _first_strong(classes, i + 1, min(end, stop)) == 1)
+                inner = level + (1 if (level % 2 == 0) == rtl else 2)
+                sequence(i + 1, min(end, stop), inner)
+                if end < stop:
+                    seq.append(end)
+                i = end + 1
+            else:
+                i += 1
+        _resolve(seq, level, classes, levels)
+
+    base = 1 if _first_strong(classes, 0, len(text)) == 1 else 0
+    sequence(0, len(text), base)
+    i = len(text)  # L1: white space at the end of the line takes the paragraph's level
+    while i > 0 and (classes[i - 1] in ("WS", "BN", "FSI", "LRI", "RLI", "PDI")):
+        i -= 1
+        levels[i] = base
+    return base, levels
+
+
+def _visual(indices: list[int], levels: list[int]) -> list[int]:
+    """Rule L2: ``indices`` (logical order) in visual order, left to right."""
+    order = list(indices)
+    lv = [levels[i] for i in order]
+    odd = [v for v in lv if v % 2]
+    if not odd:
+        return order
+    for level in range(max(lv), min(odd) - 1, -1):
+        k = 0
+        while k < len(order):
+            if lv[k] >= level:
+                m = k
+                while m < len(order) and lv[m] >= level:
+                    m += 1
+                order[k:m] = order[k:m][::-1]
+                lv[k:m] = lv[k:m][::-1]
+                k = m
+            else:
+                k += 1
+    return order
+
+
+@dataclass(frozen=True)
+class Run:
+    """A piece of a line drawn by one face in one direction; ``start`` is its logical place."""
+
+    text: str  # logical order
+    face: str
+    rtl: bool
+    start: int
+    part: int  # which of the line's styled parts it comes from
+
+
+@lru_cache(maxsize=16384)
+def line(parts: tuple[tuple[str, str], ...]) -> tuple[Run, ...]:
+    """Styled ``(text, style)`` parts of one line as runs in visual order, left to right.
+
+    The parts are one bidirectional paragraph (its direction from its first strong character);
+    a run never spans two parts, two faces or two directions.
+    """
+    text = "".join(content for content, _ in parts)
+    faces: list[str | None] = []
+    part_of: list[int] = []
+    for n, (content, style) in enumerate(parts):
+        faces += assign(content, style)
+        part_of += [n] * len(content)
+    if any(unicodedata.bidirectional(ch) in _RTL_CLASSES for ch in text):
+        levels = bidi_levels(text)[1]
+    else:
+        levels = [0] * len(text)
+    visible = [i for i, key in enumerate(faces) if key is not None]
+    rank = {i: n for n, i in enumerate(visible)}  # neighbours, the unprinted marks skipped
+    order = _visual(visible, levels)
+    groups: list[list[int]] = []
+    for i in order:
+        last = groups[-1][-1] if groups else None
+        if (last is not None and abs(rank[last] - rank[i]) == 1 and levels[last] == levels[i]
+                and faces[last] == faces[i] and part_of[last] == part_of[i]):
+            groups[-1].append(i)
+        else:
+            groups.append([i])
+    out = []
+    for group in groups:
+        first = min(group)
+        out.append(Run("".join(text[i] for i in sorted(group)), faces[first] or "regular",
+                       levels[first] % 2 == 1, first, part_of[first]))
+    return tuple(out)
+
+
+# --- shaping and outlines ----------------------------------------------------------------------
+
+@lru_cache(maxsize=65536)
+def needs_shaping(text: str, key: str, rtl: bool = False) -> bool:
+    """Whether a run is drawn from HarfBuzz-shaped glyphs rather than one glyph per character."""
+    return (FACES[key].shaped or rtl
+            or any(unicodedata.category(ch)[0] == "M" for ch in text))
+
+
+@dataclass(frozen=True)
+class Shaped:
+    """A shaped run: (glyph id, x, y) in font units from its left end, left to right."""
+
+    glyphs: tuple[tuple[int, int, int], ...]
+    advance: int
+    upem: int
+
+
+@cache
+def _hb_font(key: str):
+    import uharfbuzz as hb
+
+    face = hb.Face(hb.Blob.from_file_path(str(font_path(FACES[key].file))))
+    return hb.Font(face), face.upem
+
+
+@lru_cache(maxsize=16384)
+def shape(text: str, key: str, rtl: bool = False) -> Shaped:
+    """``text`` shaped by HarfBuzz with the face's default features, glyphs in visual order."""
+    import uharfbuzz as hb
+
+    font, upem = _hb_font(key)
+    buffer = hb.Buffer()
+    buffer.add_str(text)
+    buffer.guess_segment_properties()
+    buffer.direction = "rtl" if rtl else "ltr"
+    buffer.language = "en"  # the documents' language, as the browser shapes them
+    hb.shape(font, buffer, {})
+    glyphs = []
+    x = 0
+    for info, pos in zip(buffer.glyph_infos, buffer.glyph_positions, strict=True):
+        glyphs.append((info.codepoint, x + pos.x_offset, pos.y_offset))
+        x += pos.x_advance
+    return Shaped(tuple(glyphs), x, upem)
+
+
+class _OutlinePen:
+    """Collects a glyph's outline as moves, lines and cubic curves (quadratics converted)."""
+
+    def __init__(self) -> None:
+        self.ops: list[tuple[float, ...]] = []
+        self.at = (0.0, 0.0)
+
+    def moveTo(self, p):  # noqa: N802 - the fontTools pen protocol HarfBuzz calls
+        self.ops.append(("m", *p))
+        self.at = p
+
+    def lineTo(self, p):  # noqa: N802
+        self.ops.append(("l", *p))
+        self.at = p
+
+    def qCurveTo(self, *points):  # noqa: N802
+        (x0, y0) = self.at
+        controls, end = points[:-1], points[-1]
+        for n, (cx, cy) in enumerate(controls):  # implied on-curve points between controls
+            to = end if n == len(controls) - 1 else (
+                (cx + controls[n + 1][0]) / 2, (cy + controls[n + 1][1]) / 2)
+            self.ops.append(("c", x0 + 2 / 3 * (cx - x0), y0 + 2 / 3 * (cy - y0),
+                             to[0] + 2 / 3 * (cx - to[0]), to[1] + 2 / 3 * (cy - to[1]), *to))
+            x0, y0 = to
+        self.at = end
+
+    def curveTo(self, *points):  # noqa: N802
+        self.ops.append(("c", *points[0], *points[1], *points[2]))
+        self.at = points[2]
+
+    def closePath(self):  # noqa: N802
+        self.ops.append(("z",))
+
+    def endPath(self):  # noqa: N802
+        pass
+
+
+@lru_cache(maxsize=16384)
+def outline(key: str, glyph: int) -> tuple[tuple[float, ...], ...]:
+    """Glyph ``glyph`` of a face as path operations in font units, y up (empty: no ink)."""
+    pen = _OutlinePen()
+    _hb_font(key)[0].draw_glyph_with_pen(glyph, pen)
+    return tuple(pen.ops)
+
+
+def units_per_em(key: str) -> int:
+    return _hb_font(key)[1]
+
+
+# --- widths ------------------------------------------------------------------------------------
+
 @cache
 def _widths(key: str) -> tuple[dict[int, int], int]:
     face = _ttf(key).face
     return face.charWidths, face.defaultWidth
 
 
-def run_width_pt(text: str, key: str, size: float) -> float:
+def metric_width_pt(text: str, key: str, size: float) -> float:
+    """The width of ``text`` drawn one glyph per character (no shaping, no kerning)."""
     widths, default = _widths(key)
     return sum(widths.get(ord(ch), default) for ch in text) * size / 1000
 
 
 @lru_cache(maxsize=65536)
+def run_width_pt(text: str, key: str, size: float, rtl: bool = False) -> float:
+    """How wide one run of one face prints: shaped advances where the run is shaped."""
+    if needs_shaping(text, key, rtl):
+        shaped = shape(text, key, rtl)
+        return shaped.advance * size / shaped.upem
+    return metric_width_pt(text, key, size)
+
+
+@lru_cache(maxsize=65536)
 def width_pt(text: str, size: float, style: str = "regular") -> float:
-    """How wide ``text`` prints in ``style`` at ``size`` points (no kerning, as drawn)."""
-    return sum(run_width_pt(part, key, size) for part, key in runs(text, style))
+    """How wide ``text`` prints in ``style`` at ``size`` points (as drawn: runs, shaping)."""
+    return sum(run_width_pt(r.text, r.face, size, r.rtl) for r in line(((text, style),)))
 
 
 CAP_HEIGHT = 0.668  # of the em, Atkinson Hyperlegible: centres text in a box

@@ -77,7 +77,7 @@ class GameReport:
 
     parse: Callable[[Mapping[str, object]], object]  # TOML data -> a checked log
     plan: Callable[[object, KitConfig], KitPlan]  # log -> the report folder's plan
-    text: Callable[[object], str]  # log -> Markdown
+    text: Callable[[object, Words], str]  # log, language -> Markdown
 
 
 @dataclass(frozen=True)

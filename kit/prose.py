@@ -11,6 +11,7 @@ files go in a folder of ours that is removed afterwards.
 from __future__ import annotations
 
 import contextlib
+import errno
 import shutil
 import tempfile
 import threading
@@ -22,7 +23,7 @@ from urllib.parse import unquote, urlparse
 
 from . import __version__
 from .cache import RenderCache, digest
-from .errors import LayoutError
+from .errors import LayoutError, RenderError
 from .fonts import FONT_FILES
 from .resources import asset_root, fonts_dir, templates_dir
 
@@ -144,7 +145,13 @@ def render(jobs: Sequence[ProseJob], store: RenderCache | None) -> dict[str, byt
         else:
             missing[key] = job
     for key, job in missing.items():
-        done[key] = _render_one(job)
+        try:
+            done[key] = _render_one(job)
+        except OSError as exc:  # WeasyPrint's temporary font files, say, on a full disk
+            reason = "the disk is full" if exc.errno == errno.ENOSPC else (exc.strerror
+                                                                           or str(exc))
+            raise RenderError("render", f"cannot render the page “{job.label}”: {reason}"
+                              ) from None
         if store is not None:
             store.put(key, done[key])
     if missing and store is not None:

@@ -25,12 +25,12 @@ from jinja2 import (
 from markupsafe import Markup
 from pypdf.generic import ArrayObject, NameObject, TextStringObject
 
-from . import __version__
+from . import __version__, fonts
 from .i18n import words
 from .layout import pdf as pdf_backend
 from .layout import svg
 from .layout.chrome import ChromeText, chrome
-from .layout.model import Items
+from .layout.model import Items, Text
 from .paper import Paper
 from .plan import Document, Form, KitPlan, Prose
 from .prose import ProseJob
@@ -61,6 +61,7 @@ def environment(lang: str = "en") -> Environment:
     env.policies["ext.i18n.trimmed"] = True  # as babel.cfg extracts them
     env.install_gettext_translations(words(lang).translations, newstyle=True)
     env.globals["w"] = words(lang)
+    env.filters["bdi"] = fonts.bdi  # a player's name inside a sentence keeps its direction
     return env
 
 
@@ -92,10 +93,24 @@ def sheets(document: Document, sheet: Paper, words: ChromeText) -> list[Sheet]:
     return out
 
 
-def stylesheet(plan: KitPlan, sheet: Paper) -> str:
+def stylesheet(plan: KitPlan, sheet: Paper, faces: Sequence[fonts.Face]) -> str:
+    """print.css (and the game's styles) for ``faces``, the fonts the document uses."""
     env = environment()
-    return "\n".join(env.get_template(name).render(paper=sheet, body=sheet.body)
+    families = list(dict.fromkeys(face.family for face in faces))
+    return "\n".join(env.get_template(name).render(paper=sheet, body=sheet.body, faces=faces,
+                                                   families=families)
                      for name in ("print.css", *plan.styles))
+
+
+def faces_used(plan: KitPlan, pages: Sequence[Sheet]) -> tuple[fonts.Face, ...]:
+    """The faces a document needs: those its drawn text runs use, those its prose's words
+    need (the language, a name), and the base faces."""
+    keys = {item.face for sheet in pages for layer in (sheet.form, sheet.chrome)
+            for item in layer if isinstance(item, Text)}
+    for sheet in pages:
+        if sheet.prose is not None:
+            keys |= fonts.faces_in(_section(plan, sheet, for_pdf=True))
+    return fonts.kit_faces(keys)
 
 
 def _section(plan: KitPlan, sheet: Sheet, for_pdf: bool) -> str:
@@ -116,18 +131,20 @@ def _section(plan: KitPlan, sheet: Sheet, for_pdf: bool) -> str:
         sheet=view, plan=plan, end_mark=end_mark)
 
 
-def html_document(plan: KitPlan, title: str, pages: Sequence[Sheet], base: Paper) -> str:
+def html_document(plan: KitPlan, title: str, pages: Sequence[Sheet], base: Paper,
+                  faces: Sequence[fonts.Face]) -> str:
     """One self-contained HTML file: CSS inline, fonts beside it in ``fonts/``."""
     body = "".join(_section(plan, sheet, for_pdf=False) for sheet in pages)
     env = environment()
     return env.get_template("document.html").render(
-        title=title, lang=plan.lang, css=Markup(stylesheet(plan, base)), author=AUTHOR,
+        title=title, lang=plan.lang, css=Markup(stylesheet(plan, base, faces)), author=AUTHOR,
         version=__version__, body=Markup(body))
 
 
-def prose_jobs(plan: KitPlan, pages: Sequence[Sheet], base: Paper) -> dict[int, ProseJob]:
+def prose_jobs(plan: KitPlan, pages: Sequence[Sheet], base: Paper,
+               faces: Sequence[fonts.Face]) -> dict[int, ProseJob]:
     """The WeasyPrint work of a document: its prose pages, by page index."""
-    css = stylesheet(plan, base)
+    css = stylesheet(plan, base, faces)
     return {i: ProseJob(css, _section(plan, sheet, for_pdf=True), sheet.label,
                         sheet.paper.body.bottom)
             for i, sheet in enumerate(pages) if sheet.prose is not None}

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .fonts import isolate
 from .i18n import Words
 from .layout.blocks import para, title
 from .layout.fit import LEADING, fit_in, wrap
@@ -21,7 +22,7 @@ HEAD_MM = 8.0
 
 
 def _rows(names: Sequence[str], width: float) -> list[str]:
-    joined = " · ".join(names)
+    joined = " · ".join(isolate(name) for name in names)  # each name in its own direction
     return wrap(joined, width - 2 * PAD_MM, NAMES_PT) or [""]
 
 

@@ -43,6 +43,8 @@ class ChromiumPrinter:
         self._playwright = None
         self._manager = None
         self._browser = None
+        self._context = None
+        self._page = None
 
     def start(self) -> ChromiumPrinter:
         from playwright.sync_api import sync_playwright
@@ -58,6 +60,9 @@ class ChromiumPrinter:
         return self
 
     def close(self) -> None:
+        if self._context is not None:
+            self._context.close()
+            self._context = self._page = None
         if self._browser is not None:
             self._browser.close()
             self._browser = None
@@ -72,19 +77,29 @@ class ChromiumPrinter:
                  tb: TracebackType | None) -> None:
         self.close()
 
-    def print_pdf(self, html: Path) -> bytes:
-        """The PDF Chromium prints of the HTML file ``html`` (as a file:// URL)."""
+    @property
+    def browser(self):
+        """The running browser, for tests that drive pages themselves."""
         if self._browser is None:
             raise RuntimeError("ChromiumPrinter is not started")
-        context = self._browser.new_context()
-        try:
-            page = context.new_page()
-            page.set_default_timeout(TIMEOUT_MS)
-            page.goto(Path(html).resolve().as_uri(), wait_until="load")
-            page.evaluate("() => document.fonts.ready.then(() => true)")
-            return page.pdf(prefer_css_page_size=True, print_background=True)
-        finally:
-            context.close()
+        return self._browser
+
+    def print_pdf(self, html: Path) -> bytes:
+        """The PDF Chromium prints of the HTML file ``html`` (as a file:// URL).
+
+        One page is kept for every printout (a new context per file costs more than the
+        print); the kits are static files, so nothing carries over from one to the next.
+        """
+        if self._browser is None:
+            raise RuntimeError("ChromiumPrinter is not started")
+        if self._page is None:
+            self._context = self._browser.new_context()
+            self._page = self._context.new_page()
+            self._page.set_default_timeout(TIMEOUT_MS)
+        page = self._page
+        page.goto(Path(html).resolve().as_uri(), wait_until="load")
+        page.evaluate("() => document.fonts.ready.then(() => true)")
+        return page.pdf(prefer_css_page_size=True, print_background=True)
 
 
 __all__ = ["CHROMIUM", "ChromiumPrinter", "available"]

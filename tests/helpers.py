@@ -33,6 +33,11 @@ C = { list = { A = 45, B = 5, D = 20, E = 1, F = 2 } }
 """
 
 
+def plain(text: str) -> str:
+    """Text without the invisible direction marks that isolate a name (FSI ... PDI)."""
+    return text.replace("\u2068", "").replace("\u2069", "")
+
+
 def build_kit(out: Path, *argv: str) -> Path:
     """Run ``kit build`` in-process; returns the one kit folder it wrote."""
     code = main(["build", *argv, "--out", str(out)])

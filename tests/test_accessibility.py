@@ -26,7 +26,7 @@ pytest.importorskip("playwright.sync_api", reason="playwright is not installed (
 pytest.importorskip("uvicorn", reason="the web extra is not installed: pip install '.[web]'")
 
 import uvicorn  # noqa: E402
-from playwright.sync_api import Page, sync_playwright  # noqa: E402
+from playwright.sync_api import Page  # noqa: E402
 
 from kit.cache import RenderCache  # noqa: E402
 from kit.registry import GAMES  # noqa: E402
@@ -38,8 +38,6 @@ ROOT = Path(__file__).resolve().parent.parent
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 FIRST = next(iter(GAMES.values()))
 SMALL = max(FIRST.min_players, 3)
-LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-               "--no-first-run"]
 BLOCKING = ("serious", "critical")
 
 
@@ -86,12 +84,9 @@ def static_index(tmp_path_factory, store) -> Path:
 
 
 @pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), headless=True,
-                                     args=LAUNCH_ARGS)
-        yield chromium
-        chromium.close()
+def browser(chromium_printer):
+    """The session's one Chromium (two sync Playwrights cannot run in one process)."""
+    return chromium_printer.browser
 
 
 @pytest.fixture

@@ -22,7 +22,7 @@ pytest.importorskip("playwright.sync_api", reason="playwright is not installed (
 pytest.importorskip("uvicorn", reason="the web extra is not installed: pip install '.[web]'")
 
 import uvicorn  # noqa: E402
-from playwright.sync_api import Page, sync_playwright  # noqa: E402
+from playwright.sync_api import Page  # noqa: E402
 from pypdf import PdfReader  # noqa: E402
 
 from kit.cache import RenderCache  # noqa: E402
@@ -34,8 +34,6 @@ from kit.web.kits import ready_configs  # noqa: E402
 
 FIRST = next(iter(GAMES.values()))
 SMALL = max(FIRST.min_players, 3)
-LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-               "--no-first-run"]
 
 
 @pytest.fixture(scope="module")
@@ -61,12 +59,9 @@ def base_url(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), headless=True,
-                                     args=LAUNCH_ARGS)
-        yield chromium
-        chromium.close()
+def browser(chromium_printer):
+    """The session's one Chromium (two sync Playwrights cannot run in one process)."""
+    return chromium_printer.browser
 
 
 @pytest.fixture

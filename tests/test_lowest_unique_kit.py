@@ -145,19 +145,6 @@ def test_practice_answers_only_in_the_host_file_and_computed(lun_a4: Path) -> No
     assert "Rules 1" in host and "Slips 6 of 6 1" in host
 
 
-def test_nothing_printed_within_six_millimetres_of_an_edge(
-    lun_a4: Path, lun_letter_named: Path
-) -> None:
-    for folder in (lun_a4, lun_letter_named):
-        for stem in ("player-kit", "host-answers"):
-            with pdfplumber.open(folder / f"{stem}.pdf") as pdf:
-                for page in pdf.pages:
-                    for obj in page.chars + page.rects + page.lines:
-                        assert obj["x0"] >= MIN_EDGE_PT and obj["top"] >= MIN_EDGE_PT
-                        assert obj["x1"] <= page.width - MIN_EDGE_PT
-                        assert obj["bottom"] <= page.height - MIN_EDGE_PT
-
-
 def test_only_black_and_white(lun_a4: Path) -> None:
     with pdfplumber.open(lun_a4 / "player-kit.pdf") as pdf:
         for page in pdf.pages:

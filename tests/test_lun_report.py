@@ -12,6 +12,9 @@ from kit.cli import main
 from kit.errors import ConfigError, GameLogError
 from kit.games.lowest_unique.log import parse_party_log
 from kit.games.lowest_unique.reports import leaders_line, text_report
+from kit.i18n import words
+
+EN = words("en")
 
 ONE_TABLE = """\
 game = "lowest-unique"
@@ -68,13 +71,13 @@ def test_party_standings_and_the_winner_line() -> None:
     assert party.standings() == [(1, "Ann", 1, 1), (1, "Dee", 1, 1), (1, "Eve", 2, 1),
                                  (4, "Bob", 1, 0), (4, "Cy", 1, 0), (4, "Fay", 2, 0),
                                  (4, "Gus", 2, 0)]
-    assert leaders_line(party) == "Ann, Dee and Eve share first place with 1 point."
+    assert leaders_line(party, EN) == "Ann, Dee and Eve share first place with 1 point."
     single = log(ONE_TABLE.replace("Dee = 4", "Dee = 5"))  # round 2: all cancel
-    assert leaders_line(single) == "Ann wins with 1 point."
+    assert leaders_line(single, EN) == "Ann wins with 1 point."
 
 
 def test_text_output_is_markdown_and_ends_with_the_winner() -> None:
-    text = text_report(log(TWO_TABLES))
+    text = text_report(log(TWO_TABLES), EN)
     assert text.startswith("Table 1\n\n| Round | All choices | Cancelled | Surviving singles | "
                            "Winner |\n|---|---|---|---|---|\n| 1 | 1, 1, 3 (1 pass) | 1 | 3 | "
                            "Ann (3) |\n")

@@ -75,7 +75,8 @@ def error_of(log_or_data, *, parse: bool = False) -> str:
 def test_metadata() -> None:
     assert NAME == "whats-my-number"
     assert TITLE == "What's My Number?"
-    assert CREDIT == "What's My Number? — a game by Allan Stagg (2000)"
+    credit = CREDIT % {"game": TITLE, "author": "Allan Stagg", "year": 2000}
+    assert credit == "What's My Number? — a game by Allan Stagg (2000)"
     assert MIN_PLAYERS == 4
 
 

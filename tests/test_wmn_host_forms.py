@@ -16,8 +16,11 @@ from kit.errors import LayoutError
 from kit.games.whats_my_number import host_forms as host
 from kit.games.whats_my_number import rules
 from kit.games.whats_my_number.people import MIN_CELL_MM, MIN_TEXT_PT, Person
+from kit.i18n import words as language
 from kit.layout.model import Box, Item, Line, Text, pt
 from kit.paper import Frame, Paper, paper
+
+EN = language("en")
 
 PAPERS = ("a4", "letter")
 PLAYERS = range(4, 31)
@@ -123,10 +126,10 @@ def test_grid_rows_and_columns_per_sheet() -> None:
 @pytest.mark.parametrize("paper_name", PAPERS)
 def test_the_top_band_fits_above_the_grid(paper_name: str, landscape: bool) -> None:
     body = paper(paper_name).oriented(landscape).body
-    width = host.band_width(body)
-    size = host.legend_size(width)
+    width = host.band_width(body, EN)
+    size = host.legend_size(width, EN)
     assert size == 9.0
-    lines = host.legend_lines(width, size)
+    lines = host.legend_lines(width, size, EN)
     assert len(lines) <= 2
     bottom = host.LEGEND_TOP_MM + pt(size) * (fonts.ASCENT + (len(lines) - 1) * 1.22
                                               + fonts.DESCENT)
@@ -207,11 +210,12 @@ def test_grid_summary_for_the_gm_card() -> None:
 
 def test_sheet_labels() -> None:
     layout = host.grid_layout(paper("a4"), 12)
-    assert [host.sheet_label(s) for s in host.grid_sheets(layout, 3)] == [
+    assert [host.sheet_label(s, EN) for s in host.grid_sheets(layout, 3)] == [
         "Turn 3 report · sheet 1 of 2", "Turn 3 report · sheet 2 of 2"]
-    assert [host.sheet_label(s) for s in host.grid_sheets(layout, None)] == ["Spare bonus rows"]
+    assert [host.sheet_label(s, EN) for s in host.grid_sheets(layout, None)] == [
+        "Spare bonus rows"]
     one = host.grid_layout(paper("a4"), 6)
-    assert host.sheet_label(host.grid_sheets(one, 1)[0]) == "Turn 1 report"
+    assert host.sheet_label(host.grid_sheets(one, 1)[0], EN) == "Turn 1 report"
 
 
 # --- the turn-report grid: drawn ----------------------------------------------------------------
@@ -222,7 +226,7 @@ def test_sheet_labels() -> None:
 def test_grid_pages_are_legible_and_inside_the_body(players: int, paper_name: str) -> None:
     sheet = paper(paper_name)
     people = everyone(players, LONG_NAMES)
-    pages = host.grid_pages(sheet, people, 2, (1, 290))
+    pages = host.grid_pages(sheet, people, 2, (1, 290), EN)
     layout = host.grid_layout(sheet, players)
     assert len(pages) == 2 * layout.sheets_per_turn + 1
     for _, landscape, items in pages:
@@ -233,7 +237,7 @@ def test_grid_pages_are_legible_and_inside_the_body(players: int, paper_name: st
 
 def test_grid_sheet_contents() -> None:
     people = everyone(12)
-    pages = host.grid_pages(paper("a4"), people, 1, (1, 110))
+    pages = host.grid_pages(paper("a4"), people, 1, (1, 110), EN)
     (first_label, _, first), (second_label, _, second), (spare_label, _, spare) = pages
     assert (first_label, second_label, spare_label) == (
         "Turn 1 report · sheet 1 of 2", "Turn 1 report · sheet 2 of 2", "Spare bonus rows")
@@ -265,7 +269,7 @@ def test_grid_sheet_contents() -> None:
 
 def test_split_sheets_repeat_the_row_labels() -> None:
     people = everyone(30)
-    pages = host.grid_pages(A5, people, 1, (1, 290))
+    pages = host.grid_pages(A5, people, 1, (1, 290), EN)
     layout = host.grid_layout(A5, 30)
     assert len(pages) == layout.sheets_per_turn + 3
     first, second = (items for _, _, items in pages[:2])
@@ -310,10 +314,10 @@ def test_a_24_character_two_word_name_is_never_split_inside_a_word() -> None:
     name = "Maximiliana Konstantinos"
     assert len(name) == 24 and len(name.split()) == 2
     people = everyone(6, [name])
-    _, _, items = host.grid_pages(paper("a4"), people, 1, (1, 50))[0]
+    _, _, items = host.grid_pages(paper("a4"), people, 1, (1, 50), EN)[0]
     words = word_runs(items)
     assert {"Maximiliana", "Konstantinos"} <= words
-    (register,) = host.register_pages(paper("a4"), people, (1, 50))
+    (register,) = host.register_pages(paper("a4"), people, (1, 50), EN)
     assert name in lines_of_text(register[1]) or {"Maximiliana", "Konstantinos"} <= word_runs(
         register[1])
 
@@ -339,14 +343,15 @@ def test_hyphen_wrap_breaks_only_after_hyphens_and_spaces() -> None:
 def test_register_pages_fit(players: int, paper_name: str) -> None:
     sheet = paper(paper_name)
     body = sheet.body
-    top = host.register_top(body, default_range(players))
+    top = host.register_top(body, default_range(players), EN)
     parts = host.register_parts(body, top, players)
     assert [i for a, b in parts for i in range(a, b)] == list(range(players))
     rows = max(b - a for a, b in parts)
     row = host.register_row_mm(body, top, rows)
     assert host.REG_ROW_MM <= row <= host.REG_MAX_ROW_MM
     assert top + host.REG_HEAD_MM + rows * row + host.EDGE_MM <= body.h
-    pages = host.register_pages(sheet, everyone(players, LONG_NAMES), default_range(players))
+    pages = host.register_pages(sheet, everyone(players, LONG_NAMES), default_range(players),
+                                EN)
     assert len(pages) == len(parts)
     for _, items in pages:
         check_items(items, body)
@@ -354,7 +359,7 @@ def test_register_pages_fit(players: int, paper_name: str) -> None:
 
 def test_register_rows_grow_when_few_players_leave_room() -> None:
     body = paper("a4").body
-    top = host.register_top(body, (1, 50))
+    top = host.register_top(body, (1, 50), EN)
     assert host.register_rows_per_page(body, top) >= 25
     assert host.register_row_mm(body, top, 6) == host.REG_MAX_ROW_MM
     assert host.register_row_mm(body, top, host.register_rows_per_page(body, top)) >= 7.5
@@ -362,7 +367,7 @@ def test_register_rows_grow_when_few_players_leave_room() -> None:
 
 
 def test_register_contents() -> None:
-    pages = host.register_pages(paper("letter"), everyone(30, LONG_NAMES), (1, 290))
+    pages = host.register_pages(paper("letter"), everyone(30, LONG_NAMES), (1, 290), EN)
     assert [label for label, _ in pages] == ["Secret register 1 of 2", "Secret register 2 of 2"]
     lines = lines_of_text(pages[0][1])
     assert lines[0] == "Secret register 1 of 2"
@@ -371,7 +376,7 @@ def test_register_contents() -> None:
                   "two players may hold the same number", "turn: count", "B t1 g1",
                   "Letter", "Player", "Secret", "Found all"):
         assert words in text, words
-    one = host.register_pages(paper("a4"), everyone(6), (1, 50))
+    one = host.register_pages(paper("a4"), everyone(6), (1, 50), EN)
     assert [label for label, _ in one] == ["Secret register"]
 
 

@@ -10,6 +10,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from helpers import plain
 from pypdf import PdfReader
 
 from kit import fonts
@@ -17,10 +18,13 @@ from kit.cli import main
 from kit.games.whats_my_number import player_forms as forms
 from kit.games.whats_my_number import rules
 from kit.games.whats_my_number.people import MIN_CELL_MM, MIN_TEXT_PT, Person
+from kit.i18n import words as language
 from kit.layout import slip
 from kit.layout.fit import ELLIPSIS, paragraph
 from kit.layout.model import Box, Item, Line, Text, pt, text_width
 from kit.paper import Frame, Paper, paper
+
+EN = language("en")
 
 PAPERS = ("a4", "letter")
 COUNTS = (4, 6, 12, 20, 30)
@@ -91,7 +95,7 @@ def test_hand_widths_grow_with_the_largest_number() -> None:
     assert forms.digits((5, 999)) == 3
     assert forms.hand_mm((1, 50)) < forms.hand_mm((1, 999))
     for number_range in ((1, 9), (1, 50), (1, 999)):
-        assert forms.sub_mm(number_range) >= max(MIN_CELL_MM, forms.hand_mm(number_range))
+        assert forms.sub_mm(number_range, EN) >= max(MIN_CELL_MM, forms.hand_mm(number_range))
         assert forms.list_box_mm(number_range) >= forms.hand_mm(number_range)
         assert forms.guess_box_mm(number_range) >= forms.hand_mm(number_range)
         assert forms.slip_box_mm(number_range) >= 4 * forms.digits(number_range)
@@ -123,7 +127,7 @@ def test_slip_grid_fills_the_body_eight_a_page(paper_name: str) -> None:
     assert b.flap.h >= slip.FLAP_MIN_MM
     # the instructions (longest range) end well above the fold line and its label
     inner = grid.width_mm - 2 * slip.PAD_MM
-    _, used = paragraph(0, 0, inner, [(forms.slip_words((100, 999)), "regular")],
+    _, used = paragraph(0, 0, inner, [(forms.slip_words((100, 999), EN), "regular")],
                         forms.SLIP_TEXT_PT, 1.2)
     assert 1.2 + used <= b.middle.h - 2.0
     # the box sits in the flap, and its label clears the fold line
@@ -143,7 +147,7 @@ def test_slip_grid_refuses_a_tiny_page() -> None:
 def test_slip_pages(paper_name: str, count: int) -> None:
     sheet = paper(paper_name)
     everyone = people(count, named=True)
-    pages = forms.slip_pages(sheet, everyone, default_range(count))
+    pages = forms.slip_pages(sheet, everyone, default_range(count), EN)
     total = math.ceil(count / 8)
     assert [label for label, _ in pages] == [f"Secret-number slips {i} of {total}"
                                              for i in range(1, total + 1)]
@@ -156,7 +160,7 @@ def test_slip_pages(paper_name: str, count: int) -> None:
     for person in everyone:
         assert f"Secret number slip · player {person.letter}" in words
         # the label prints whole, bold, between 15 and 9 pt
-        (name,) = [t for t in texts if t.text == person.text]
+        (name,) = [t for t in texts if t.text == plain(person.text)]
         assert name.face == "bold" and 9.0 <= name.size <= 15.0
     assert words.count(f"Secret number, {lo} to {hi}") == count
     assert words.count("fold the strip up") == count
@@ -217,7 +221,7 @@ def test_order_form_pages(paper_name: str, count: int, named: bool) -> None:
     everyone = people(count, named)
     number_range = (1, 999) if named else default_range(count)
     turns = 3
-    pages = forms.order_form_pages(sheet, everyone, turns, number_range)
+    pages = forms.order_form_pages(sheet, everyone, turns, number_range, EN)
     grid = forms.form_grid(sheet.body, count, number_range)
     total = math.ceil(count * turns / grid.per_page)
     assert [label for label, _ in pages] == [f"Order forms {i} of {total}"
@@ -230,7 +234,7 @@ def test_order_form_pages(paper_name: str, count: int, named: bool) -> None:
     assert words.count("Guess 1") == count * turns
     assert words.count("one per hit last turn") == count * turns
     assert words.count("— or a list: a number for every other player —") == count * turns
-    assert all(person.text in words for person in everyone)
+    assert all(plain(person.text) in words for person in everyone)
 
 
 @pytest.mark.parametrize("paper_name", PAPERS)
@@ -242,7 +246,8 @@ def test_one_order_form_stays_in_its_cell(paper_name: str, count: int) -> None:
     grid = forms.form_grid(sheet.body, count, number_range)
     for person in everyone[:3] + everyone[-1:]:
         opponents = [o for o in everyone if o is not person]
-        items = forms.form_items(person, opponents, 30, 50.0, 40.0, grid, number_range)
+        items = forms.form_items(person, opponents, 30, 50.0, 40.0, grid, number_range,
+                                 EN)
         cell = Frame(50.0, 40.0, grid.width_mm, grid.needed_mm)
         assert outside(items, cell, 1.0) == []  # 1 mm clear of the cut lines
         letters = [t.text for t in items if isinstance(t, Text) and t.face == "bold"
@@ -259,13 +264,13 @@ def test_one_order_form_stays_in_its_cell(paper_name: str, count: int) -> None:
 
 @cache
 def top_height(paper_name: str) -> float:
-    return forms.deduction_top(paper(paper_name), Person(0, "AD", LONG_NAMES[0]))[1]
+    return forms.deduction_top(paper(paper_name), Person(0, "AD", LONG_NAMES[0]), EN)[1]
 
 
 def check_deduction_layout(lay: forms.DeductionLayout, width: float, height: float,
                            opponents: int, turns: int, number_range: tuple[int, int]) -> None:
     assert lay.sub_mm >= max(MIN_CELL_MM, forms.hand_mm(number_range))
-    assert lay.sub_mm >= text_width(forms.HIGH, forms.DED_SUB_PT) + 2 * forms.PAD_MM
+    assert lay.sub_mm >= text_width(forms.low_high(EN)[1], forms.DED_SUB_PT) + 2 * forms.PAD_MM
     assert lay.row_mm >= (forms.DED_ROW_TWO_MM if lay.label_lines == 2 else MIN_CELL_MM)
     assert lay.row_mm <= forms.DED_MAX_ROW_MM
     # turns and opponents covered in order, nothing twice
@@ -287,7 +292,8 @@ def test_deduction_layout_on_numbers(paper_name: str) -> None:
         for number_range in ranges(count):
             height = body.h - top_height(paper_name)
             for turns in range(1, 31):
-                lay = forms.best_deduction_layout(body.w, height, labels, turns, number_range)
+                lay = forms.best_deduction_layout(body.w, height, labels, turns, number_range,
+                                                  EN)
                 check_deduction_layout(lay, body.w, height, count - 1, turns, number_range)
                 assert lay.label_lines == 1
                 if turns <= 8:  # the default game: one page a player, even for 30 players
@@ -298,11 +304,12 @@ def test_deduction_layout_on_numbers(paper_name: str) -> None:
 @pytest.mark.parametrize("count", COUNTS)
 def test_deduction_layout_with_long_names(paper_name: str, count: int) -> None:
     body = paper(paper_name).body
-    labels = [p.text for p in people(count, named=True)[1:]]
+    labels = [plain(p.text) for p in people(count, named=True)[1:]]
     for number_range in ranges(count):
         height = body.h - top_height(paper_name)
         for turns in (1, 8, 30):
-            lay = forms.best_deduction_layout(body.w, height, labels, turns, number_range)
+            lay = forms.best_deduction_layout(body.w, height, labels, turns, number_range,
+                                                  EN)
             check_deduction_layout(lay, body.w, height, count - 1, turns, number_range)
             # every label fits its column whole: one line at 8 pt or more, or two lines
             # broken between words
@@ -315,11 +322,11 @@ def test_deduction_layout_with_long_names(paper_name: str, count: int) -> None:
 
 
 def test_label_columns_most_legible_first() -> None:
-    short = forms.label_columns(["B", "C", "D"])
+    short = forms.label_columns(["B", "C", "D"], EN)
     assert short[0].lines == 1
     assert short[0].width_mm == pytest.approx(
-        math.ceil((text_width(forms.MINE, forms.DED_LABEL_PT) + 2 * forms.PAD_MM) * 10) / 10)
-    named = forms.label_columns(["B · Bartholomew Fitzgerald-X", "C · Cy"])
+        math.ceil((text_width(forms.mine(EN), forms.DED_LABEL_PT) + 2 * forms.PAD_MM) * 10) / 10)
+    named = forms.label_columns(["B · Bartholomew Fitzgerald-X", "C · Cy"], EN)
     assert [c.lines for c in named] == [1, 2, 1]
     assert named[1].width_mm < named[0].width_mm
     assert named[2].width_mm < named[0].width_mm
@@ -327,12 +334,12 @@ def test_label_columns_most_legible_first() -> None:
 
 def test_best_layout_prefers_fewer_pages_then_legibility() -> None:
     body = paper("a4").body
-    labels = [p.text for p in people(6, named=True)[1:]]
-    lay = forms.best_deduction_layout(body.w, body.h - 20, labels, 8, (1, 50))
+    labels = [plain(p.text) for p in people(6, named=True)[1:]]
+    lay = forms.best_deduction_layout(body.w, body.h - 20, labels, 8, (1, 50), EN)
     assert (lay.pages, len(lay.blocks)) == (1, 1)
     assert lay.label_lines == 2  # 9 pt on two lines beats 8 pt on one
-    labels = [p.text for p in people(30, named=True)[1:]]
-    lay = forms.best_deduction_layout(body.w, body.h - 20, labels, 8, (1, 290))
+    labels = [plain(p.text) for p in people(30, named=True)[1:]]
+    lay = forms.best_deduction_layout(body.w, body.h - 20, labels, 8, (1, 290), EN)
     assert lay.label_lines == 1  # 7 mm rows: every opponent in one block
     assert len(lay.opponent_parts) == 1
 
@@ -346,7 +353,7 @@ def test_deduction_pages(paper_name: str, count: int, turns: int) -> None:
     number_range = (1, 999) if turns == 30 else default_range(count)
     lo, hi = number_range
     for person in (everyone[0], everyone[-1]):
-        pages = forms.deduction_pages(sheet, person, everyone, turns, number_range)
+        pages = forms.deduction_pages(sheet, person, everyone, turns, number_range, EN)
         labels = [label for label, _ in pages]
         if len(pages) == 1:
             assert labels == [f"Deduction sheet {person.letter}"]
@@ -357,7 +364,7 @@ def test_deduction_pages(paper_name: str, count: int, turns: int) -> None:
         for _, items in pages:
             check_page(items, sheet)
             page_texts = [t.text for t in items if isinstance(t, Text)]
-            assert f"Deduction sheet · {person.text}" in page_texts
+            assert f"Deduction sheet · {plain(person.text)}" in page_texts
             texts += page_texts
         for t in range(1, turns + 1):
             assert f"Turn {t}" in texts
@@ -366,28 +373,28 @@ def test_deduction_pages(paper_name: str, count: int, turns: int) -> None:
         assert texts.count("Start") == len({o for (_, o) in _blocks(sheet, person, everyone,
                                                                      turns, number_range)})
         assert "My guesses" in texts
-        assert person.text not in texts  # no row for the sheet's owner
+        assert plain(person.text) not in texts  # no row for the sheet's owner
 
 
 def _blocks(sheet: Paper, person: Person, everyone: list[Person], turns: int,
             number_range: tuple[int, int]) -> list[tuple[tuple[int, int], tuple[int, int]]]:
     body = sheet.body
-    top = forms.deduction_top(sheet, person)[1]
+    top = forms.deduction_top(sheet, person, EN)[1]
     lay = forms.best_deduction_layout(body.w, body.h - top,
-                                      [o.text for o in everyone if o is not person], turns,
-                                      number_range)
+                                      [plain(o.text) for o in everyone if o is not person], turns,
+                                      number_range, EN)
     return lay.blocks
 
 
 def test_deduction_cells_stay_big_enough() -> None:
     sheet = paper("letter")
     everyone = people(30)
-    (label, items), = forms.deduction_pages(sheet, everyone[0], everyone, 8, (1, 999))
+    (label, items), = forms.deduction_pages(sheet, everyone[0], everyone, 8, (1, 999), EN)
     assert label == "Deduction sheet A"
     lines = [i for i in items if isinstance(i, Line)]
     xs = sorted({round(line.x1, 2) for line in lines if line.x1 == line.x2})
     ys = sorted({round(line.y1, 2) for line in lines if line.y1 == line.y2})
-    assert min(b - a for a, b in zip(xs, xs[1:], strict=False)) >= forms.sub_mm((1, 999)) - EPS
+    assert min(b - a for a, b in zip(xs, xs[1:], strict=False)) >= forms.sub_mm((1, 999), EN) - EPS
     heights = [b - a for a, b in zip(ys, ys[1:], strict=False)]
     assert min(heights) >= min(forms.DED_HEAD_MM) - EPS
     assert sorted(heights)[len(forms.DED_HEAD_MM)] >= MIN_CELL_MM - EPS

@@ -34,10 +34,13 @@ from kit.games.whats_my_number.reports import (
     still_to_find,
     wrap_entries,
 )
+from kit.i18n import words as language
 from kit.layout.model import Line, Text, pt
 from kit.paper import paper
 from kit.plan import Form, KitPlan
 from kit.resources import font_path
+
+EN = language("en")
 
 # The reference example: A guessed 17 and 33, B hit C with its first guess, C's list had three
 # right. Then B finds A and D (turn 2) and E and F (turn 3), and wins.
@@ -216,7 +219,7 @@ def test_a_log_without_turns_still_gets_its_pages() -> None:
 def test_rows_that_do_not_fit_continue_on_further_pages() -> None:
     # 30 players, two guesses each: 59 rows and a list row in one turn.
     log, _, plan = planned(big_log(30))
-    layout = game_layout(log, rules.play(log), paper("a4"))
+    layout = game_layout(log, rules.play(log), paper("a4"), EN)
     assert layout.landscape and not layout.split
     pages = plan.documents[0].pages
     count = len(row_pages(60, layout.rows_per_page, layout.rows_per_page))
@@ -234,7 +237,7 @@ def test_rows_that_do_not_fit_continue_on_further_pages() -> None:
 def test_report_layout_portrait_then_landscape_then_split(name: str, players: int) -> None:
     sheet = paper(name)
     label = LABEL_MAX_MM
-    layout = report_layout(players, sheet, label)
+    layout = report_layout(players, sheet, EN, label)
     portrait_room = sheet.body.w - label
     landscape_room = sheet.turned().body.w - label
     assert layout.landscape == (portrait_room / players < MIN_CELL_MM)
@@ -255,16 +258,16 @@ def test_report_layout_portrait_then_landscape_then_split(name: str, players: in
 
 
 def test_small_games_print_portrait_with_wide_cells() -> None:
-    layout = report_layout(6, paper("a4"))
+    layout = report_layout(6, paper("a4"), EN)
     assert not layout.landscape and not layout.split and layout.cell_mm == 14.0
-    assert report_layout(4, paper("letter"), 50.0, 40.0).cell_mm == 36.4  # room for names
+    assert report_layout(4, paper("letter"), EN, 50.0, 40.0).cell_mm == 36.4  # room for names
 
 
 def test_split_parts_for_a_hundred_players() -> None:
-    a4 = report_layout(100, paper("a4"), 20.0)  # 257 mm of room: 36 columns a page
+    a4 = report_layout(100, paper("a4"), EN, 20.0)  # 257 mm of room: 36 columns a page
     assert a4.landscape and a4.parts == ((0, 34), (34, 67), (67, 100))
     assert a4.cell_mm == 7.5
-    letter = report_layout(100, paper("letter"), 20.0)  # 239.4 mm: 34 a page
+    letter = report_layout(100, paper("letter"), EN, 20.0)  # 239.4 mm: 34 a page
     assert letter.parts == ((0, 34), (34, 67), (67, 100)) and letter.cell_mm == 7.0
 
 
@@ -295,8 +298,8 @@ def test_row_pages(rows: int, per_page: int, last: int, runs: list[tuple[int, in
 
 def test_column_note_names_the_first_and_last_player_of_a_part() -> None:
     labels = rules.player_labels(60)
-    assert column_note(labels, (0, 35)) == "columns A–AI"
-    assert column_note(["Ann Lee", "Bob", "Cy Roe"], (0, 3)) == "columns Ann Lee – Cy Roe"
+    assert column_note(labels, (0, 35), EN) == "columns A–AI"
+    assert column_note(["Ann Lee", "Bob", "Cy Roe"], (0, 3), EN) == "columns Ann Lee – Cy Roe"
 
 
 def test_register_columns_fill_the_body() -> None:
@@ -322,10 +325,10 @@ def test_wrapped_entries_break_between_entries_never_inside_a_label() -> None:
 
 
 def test_still_to_find_lists_names_near_the_end_and_counts_them_before() -> None:
-    assert still_to_find([], True) == ["nobody"]
-    assert still_to_find(["B", "C"], False) == ["all 2 others"]
-    assert still_to_find(["B", "C"], True) == ["B", "C"]
-    assert still_to_find(rules.player_labels(13), True) == ["13 others"]
+    assert still_to_find([], True, EN) == ["nobody"]
+    assert still_to_find(["B", "C"], False, EN) == ["all 2 others"]
+    assert still_to_find(["B", "C"], True, EN) == ["B", "C"]
+    assert still_to_find(rules.player_labels(13), True, EN) == ["13 others"]
 
 
 # --- every page inside the frame, big parties ------------------------------------------------
@@ -382,7 +385,7 @@ def test_every_text_is_legible_and_inside_the_body(name: str, players: int, name
                                                    ) -> None:
     log, result, plan = planned(big_log(players, named), name)
     check_items(plan, name)
-    layout = game_layout(log, result, paper(name))
+    layout = game_layout(log, result, paper(name), EN)
     texts = [item.text for page in plan.documents[0].pages for item in page.body.items
              if isinstance(item, Text)]
     lists = [t for t in texts if t == "0 correct."]
@@ -428,7 +431,7 @@ def test_forty_named_players_end_to_end(tmp_path: Path, capsys: pytest.CaptureFi
     log = rules.parse_game_log(tomllib.loads(log_path.read_text()))
     result = rules.play(log)
     for name in ("a4",):
-        layout = game_layout(log, result, paper(name))
+        layout = game_layout(log, result, paper(name), EN)
         assert layout.landscape and layout.split  # 40 named columns: split in landscape
         runs = row_pages(79, layout.rows_per_page, layout.rows_per_page)
         reports = page_texts(folder / "turn-reports.pdf")

@@ -2,9 +2,13 @@
 
 Coordinates run from the page's top-left corner, y downwards, in mm. A ``Text`` is one run of
 one font face placed by its left end on its baseline; text that mixes faces (a ✓ from the
-symbol font, a bold word) is already cut into runs with their positions worked out here, so
-the PDF (``kit.layout.pdf``, ReportLab) and the HTML (``kit.layout.svg``, inline SVG) place
-every glyph at the same spot and cannot drift apart.
+symbol font, a bold word, a name in another script) is already cut into runs with their
+positions worked out here, so the PDF (``kit.layout.pdf``, ReportLab) and the HTML
+(``kit.layout.svg``, inline SVG) place every run at the same spot and cannot drift apart.
+
+A line is laid out by ``kit.fonts.line``: runs in visual order, right-to-left ones (``rtl``)
+placed right to left, shaped runs measured by their shaped advances. The items of a line come
+in logical (reading) order, so the PDF's text layer reads back in the order it was written.
 """
 
 from __future__ import annotations
@@ -47,9 +51,10 @@ class Text:
 
     x: float
     y: float
-    text: str
+    text: str  # logical order, even when the run reads right to left
     size: float
     face: str = "regular"
+    rtl: bool = False  # a right-to-left run: shaped and drawn right to left from x + width
 
 
 Item = Line | Box | Text
@@ -74,18 +79,22 @@ def text(x: float, y: float, content: str, size: float, style: str = "regular",
 
 def rich(x: float, y: float, parts: Sequence[tuple[str, str]], size: float,
          align: str = "left") -> list[Text]:
-    """Several styled pieces on one line, e.g. ``[("H", "bold"), (" higher", "regular")]``."""
-    pieces = [(part, key) for content, style in parts if content
-              for part, key in fonts.runs(content, style)]
-    widths = [fonts.run_width_pt(part, key, size) * MM_PER_PT for part, key in pieces]
+    """Several styled pieces on one line, e.g. ``[("H", "bold"), (" higher", "regular")]``.
+
+    The pieces are one bidirectional paragraph: a line whose first letter is right to left is
+    laid out right to left (wrap a name inside other text in ``fonts.isolate``).
+    """
+    runs = fonts.line(tuple((content, style) for content, style in parts if content))
+    widths = [fonts.run_width_pt(r.text, r.face, size, r.rtl) * MM_PER_PT for r in runs]
     total = sum(widths)
     start = x - total / 2 if align == "center" else x - total if align == "right" else x
-    out = []
-    for (part, key), width in zip(pieces, widths, strict=True):
-        if part.strip():
-            out.append(Text(round(start, 3), round(y, 3), part, size, key))
+    placed = []
+    for run, width in zip(runs, widths, strict=True):
+        if run.text.strip():
+            placed.append((run.start, Text(round(start, 3), round(y, 3), run.text, size,
+                                           run.face, run.rtl)))
         start += width
-    return out
+    return [item for _, item in sorted(placed, key=lambda p: p[0])]
 
 
 def baseline_in(top: float, height: float, size: float) -> float:
@@ -114,7 +123,7 @@ def shifted(items: Iterable[Item], dx: float, dy: float) -> list[Item]:
     for item in items:
         if isinstance(item, Text):
             out.append(Text(round(item.x + dx, 3), round(item.y + dy, 3), item.text, item.size,
-                            item.face))
+                            item.face, item.rtl))
         elif isinstance(item, Box):
             out.append(Box(round(item.x + dx, 3), round(item.y + dy, 3), item.w, item.h,
                            item.width, item.dash))

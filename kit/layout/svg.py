@@ -2,7 +2,10 @@
 
 The SVG's user unit is the millimetre (``viewBox`` = the page), text sizes are converted from
 points, and kerning and ligatures are switched off (in ``print.css``) because ReportLab uses
-neither: each glyph then lands where the PDF puts it.
+neither: each glyph then lands where the PDF puts it. A run the PDF draws from shaped glyphs
+(a complex or right-to-left script, combining marks) has the class ``s``, which keeps the
+browser's shaping on (the same HarfBuzz features, the same font); a right-to-left run is
+written right to left (``direction="rtl"``), anchored at its right end, ``x`` + its width.
 """
 
 from __future__ import annotations
@@ -11,7 +14,8 @@ from collections.abc import Sequence
 from html import escape
 from itertools import groupby
 
-from .model import Box, Item, Line, Text, pt
+from .. import fonts
+from .model import MM_PER_PT, Box, Item, Line, Text, pt
 
 
 def _num(value: float) -> str:
@@ -39,10 +43,21 @@ def _items(items: Sequence[Item]) -> str:
         out.append(f'<path stroke-width="{_num(width)}"{dashes} d="{_path(list(group))}"/>')
     for item in items:
         if isinstance(item, Text):
-            out.append(f'<text class="f-{item.face}" x="{_num(item.x)}" y="{_num(item.y)}" '
-                       f'font-size="{_num(pt(item.size))}">{escape(item.text, quote=False)}'
-                       "</text>")
+            out.append(_text(item))
     return "".join(out)
+
+
+def _text(item: Text) -> str:
+    cls = f"f-{item.face}"
+    x = item.x
+    extra = ""
+    if fonts.needs_shaping(item.text, item.face, item.rtl):
+        cls += " s"
+    if item.rtl:
+        x += fonts.run_width_pt(item.text, item.face, item.size, True) * MM_PER_PT
+        extra = ' direction="rtl"'
+    return (f'<text class="{cls}" x="{_num(x)}" y="{_num(item.y)}" '
+            f'font-size="{_num(pt(item.size))}"{extra}>{escape(item.text, quote=False)}</text>')
 
 
 _BODIES: dict[int, tuple[Sequence[Item], str]] = {}

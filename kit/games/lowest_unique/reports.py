@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from ...errors import shown
 from ...game import KitConfig
+from ...i18n import Words
 from ...layout.blocks import note, para, title
 from ...layout.model import Item
 from ...layout.table import Cell, ruled_table
@@ -27,27 +28,43 @@ STANDING_ROW_MM = 7.5
 HEAD_PT = 9.5
 
 
+SEP = " · "  # between a table's label and a page's name
+
+
 def _join(items: Sequence[object]) -> str:
     return ", ".join(map(str, items))
 
 
-def choices_text(r: Round) -> str:
+def _numbers(items: Sequence[object], words: Words) -> str:
+    """Numbers in a cell, or "none"."""
+    return _join(items) or words.gettext("none")
+
+
+def choices_text(r: Round, words: Words) -> str:
     passes = r.result.passes
-    more = f" ({passes} pass{'es' if passes != 1 else ''})" if passes else ""
-    return (_join(r.result.choices) or "none") + more
+    choices = _numbers(r.result.choices, words)
+    if not passes:
+        return choices
+    counted = words.ngettext("%(num)s pass", "%(num)s passes", passes)
+    return f"{choices} ({counted})"
 
 
-def winner_text(r: Round) -> str:
-    return f"{r.winner} ({r.result.winner})" if r.winner else "no winner"
+def winner_text(r: Round, words: Words) -> str:
+    return f"{r.winner} ({r.result.winner})" if r.winner else words.gettext("no winner")
 
 
-def leaders_line(log: PartyLog) -> str:
+def leaders_line(log: PartyLog, words: Words) -> str:
     names, points = log.leaders()
-    pts = f"{points} point{'s' if points != 1 else ''}"
     if len(names) == 1:
-        return f"{names[0]} wins with {pts}."
-    listed = ", ".join(names[:-1]) + " and " + names[-1]
-    return f"{listed} share first place with {pts}."
+        return words.ngettext("%(player)s wins with %(num)s point.",
+                              "%(player)s wins with %(num)s points.", points, player=names[0])
+    return words.ngettext("%(players)s share first place with %(num)s point.",
+                          "%(players)s share first place with %(num)s points.", points,
+                          players=words.join(names))
+
+
+def table_name(number: int, words: Words) -> str:
+    return words.gettext("Table %(table)s", table=number)
 
 
 def _heading(body: Frame, words: str, lead: str) -> tuple[list[Item], float]:
@@ -56,33 +73,38 @@ def _heading(body: Frame, words: str, lead: str) -> tuple[list[Item], float]:
     return items + more, body.y + used + used2 + 1.0
 
 
-def tally_items(body: Frame, table: Table, label: str) -> list[Item]:
-    items, y = _heading(body, label, "Every valid round as revealed: all choices in order, "
-                        "the numbers cancelled because two or more players wrote them, the "
-                        "singles left, and who wrote the lowest single (one point).")
+def tally_items(body: Frame, table: Table, label: str, words: Words) -> list[Item]:
+    _ = words.gettext
+    items, y = _heading(body, label, _("Every valid round as revealed: all choices in order, "
+                                       "the numbers cancelled because two or more players "
+                                       "wrote them, the singles left, and who wrote the "
+                                       "lowest single (one point)."))
     w = body.w
     widths = [w * 0.11, w * 0.33, w * 0.16, w * 0.18, w * 0.22]
-    head = [Cell(t, "bold", size=HEAD_PT) for t in ("Round", "All choices (sorted)",
-                                                    "Cancelled", "Surviving singles",
-                                                    "Winner")]
-    rows = [head] + [[Cell(str(r.number), align="center"), Cell(choices_text(r)),
-                      Cell(_join(r.result.cancelled) or "none"),
-                      Cell(_join(r.result.singles) or "none"),
-                      Cell(winner_text(r), "bold" if r.winner else "regular")]
+    head = [Cell(t, "bold", size=HEAD_PT) for t in (_("Round"), _("All choices (sorted)"),
+                                                    _("Cancelled"), _("Surviving singles"),
+                                                    _("Winner"))]
+    rows = [head] + [[Cell(str(r.number), align="center"), Cell(choices_text(r, words)),
+                      Cell(_numbers(r.result.cancelled, words)),
+                      Cell(_numbers(r.result.singles, words)),
+                      Cell(winner_text(r, words), "bold" if r.winner else "regular")]
                      for r in table.rounds]
     return items + ruled_table(body.x, y, widths, [HEAD_MM] + [ROW_MM] * len(table.rounds),
                                rows)
 
 
-def score_items(body: Frame, table: Table, label: str, rounds: int, closing: str) -> list[Item]:
-    items, y = _heading(body, label, "One point for each round's lowest single; equal totals "
-                        "share a place.")
+def score_items(body: Frame, table: Table, label: str, rounds: int, closing: str,
+                words: Words) -> list[Item]:
+    _ = words.gettext
+    items, y = _heading(body, label, _("One point for each round's lowest single; equal "
+                                       "totals share a place."))
     round_w = 10.0
     widths = [body.w - rounds * round_w - 36.0] + [round_w] * rounds + [18.0, 18.0]
-    head = ([Cell("Player", "bold", size=HEAD_PT)]
-            + [Cell(f"R{n}", "bold", "center", HEAD_PT) for n in range(1, rounds + 1)]
-            + [Cell("Total", "bold", "center", HEAD_PT), Cell("Place", "bold", "center",
-                                                              HEAD_PT)])
+    head = ([Cell(_("Player"), "bold", size=HEAD_PT)]
+            + [Cell(_("R%(round)s", round=n), "bold", "center", HEAD_PT)
+               for n in range(1, rounds + 1)]
+            + [Cell(_("Total"), "bold", "center", HEAD_PT), Cell(_("Place"), "bold", "center",
+                                                                 HEAD_PT)])
     places = table.places
     rows = [head] + [[Cell(p)] + [Cell(str(v), align="center") for v in table.points(p)]
                      + [Cell(str(table.totals[p]), "bold", "center"),
@@ -90,26 +112,32 @@ def score_items(body: Frame, table: Table, label: str, rounds: int, closing: str
     items += ruled_table(body.x, y, widths, [HEAD_MM] + [ROW_MM] * len(table.players), rows)
     y += HEAD_MM + ROW_MM * len(table.players) + 5.0
     if closing:
-        more, _ = note(body.x, y, body.w, [[(closing, "bold")]], size=13.0)
+        more, _used = note(body.x, y, body.w, [[(closing, "bold")]], size=13.0)
         items += more
     return items
 
 
-def standings_pages(body: Frame, log: PartyLog) -> list[list[Item]]:
+def standings_pages(body: Frame, log: PartyLog, words: Words) -> list[list[Item]]:
+    _ = words.gettext
     standings = log.standings()
-    lead = (f"{len(standings)} players at {len(log.tables)} tables, {log.rounds} rounds each. "
-            "Equal points share a place.")
-    _, top = _heading(body, "Party standings", lead)
-    closing = leaders_line(log)
+    lead = _("%(players)s at %(tables)s, %(rounds)s each. Equal points share a place.",
+             players=words.ngettext("%(num)s player", "%(num)s players", len(standings)),
+             tables=words.ngettext("%(num)s table", "%(num)s tables", len(log.tables)),
+             rounds=words.ngettext("%(num)s round", "%(num)s rounds", log.rounds))
+    _items, top = _heading(body, _("Party standings"), lead)
+    closing = leaders_line(log, words)
     per_page = int((body.bottom - top - HEAD_MM - 20.0) // STANDING_ROW_MM)
     chunks = [standings[i:i + per_page] for i in range(0, len(standings), per_page)]
     pages = []
     for n, chunk in enumerate(chunks, start=1):
-        more = f" ({n} of {len(chunks)})" if len(chunks) > 1 else ""
-        items, y = _heading(body, "Party standings" + more, lead)
+        heading = (_("Party standings (%(page)s of %(pages)s)", page=n, pages=len(chunks))
+                   if len(chunks) > 1 else _("Party standings"))
+        items, y = _heading(body, heading, lead)
         widths = [20.0, body.w - 60.0, 20.0, 20.0]
-        head = [Cell(t, "bold", "center" if t != "Player" else "left", HEAD_PT)
-                for t in ("Place", "Player", "Table", "Points")]
+        head = [Cell(_("Place"), "bold", "center", HEAD_PT), Cell(_("Player"), "bold", "left",
+                                                                  HEAD_PT),
+                Cell(_("Table"), "bold", "center", HEAD_PT),
+                Cell(_("Points"), "bold", "center", HEAD_PT)]
         rows = [head] + [[Cell(str(place), "bold", "center"), Cell(player),
                           Cell(str(table), align="center"), Cell(str(points), align="center")]
                          for place, player, table, points in chunk]
@@ -123,27 +151,37 @@ def standings_pages(body: Frame, log: PartyLog) -> list[list[Item]]:
 
 
 def plan_report(log: PartyLog, config: KitConfig) -> KitPlan:
-    """The report folder: one file of every table's tally and scores (standings first)."""
+    """The report folder: one file of every table's tally and scores (standings first), in
+    ``config.words``' language."""
     for table in log.tables:  # printed on every page: only what our fonts can draw
         for player in table.players:
             printable_text("players", f"the name {shown(player)}", player, 24)
+    words = config.words
+    _ = words.gettext
     body = paper(config.paper).body
     several = len(log.tables) > 1
     pages: list[Page] = []
     if several:
-        chunks = standings_pages(body, log)
-        pages += [Page("Party standings" + (f" {n} of {len(chunks)}" if len(chunks) > 1 else ""),
-                       Form(tuple(items))) for n, items in enumerate(chunks, start=1)]
+        chunks = standings_pages(body, log, words)
+        pages += [Page(_("Party standings %(page)s of %(pages)s", page=n, pages=len(chunks))
+                       if len(chunks) > 1 else _("Party standings"), Form(tuple(items)))
+                  for n, items in enumerate(chunks, start=1)]
     for table in log.tables:
-        where = f"Table {table.number} · " if several else ""
-        pages.append(Page(f"{where}Round tally", Form(tuple(tally_items(
-            body, table, f"{where}Round tally")))))
-        pages.append(Page(f"{where}Score sheet", Form(tuple(score_items(
-            body, table, f"{where}Score sheet", log.rounds,
-            "" if several else leaders_line(log))))))
-    banner = f"Numbers from {log.range[0]} to {log.range[1]} · {log.rounds} rounds"
-    return KitPlan(folder=config.folder_name, game_title=TITLE, banner=banner,
-                   documents=(Document("results", f"{TITLE} — results", tuple(pages)),))
+        where = [table_name(table.number, words)] if several else []
+        tally = SEP.join([*where, _("Round tally")])
+        scores = SEP.join([*where, _("Score sheet")])
+        pages.append(Page(tally, Form(tuple(tally_items(body, table, tally, words)))))
+        pages.append(Page(scores, Form(tuple(score_items(
+            body, table, scores, log.rounds, "" if several else leaders_line(log, words),
+            words)))))
+    banner = words.ngettext("Numbers from %(range)s · %(num)s round",
+                            "Numbers from %(range)s · %(num)s rounds", log.rounds,
+                            range=_("%(lo)s to %(hi)s", lo=log.range[0], hi=log.range[1]))
+    title = _(TITLE)
+    return KitPlan(folder=config.folder_name, game_title=title, banner=banner,
+                   documents=(Document("results", _("%(game)s — results", game=title),
+                                       tuple(pages)),),
+                   lang=words.lang)
 
 
 def _markdown_table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
@@ -152,24 +190,28 @@ def _markdown_table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def text_report(log: PartyLog) -> str:
-    """Every table's tally and scores, the party standings, and the winner line, in Markdown."""
+def text_report(log: PartyLog, words: Words) -> str:
+    """Every table's tally and scores, the party standings, and the winner line, in Markdown,
+    in ``words``' language."""
+    _ = words.gettext
     parts = []
     for table in log.tables:
-        name = f"Table {table.number}" if len(log.tables) > 1 else "Round tally"
+        name = table_name(table.number, words) if len(log.tables) > 1 else _("Round tally")
         parts.append(f"{name}\n\n" + _markdown_table(
-            ("Round", "All choices", "Cancelled", "Surviving singles", "Winner"),
-            [(str(r.number), choices_text(r), _join(r.result.cancelled) or "none",
-              _join(r.result.singles) or "none", winner_text(r)) for r in table.rounds]))
+            (_("Round"), _("All choices"), _("Cancelled"), _("Surviving singles"), _("Winner")),
+            [(str(r.number), choices_text(r, words), _numbers(r.result.cancelled, words),
+              _numbers(r.result.singles, words), winner_text(r, words))
+             for r in table.rounds]))
         places = table.places
         parts.append(_markdown_table(
-            ("Player", *[f"R{n}" for n in range(1, log.rounds + 1)], "Total", "Place"),
+            (_("Player"), *[_("R%(round)s", round=n) for n in range(1, log.rounds + 1)],
+             _("Total"), _("Place")),
             [(p, *map(str, table.points(p)), str(table.totals[p]), str(places[p]))
              for p in table.players]))
     if len(log.tables) > 1:
-        parts.append("Party standings\n\n" + _markdown_table(
-            ("Place", "Player", "Table", "Points"),
+        parts.append(_("Party standings") + "\n\n" + _markdown_table(
+            (_("Place"), _("Player"), _("Table"), _("Points")),
             [(str(place), player, str(t), str(points))
              for place, player, t, points in log.standings()]))
-    parts.append(leaders_line(log) + "\n")
+    parts.append(leaders_line(log, words) + "\n")
     return "\n".join(parts)

@@ -1,11 +1,13 @@
 """The worked examples the pages print, computed by the rules engine: the reference turn
-report (with what each player can read from it) and the tie rules."""
+report (with what each player can read from it) and the tie rules, in the kit's language."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ...i18n import Words
 from . import rules
+from .people import range_words
 
 # The reference example (secrets consistent with the reference report and its explanation).
 EXAMPLE_PLAYERS = ("A", "B", "C", "D", "E", "F")
@@ -17,15 +19,20 @@ EXAMPLE_TURN = {
 }
 
 
-def _join(items: Sequence[str]) -> str:
-    items = list(items)
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+def _span(targets: Sequence[str], lo: int, hi: int, words: Words) -> str:
+    """"B is from 1 to 16", "D, E and F are from 18 to 32", "C is 40"."""
+    who = words.join(list(targets))
+    if lo == hi:
+        return words.ngettext("%(players)s is %(number)s", "%(players)s are %(number)s",
+                              len(targets), players=who, number=lo)
+    return words.ngettext("%(players)s is from %(lo)s to %(hi)s",
+                          "%(players)s are from %(lo)s to %(hi)s", len(targets), players=who,
+                          lo=lo, hi=hi)
 
 
-def _span(targets: Sequence[str], lo: int, hi: int) -> str:
-    verb = "is" if len(targets) == 1 else "are"
-    span = f"{lo}" if lo == hi else f"from {lo} to {hi}"
-    return f"{_join(targets)} {verb} {span}"
+# How the GM card explains a column of a guess row (``example()["explained"]``).
+OWN, FOUND, HIGHER, LOWER, HIT = "own", "found", "higher", "lower", "hit"
+KINDS = {rules.HIGHER: HIGHER, rules.LOWER: LOWER, rules.HIT: HIT}
 
 
 def knowledge(report: rules.TurnReport, players_: Sequence[str], number_range: tuple[int, int]
@@ -50,8 +57,9 @@ def knowledge(report: rules.TurnReport, players_: Sequence[str], number_range: t
     return out
 
 
-def example() -> dict[str, object]:
-    """The reference turn, replayed by the rules module, with the readings it allows."""
+def example(words: Words) -> dict[str, object]:
+    """The reference turn, replayed by the rules module, with the readings it allows (the
+    sentences in ``words``' language; the report's cells are the engine's codes)."""
     log = rules.GameLog(players=EXAMPLE_PLAYERS, range=rules.default_range(6),
                         secrets=EXAMPLE_SECRETS, turns=(EXAMPLE_TURN,))
     result = rules.play(log)
@@ -71,11 +79,11 @@ def example() -> dict[str, object]:
         groups: dict[tuple[int, int], list[str]] = {}
         for target, span in targets.items():
             groups.setdefault(span, []).append(target)
-        parts = [_span(ts, *span) for span, ts in groups.items()]
+        parts = [_span(ts, *span, words) for span, ts in groups.items()]
         hits = report.hits[player]
         readings.append({
-            "player": player, "guesses": _join([str(n) for n in numbers]), "parts": parts,
-            "hits": hits, "next": result.next_allowance[player],
+            "player": player, "guesses": words.join([str(n) for n in numbers]),
+            "parts": parts, "hits": hits, "next": result.next_allowance[player],
         })
     lists = [{"player": r.player, "correct": r.correct, "wrong": len(EXAMPLE_PLAYERS) - 1
               - r.correct} for r in report.rows if isinstance(r, rules.ListRow)]
@@ -88,41 +96,49 @@ def example() -> dict[str, object]:
         groups: dict[str, list[str]] = {}
         for target, cell in zip(EXAMPLE_PLAYERS, row.cells, strict=True):
             if target == row.player:
-                key = "X own"
+                key = OWN
             elif cell == rules.NO_INFO:
-                key = "X found"
+                key = FOUND
             else:
-                key = cell
+                key = KINDS[cell]
             groups.setdefault(key, []).append(f"{target} {EXAMPLE_SECRETS[target]}")
         found[row.player] |= {t for t, c in zip(EXAMPLE_PLAYERS, row.cells, strict=True)
                               if c == rules.HIT}
         explained.append({"player": row.player, "index": row.index, "number": row.number,
-                          "groups": [(key, _join(items)) for key, items in groups.items()]})
+                          "groups": [(key, words.join(items), len(items))
+                                     for key, items in groups.items()]})
     orders = []
     for player in EXAMPLE_PLAYERS:
         order = EXAMPLE_TURN.get(player)
         if isinstance(order, rules.Guesses):
-            orders.append(f"{player} guessed {_join([str(n) for n in order.numbers])}")
+            orders.append(words.gettext("%(player)s guessed %(numbers)s", player=player,
+                                        numbers=words.join([str(n) for n in order.numbers])))
         elif isinstance(order, rules.GuessList):
             entries = ", ".join(f"{t} {n}" for t, n in order.entries.items())
-            orders.append(f"{player} handed in a list ({entries})")
+            orders.append(words.gettext("%(player)s handed in a list (%(entries)s)",
+                                        player=player, entries=entries))
     idle = [p for p in EXAMPLE_PLAYERS if p not in EXAMPLE_TURN]
     return {"players": list(EXAMPLE_PLAYERS), "secrets": EXAMPLE_SECRETS, "rows": rows,
-            "orders": "; ".join(orders), "idle": _join(idle),
-            "range": log.range, "readings": readings, "lists": lists, "explained": explained,
-            "winners": list(result.winners)}
+            "orders": "; ".join(orders), "idle": words.join(idle), "idle_count": len(idle),
+            "range": log.range, "range_text": range_words(log.range, words),
+            "readings": readings, "lists": lists, "explained": explained,
+            "winners": words.join(list(result.winners))}
 
 
-def tie_examples() -> list[dict[str, object]]:
+def tie_examples(words: Words) -> list[dict[str, object]]:
     """Two short computed end-of-game turns showing the tie rules (four players, 1 to 30)."""
+    _ = words.gettext
     secrets = {"A": 1, "B": 2, "C": 3, "D": 4}
     first = {"A": rules.Guesses((2, 3)), "B": rules.Guesses((1, 3))}
     cases = [
-        ("A finds D with guess 2, B finds D with guess 1",
+        (_("%(first)s finds %(target)s with guess %(guess)s, %(second)s finds %(target)s with "
+           "guess %(other)s", first="A", second="B", target="D", guess=2, other=1),
          {"A": rules.Guesses((10, 4)), "B": rules.Guesses((4,))}),
-        ("A finds D with guess 1, C submits a correct list",
+        (_("%(first)s finds %(target)s with guess %(guess)s, %(second)s submits a correct list",
+           first="A", second="C", target="D", guess=1),
          {"A": rules.Guesses((4,)), "C": rules.GuessList({"A": 1, "B": 2, "D": 4})}),
-        ("A and B both find D with guess 2",
+        (_("%(players)s both find %(target)s with guess %(guess)s",
+           players=words.join(["A", "B"]), target="D", guess=2),
          {"A": rules.Guesses((10, 4)), "B": rules.Guesses((11, 4))}),
     ]
     out = []
@@ -130,6 +146,6 @@ def tie_examples() -> list[dict[str, object]]:
         log = rules.GameLog(players=("A", "B", "C", "D"), range=(1, 30), secrets=secrets,
                             turns=(first, second))
         result = rules.play(log)
-        out.append({"text": text, "winners": _join(list(result.winners)),
+        out.append({"text": text, "winners": words.join(list(result.winners)),
                     "reason": result.reason, "turn": result.winning_turn})
     return out

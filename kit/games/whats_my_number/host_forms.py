@@ -28,12 +28,24 @@ from dataclasses import dataclass
 
 from ...errors import LayoutError
 from ...fonts import ASCENT
+from ...i18n import Words
 from ...layout.blocks import para, title
-from ...layout.fit import LEADING, Fitted, ellipsize, fit, fit_in, fits, place, sizes
+from ...layout.fit import (
+    LEADING,
+    Fitted,
+    break_lines,
+    ellipsize,
+    fit,
+    fit_in,
+    fits,
+    place,
+    sizes,
+)
 from ...layout.model import Item, baseline_in, box, hline, pt, rich, text, text_width, vline
 from ...layout.table import Cell, ruled_table
 from ...paper import Frame, Paper
-from .people import MIN_CELL_MM, MIN_TEXT_PT, Person, split
+from . import rules
+from .people import MIN_CELL_MM, MIN_TEXT_PT, Person, answer, one_line, range_words, split
 
 LINE_MM = 0.3  # ordinary rules
 HEAVY_MM = 0.6  # between player blocks, under the header
@@ -66,14 +78,21 @@ PAD_MM = 1.2  # between text and the rules
 NAME_PAD_MM = 1.0  # a name may come a little closer
 WINNER_BOX_MM = (24.0, 9.0)
 LEGEND_TOP_MM = 7.0  # below the title line
-LEGEND = (  # entries, each kept whole on a line, between them " · "
-    (("H", "bold"), (" higher", "regular")),
-    (("L", "bold"), (" lower", "regular")),
-    (("✓", "bold"), (" the guess is that number", "regular")),
-    (("X", "bold"), (" no information: own number or already identified", "regular")),
-    (("list:", "bold"), (" write only how many are correct", "regular")),
-)
 LEGEND_SEP = (" · ", "regular")
+
+
+def legend(words: Words) -> tuple[tuple[tuple[str, str], ...], ...]:
+    """The legend's entries (each kept whole on a line, between them " · "): the answers as
+    the turn reports print them, and what to write on a list's row."""
+    _ = words.gettext
+    return (
+        ((answer(rules.HIGHER, words), "bold"), (" " + _("higher"), "regular")),
+        ((answer(rules.LOWER, words), "bold"), (" " + _("lower"), "regular")),
+        ((answer(rules.HIT, words), "bold"), (" " + _("the guess is that number"), "regular")),
+        ((answer(rules.NO_INFO, words), "bold"),
+         (" " + _("no information: own number or already identified"), "regular")),
+        ((_("list:"), "bold"), (" " + _("write only how many are correct"), "regular")),
+    )
 
 
 def grid_rows_fit(body: Frame) -> int:
@@ -208,56 +227,84 @@ def grid_summary(sheet: Paper, count: int, turns: int) -> GridSummary:
                        layout.extra_rows, layout.sheets_per_turn * turns + spare)
 
 
-def sheet_label(s: GridSheet) -> str:
-    part = f" · sheet {s.number} of {s.total}" if s.total > 1 else ""
-    return (f"Turn {s.turn} report" if s.turn is not None else "Spare bonus rows") + part
+SEP = " · "  # between the parts of a grid's title
 
 
-def _range_text(number_range: tuple[int, int]) -> str:
-    return f"{number_range[0]} to {number_range[1]}"
+def sheet_parts(s: GridSheet, words: Words) -> list[str]:
+    """"Turn 3 report" (or "Spare bonus rows") and "sheet 1 of 2" when the turn has several."""
+    _ = words.gettext
+    parts = [_("Turn %(turn)s report", turn=s.turn) if s.turn is not None
+             else _("Spare bonus rows")]
+    if s.total > 1:
+        parts.append(_("sheet %(sheet)s of %(sheets)s", sheet=s.number, sheets=s.total))
+    return parts
+
+
+def sheet_label(s: GridSheet, words: Words) -> str:
+    return SEP.join(sheet_parts(s, words))
 
 
 WINNER_GAP_MM = 2.0
-WINNER = "Winner?"
+MOST_SHEETS = 99  # "Continued on sheet 99": the widest the corner's note gets
 
 
-def corner_width() -> float:
-    """The top-right corner's width: the widest of its three contents, the winner box."""
-    return WINNER_BOX_MM[0] + WINNER_GAP_MM + text_width(WINNER, HEAD_PT, "bold")
+def winner_words(words: Words) -> str:
+    return words.gettext("Winner?")
 
 
-def band_width(body: Frame) -> float:
+def corner_notes(s: GridSheet, words: Words) -> str:
+    """The corner of a sheet that has no winner box: "Copy as needed" on the spare sheet,
+    "Continued on sheet N" on the others."""
+    if s.turn is None:
+        return words.gettext("Copy as needed")
+    return words.gettext("Continued on sheet %(sheet)s", sheet=s.number + 1)
+
+
+def corner_width(words: Words) -> float:
+    """The top-right corner's width: the widest of its three contents (the winner box, unless
+    a language makes a note longer)."""
+    notes = [words.gettext("Copy as needed"),
+             words.gettext("Continued on sheet %(sheet)s", sheet=MOST_SHEETS)]
+    return max([WINNER_BOX_MM[0] + WINNER_GAP_MM + text_width(winner_words(words), HEAD_PT,
+                                                               "bold")]
+               + [text_width(note, CELL_PT, "bold") for note in notes])
+
+
+def band_width(body: Frame, words: Words) -> float:
     """The width left to the title and the legend beside the corner (the same on every sheet,
     so the legend breaks alike everywhere)."""
-    return body.w - EDGE_MM - corner_width() - 4.0
+    return body.w - EDGE_MM - corner_width(words) - 4.0
 
 
 def title_baseline(body: Frame) -> float:
     return body.y + pt(TITLE_PT[0]) * ASCENT + 0.3
 
 
-def _corner(body: Frame, s: GridSheet) -> list[Item]:
+def _corner(body: Frame, s: GridSheet, words: Words) -> list[Item]:
     """The top-right corner: the winner box, "Continued on sheet ..." or "Copy as needed"."""
     right, top = body.right - EDGE_MM, body.y
     if s.turn is not None and s.last:
         w, h = WINNER_BOX_MM
         items: list[Item] = [box(right - w, top + EDGE_MM, w, h, HEAVY_MM)]
-        items += text(right - w - WINNER_GAP_MM, baseline_in(top + EDGE_MM, h, HEAD_PT), WINNER,
-                      HEAD_PT, "bold", "right")
+        items += text(right - w - WINNER_GAP_MM, baseline_in(top + EDGE_MM, h, HEAD_PT),
+                      winner_words(words), HEAD_PT, "bold", "right")
         return items
-    words = "Copy as needed" if s.turn is None else f"Continued on sheet {s.number + 1}"
-    return list(text(right, title_baseline(body), words, CELL_PT, "bold", "right"))
+    return list(text(right, title_baseline(body), corner_notes(s, words), CELL_PT, "bold",
+                     "right"))
 
 
 def _title_parts(s: GridSheet, people: Sequence[Person], split_columns: bool,
-                 number_range: tuple[int, int]) -> tuple[str, str]:
-    head = f"Turn {s.turn} report" if s.turn is not None else "Spare bonus rows · turn ____"
-    if s.total > 1:
-        head += f" · sheet {s.number} of {s.total}"
+                 number_range: tuple[int, int], words: Words) -> tuple[str, str]:
+    _ = words.gettext
+    parts = sheet_parts(s, words)
+    if s.turn is None:  # the spare sheet: the GM writes the turn in
+        parts.insert(1, _("turn ____"))
     if split_columns:
         a, b = s.columns
-        head += f" · columns {people[a].letter}–{people[b - 1].letter}"
-    return head, f" · range {_range_text(number_range)}"
+        parts.append(_("columns %(first)s–%(last)s", first=people[a].letter,
+                       last=people[b - 1].letter))
+    tail = _("range %(range)s", range=range_words(number_range, words))
+    return SEP.join(parts), SEP + tail
 
 
 def title_size(head: str, tail: str, width: float) -> float:
@@ -276,10 +323,10 @@ def _parts_width(parts: Sequence[tuple[str, str]], size: float) -> float:
     return sum(text_width(words, size, style) for words, style in parts)
 
 
-def legend_lines(width: float, size: float) -> list[list[tuple[str, str]]]:
+def legend_lines(width: float, size: float, words: Words) -> list[list[tuple[str, str]]]:
     """The legend's entries packed into lines of ``width``, never broken inside an entry."""
     lines: list[list[tuple[str, str]]] = []
-    for entry in LEGEND:
+    for entry in legend(words):
         if lines and _parts_width([*lines[-1], LEGEND_SEP, *entry], size) <= width:
             lines[-1] += [LEGEND_SEP, *entry]
         else:
@@ -287,20 +334,43 @@ def legend_lines(width: float, size: float) -> list[list[tuple[str, str]]]:
     return lines
 
 
-def legend_size(width: float) -> float:
+def legend_size(width: float, words: Words) -> float:
     """The legend at 9 pt, smaller (never below 8 pt) when it would need a third line."""
     size = LEGEND_PT[0]
-    while size > LEGEND_PT[1] and len(legend_lines(width, size)) > 2:
+    while size > LEGEND_PT[1] and len(legend_lines(width, size, words)) > 2:
         size -= 0.5
     return size
 
 
+NBSP = "\u00a0"
+
+
+def legend_layout(width: float, words: Words) -> tuple[float, list[list[tuple[str, str]]]]:
+    """The legend's size and lines: whole entries on at most two lines (9 pt, down to 8 pt);
+    when a language's entries are too long for that, broken between words (a symbol stays
+    with its meaning) so that the two lines above the grid still hold it."""
+    size = legend_size(width, words)
+    lines = legend_lines(width, size, words)
+    if len(lines) <= 2:
+        return size, lines
+    parts: list[tuple[str, str]] = []
+    for i, ((mark, mark_style), (meaning, style)) in enumerate(legend(words)):
+        if i:
+            parts.append(LEGEND_SEP)
+        parts += [(mark, mark_style), (NBSP + meaning.lstrip(" "), style)]
+    for size in sizes(LEGEND_PT[0], LEGEND_PT[1]):
+        broken = [list(line) for line in break_lines(tuple(parts), round(width, 3), size)]
+        if len(broken) <= 2:
+            return size, broken
+    return size, broken
+
+
 def _top_band(body: Frame, s: GridSheet, people: Sequence[Person], split_columns: bool,
-              number_range: tuple[int, int]) -> list[Item]:
-    items = _corner(body, s)
-    width = band_width(body)
+              number_range: tuple[int, int], words: Words) -> list[Item]:
+    items = _corner(body, s, words)
+    width = band_width(body, words)
     x = body.x
-    head, tail = _title_parts(s, people, split_columns, number_range)
+    head, tail = _title_parts(s, people, split_columns, number_range, words)
     size = title_size(head, tail, width)
     base = title_baseline(body)
     if _title_width(head, tail, size) > width:  # last resort: never seen on A4 or Letter
@@ -308,10 +378,9 @@ def _top_band(body: Frame, s: GridSheet, people: Sequence[Person], split_columns
     items += text(x, base, head, size, "bold")
     items += text(x + text_width(head, size, "bold"), base, tail,
                   max(MIN_TEXT_PT + 1, size - 3))
-    legend = legend_size(width)
-    for i, line in enumerate(legend_lines(width, legend)):
-        items += rich(x, body.y + LEGEND_TOP_MM + pt(legend) * (0.95 + i * LEADING), line,
-                      legend)
+    size, lines = legend_layout(width, words)
+    for i, line in enumerate(lines):
+        items += rich(x, body.y + LEGEND_TOP_MM + pt(size) * (0.95 + i * LEADING), line, size)
     return items
 
 
@@ -341,11 +410,21 @@ def _block_edge(above: _Row | None, below: _Row | None) -> bool:
         above is not None and above.kind == "list")
 
 
+def kind_words(kind: str, words: Words) -> str:
+    """A row's label in the kind column: "1", "2", "+1", "list", or "+__" on an extra row."""
+    if kind == "extra":
+        return "+__"
+    if kind == "list":
+        return words.pgettext("report grid: the row of a player's list", "list")
+    return kind
+
+
 def grid_items(layout: GridLayout, s: GridSheet, people: Sequence[Person],
-               number_range: tuple[int, int]) -> list[Item]:
+               number_range: tuple[int, int], words: Words) -> list[Item]:
     """One grid sheet's body: the top band, then the grid."""
+    _ = words.gettext
     body = layout.body
-    items = _top_band(body, s, people, layout.split_columns, number_range)
+    items = _top_band(body, s, people, layout.split_columns, number_range, words)
     c0, c1 = s.columns
     x0 = body.x + EDGE_MM
     xs = [x0, x0 + GRID_PLAYER_MM, x0 + GRID_PLAYER_MM + GRID_KIND_MM, x0 + GRID_LABEL_MM]
@@ -356,12 +435,14 @@ def grid_items(layout: GridLayout, s: GridSheet, people: Sequence[Person],
     rows = _rows(first, s)
     bottom = first + len(rows) * GRID_ROW_MM
 
-    # the header
+    # the header ("Guess" takes the kind column too when a language's word is too long)
     items.append(hline(x0, right, top, LINE_MM))
-    items += fit_in("Player", xs[0] + PAD_MM, top, xs[2] - xs[0] - 2 * PAD_MM, GRID_HEAD_MM,
-                    HEAD_PT, MIN_TEXT_PT, "bold", max_lines=1)
-    items += fit_in("Guess", xs[2] + 1.0, top, GRID_GUESS_MM - 2.0, GRID_HEAD_MM, HEAD_PT - 1,
-                    MIN_TEXT_PT, "bold", "center", 1)
+    guess = _("Guess")
+    split = xs[1] if not fits(guess, GRID_GUESS_MM - 2.0, MIN_TEXT_PT, "bold") else xs[2]
+    items += fit_in(_("Player"), xs[0] + PAD_MM, top, split - xs[0] - 2 * PAD_MM,
+                    GRID_HEAD_MM, HEAD_PT, MIN_TEXT_PT, "bold", max_lines=1)
+    items += fit_in(guess, split + 1.0, top, xs[3] - split - 2.0, GRID_HEAD_MM,
+                    HEAD_PT - 1, MIN_TEXT_PT, "bold", "center", 1)
     for i, p in enumerate(range(c0, c1)):
         items += fit_in(people[p].letter, xs[3 + i] + 0.6, top, layout.cell_mm - 1.2,
                         GRID_HEAD_MM, HEAD_PT, MIN_TEXT_PT, "bold", "center", 1)
@@ -379,17 +460,17 @@ def grid_items(layout: GridLayout, s: GridSheet, people: Sequence[Person],
             items.append(hline(x0, right, y, LINE_MM))
 
     # vertical rules: the list rows' label spans the guess and player columns
-    for x in (xs[0], xs[2], right):
+    for x in (xs[0], split, right):
         items.append(vline(x, top, bottom, LINE_MM))
     if rows:
-        items.append(vline(xs[1], first, bottom, LINE_MM))
+        items.append(vline(xs[1] if split == xs[2] else xs[2], first, bottom, LINE_MM))
     inner = xs[3:-1]
     runs: list[tuple[float, float]] = [(top, first)]
     for row in rows:
         if row.kind == "list":
             runs.append((row.top + GRID_ROW_MM, row.top + GRID_ROW_MM))
         else:
-            start, _ = runs[-1]
+            start, _end = runs[-1]
             runs[-1] = (start, row.top + GRID_ROW_MM)
     for x in inner:
         for y1, y2 in runs:
@@ -397,22 +478,24 @@ def grid_items(layout: GridLayout, s: GridSheet, people: Sequence[Person],
                 items.append(vline(x, y1, y2, LINE_MM))
 
     # the row labels and the pre-printed X
+    no_info = answer(rules.NO_INFO, words)
     for row in rows:
-        kind = "+__" if row.kind == "extra" else row.kind
-        items += text((xs[1] + xs[2]) / 2, baseline_in(row.top, GRID_ROW_MM, CELL_PT), kind,
-                      CELL_PT, "regular", "center")
+        items += one_line((xs[1] + xs[2]) / 2, baseline_in(row.top, GRID_ROW_MM, CELL_PT),
+                          kind_words(row.kind, words), GRID_KIND_MM - 1.2, CELL_PT,
+                          align="center")
         if row.kind == "extra":
-            items += fit_in("Player ____", xs[0] + PAD_MM, row.top, GRID_PLAYER_MM - 2 * PAD_MM,
-                            GRID_ROW_MM, MIN_TEXT_PT, MIN_TEXT_PT, max_lines=1)
+            items += fit_in(_("Player ____"), xs[0] + PAD_MM, row.top,
+                            GRID_PLAYER_MM - 2 * PAD_MM, GRID_ROW_MM, MIN_TEXT_PT, MIN_TEXT_PT,
+                            max_lines=1)
         elif row.kind == "list":
             if s.first_part:
-                items += fit_in("list: ______ correct", xs[2] + 2.0, row.top,
+                items += fit_in(_("list: ______ correct"), xs[2] + 2.0, row.top,
                                 right - xs[2] - 2.0 - PAD_MM, GRID_ROW_MM, CELL_PT, MIN_TEXT_PT,
                                 max_lines=1)
         elif c0 <= row.person < c1:  # type: ignore[operator]
             x = xs[3 + row.person - c0] + layout.cell_mm / 2  # type: ignore[operator]
-            items += text(x, baseline_in(row.top, GRID_ROW_MM, HEAD_PT), "X", HEAD_PT, "bold",
-                          "center")
+            items += one_line(x, baseline_in(row.top, GRID_ROW_MM, HEAD_PT), no_info,
+                              layout.cell_mm - 1.2, HEAD_PT, style="bold", align="center")
 
     # each block's letter, and the name on the rows below it
     for p in range(*s.blocks):
@@ -474,13 +557,14 @@ def name_items(name: str, x: float, top: float) -> list[Item]:
 
 
 def grid_pages(sheet: Paper, people: Sequence[Person], turns: int,
-               number_range: tuple[int, int]) -> list[tuple[str, bool, list[Item]]]:
+               number_range: tuple[int, int], words: Words
+               ) -> list[tuple[str, bool, list[Item]]]:
     layout = grid_layout(sheet, len(people))
     out = []
     for turn in [*range(1, turns + 1), None]:
         for s in grid_sheets(layout, turn):
-            out.append((sheet_label(s), layout.landscape,
-                        grid_items(layout, s, people, number_range)))
+            out.append((sheet_label(s, words), layout.landscape,
+                        grid_items(layout, s, people, number_range, words)))
     return out
 
 
@@ -488,7 +572,8 @@ def grid_pages(sheet: Paper, people: Sequence[Person], turns: int,
 
 REG_ROW_MM = 7.5
 REG_MAX_ROW_MM = 14.0
-REG_HEAD_MM = 10.0
+REG_HEAD_MM = 10.0  # two lines of header text
+REG_HEAD_TALL_MM = 13.5  # three lines, when a language's headings need them
 REG_SLACK_MM = 1.0
 REG_GAP_MM = 1.0  # between the instructions and the table
 REG_TEXT_PT = 10.0
@@ -496,80 +581,112 @@ REG_HEAD_PT = 9.0
 TITLE_DROP_MM = 0.0  # the shared title keeps accents inside the body frame
 # Letter | Player | Secret number | Bonus guesses | Identified by (takes the rest) | Found all
 REG_WIDTHS = (13.0, 36.0, 18.0, 36.0, None, 26.0)
-REG_HEADS = ("Letter", "Player", "Secret number", "Bonus guesses earned (turn: count)",
-             "Number identified by (who, turn, guess)", "Found all others in turn")
 
 
-def register_widths(width: float) -> list[float]:
-    fixed = sum(w for w in REG_WIDTHS if w is not None)
-    return [w if w is not None else width - fixed for w in REG_WIDTHS]
+def register_heads(words: Words) -> tuple[str, ...]:
+    _ = words.gettext
+    return (_("Letter"), _("Player"), _("Secret number"),
+            _("Bonus guesses earned (turn: count)"),
+            _("Number identified by (who, turn, guess)"), _("Found all others in turn"))
 
 
-def register_instructions(number_range: tuple[int, int]) -> list[tuple[str, str]]:
-    return [("Fill in as the slips come in, and keep it up to date after every turn. Range "
-             f"{_range_text(number_range)}; two players may hold the same number. ", "regular"),
-            ("Bonus guesses:", "bold"), (" write “turn: count” for each turn with hits. ",
-                                         "regular"),
-            ("Identified:", "bold"), (" who found this player’s number, and in which turn "
-                                      "and guess (e.g. “B t1 g1”).", "regular")]
+def register_widths(width: float, words: Words) -> list[float]:
+    """The columns' widths; the letter column grows when a language's heading needs it, and
+    "Identified by" takes the rest."""
+    letter = text_width(register_heads(words)[0], MIN_TEXT_PT, "bold") + 2 * PAD_MM + 0.2
+    fixed = [max(REG_WIDTHS[0], math.ceil(letter * 10) / 10), *REG_WIDTHS[1:]]
+    rest = width - sum(w for w in fixed if w is not None)
+    return [w if w is not None else rest for w in fixed]
 
 
-def register_top(body: Frame, number_range: tuple[int, int]) -> float:
+def register_head_mm(widths: Sequence[float], words: Words) -> float:
+    """The header row: 10 mm, taller when a heading needs a third line to fit uncut."""
+    for heading, width in zip(register_heads(words), widths, strict=True):
+        inner = width - 2 * PAD_MM
+        if fit(heading, inner, REG_HEAD_MM, REG_HEAD_PT, MIN_TEXT_PT, "bold", 2).cut:
+            return REG_HEAD_TALL_MM
+    return REG_HEAD_MM
+
+
+def register_instructions(number_range: tuple[int, int], words: Words
+                          ) -> list[tuple[str, str]]:
+    _ = words.gettext
+    return [(_("Fill in as the slips come in, and keep it up to date after every turn. Range "
+               "%(range)s; two players may hold the same number.",
+               range=range_words(number_range, words)) + " ", "regular"),
+            (_("Bonus guesses:"), "bold"),
+            (" " + _("write “turn: count” for each turn with hits.") + " ", "regular"),
+            (_("Identified:"), "bold"),
+            (" " + _("who found this player’s number, and in which turn and guess (e.g. “B t1 "
+                     "g1”)."), "regular")]
+
+
+def register_title(words: Words, page: int = 1, pages: int = 1) -> str:
+    if pages > 1:
+        return words.gettext("Secret register %(page)s of %(pages)s", page=page, pages=pages)
+    return words.gettext("Secret register")
+
+
+def register_top(body: Frame, number_range: tuple[int, int], words: Words) -> float:
     """Height of the title and the instructions above the table."""
-    _, used = title(body.x, body.y + TITLE_DROP_MM, "Secret register")
-    _, more = para(body.x, body.y, body.w, register_instructions(number_range), REG_TEXT_PT)
+    _items, used = title(body.x, body.y + TITLE_DROP_MM, register_title(words))
+    _items, more = para(body.x, body.y, body.w, register_instructions(number_range, words),
+                        REG_TEXT_PT)
     return TITLE_DROP_MM + used + more + REG_GAP_MM
 
 
-def register_room(body: Frame, top: float) -> float:
-    return body.h - top - REG_HEAD_MM - REG_SLACK_MM
+def register_room(body: Frame, top: float, head_mm: float = REG_HEAD_MM) -> float:
+    return body.h - top - head_mm - REG_SLACK_MM
 
 
-def register_rows_per_page(body: Frame, top: float) -> int:
-    return int(register_room(body, top) // REG_ROW_MM)
+def register_rows_per_page(body: Frame, top: float, head_mm: float = REG_HEAD_MM) -> int:
+    return int(register_room(body, top, head_mm) // REG_ROW_MM)
 
 
-def register_row_mm(body: Frame, top: float, rows: int) -> float:
+def register_row_mm(body: Frame, top: float, rows: int, head_mm: float = REG_HEAD_MM) -> float:
     """7.5 mm rows, taller (up to 14 mm) when few players leave room for handwriting."""
-    room = register_room(body, top)
+    room = register_room(body, top, head_mm)
     return min(REG_MAX_ROW_MM, max(REG_ROW_MM, math.floor(room / max(1, rows) * 10) / 10))
 
 
-def register_parts(body: Frame, top: float, count: int) -> list[tuple[int, int]]:
+def register_parts(body: Frame, top: float, count: int, head_mm: float = REG_HEAD_MM
+                   ) -> list[tuple[int, int]]:
     """The players [start, stop) on each register page, as even as possible."""
-    per_page = register_rows_per_page(body, top)
+    per_page = register_rows_per_page(body, top, head_mm)
     if per_page < 1:
         raise LayoutError("paper", "the paper is too small for the secret register")
     return split(count, math.ceil(count / per_page))
 
 
-def register_pages(sheet: Paper, people: Sequence[Person], number_range: tuple[int, int]
-                   ) -> list[tuple[str, list[Item]]]:
+def register_pages(sheet: Paper, people: Sequence[Person], number_range: tuple[int, int],
+                   words: Words) -> list[tuple[str, list[Item]]]:
     body = sheet.body
-    top = register_top(body, number_range)
-    parts = register_parts(body, top, len(people))
-    row = register_row_mm(body, top, max(b - a for a, b in parts))
+    top = register_top(body, number_range, words)
     x, width = body.x + EDGE_MM, body.w - 2 * EDGE_MM
-    widths = register_widths(width)
-    head = [Cell(words, "bold", size=REG_HEAD_PT, least=MIN_TEXT_PT, lines=2)
-            for words in REG_HEADS]
+    widths = register_widths(width, words)
+    head_mm = register_head_mm(widths, words)
+    lines = 2 if head_mm == REG_HEAD_MM else 3
+    parts = register_parts(body, top, len(people), head_mm)
+    row = register_row_mm(body, top, max(b - a for a, b in parts), head_mm)
+    head = [Cell(heading, "bold", size=REG_HEAD_PT, least=MIN_TEXT_PT, lines=lines)
+            for heading in register_heads(words)]
     out = []
     for n, (a, b) in enumerate(parts, start=1):
-        label = "Secret register" + (f" {n} of {len(parts)}" if len(parts) > 1 else "")
+        label = register_title(words, n, len(parts))
         items, used = title(body.x, body.y + TITLE_DROP_MM, label)
-        more, _ = para(body.x, body.y + TITLE_DROP_MM + used, body.w,
-                       register_instructions(number_range), REG_TEXT_PT)
+        more, _used = para(body.x, body.y + TITLE_DROP_MM + used, body.w,
+                       register_instructions(number_range, words), REG_TEXT_PT)
         items += more
         table = [head] + [[Cell(p.letter, "bold", "center", REG_TEXT_PT + 1)]
                           for p in people[a:b]]
-        items += ruled_table(x, body.y + top, widths, [REG_HEAD_MM] + [row] * (b - a), table,
+        items += ruled_table(x, body.y + top, widths, [head_mm] + [row] * (b - a), table,
                              LINE_MM, heavy=(1,))
         left = x + widths[0] + PAD_MM
         for i, p in enumerate(people[a:b]):
             if p.name:
                 fitted = fit_name(p.name, widths[1] - 2 * PAD_MM, row, REG_TEXT_PT,
                                   MIN_TEXT_PT, 2)
-                items += place(fitted, left, body.y + top + REG_HEAD_MM + i * row,
+                items += place(fitted, left, body.y + top + head_mm + i * row,
                                widths[1] - 2 * PAD_MM, row)
         out.append((label, items))
     return out

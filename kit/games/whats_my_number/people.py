@@ -1,10 +1,15 @@
-"""What the What's My Number? pages share: the players as printed, and small layout maths."""
+"""What the What's My Number? pages share: the players as printed, the answers as printed,
+and small layout maths."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ...fonts import isolate
 from ...game import KitConfig
+from ...i18n import Words
+from ...layout.fit import fit
+from ...layout.model import Text, text
 from . import rules
 
 MIN_CELL_MM = 7.0  # smallest cell a pen can write a letter in
@@ -22,7 +27,7 @@ class Person:
     @property
     def text(self) -> str:
         """"A · Ann" with a name, else "A"."""
-        return f"{self.letter} · {self.name}" if self.name else self.letter
+        return f"{self.letter} · {isolate(self.name)}" if self.name else self.letter
 
 
 def people(config: KitConfig) -> list[Person]:
@@ -41,3 +46,54 @@ def split(count: int, parts: int) -> list[tuple[int, int]]:
         out.append((start, stop))
         start = stop
     return out
+
+
+# --- words every page shares ---------------------------------------------------------------------
+
+
+def answer(code: str, words: Words) -> str:
+    """The symbol a turn report prints for one of the engine's answers (``rules.HIGHER``,
+    ``LOWER``, ``HIT``, ``NO_INFO``), in the kit's language: H, L, ✓ and X in English; the
+    letters may differ in another language, the ✓ never does. Every page that prints or
+    explains an answer takes it from here, so the legends and the reports always agree."""
+    if code == rules.HIGHER:
+        return words.pgettext("turn report: the secret is higher than the guess", "H")
+    if code == rules.LOWER:
+        return words.pgettext("turn report: the secret is lower than the guess", "L")
+    if code == rules.NO_INFO:
+        return words.pgettext("turn report: no information (own number or one already "
+                              "identified)", "X")
+    if code == rules.HIT:
+        return rules.HIT
+    raise ValueError(f"not an answer of the turn report: {code!r}")
+
+
+def answers(words: Words) -> dict[str, str]:
+    """Every answer's printed symbol, by the engine's code (for the prose templates)."""
+    return {code: answer(code, words)
+            for code in (rules.HIGHER, rules.LOWER, rules.HIT, rules.NO_INFO)}
+
+
+def range_words(number_range: tuple[int, int], words: Words) -> str:
+    """"1 to 50" in the kit's language."""
+    return words.gettext("%(lo)s to %(hi)s", lo=number_range[0], hi=number_range[1])
+
+
+def title(words: Words) -> str:
+    """The game's title in the kit's language."""
+    return words.gettext(rules.TITLE)
+
+
+def credit(words: Words) -> str:
+    """"What's My Number? — a game by Allan Stagg (2000)": the name and the year are
+    placeholders, so they stay in every language."""
+    return words.gettext(rules.CREDIT, game=title(words), author=rules.AUTHOR, year=rules.YEAR)
+
+
+def one_line(x: float, base: float, content: str, width: float, size: float,
+         least: float = MIN_TEXT_PT, style: str = "regular", align: str = "left") -> list[Text]:
+    """One line of text at a fixed baseline, no wider than ``width``: at ``size`` when it fits
+    (as ``text`` would draw it), else shrunk down to ``least``, cut with "…" as a last resort
+    (a translation may run longer than the English)."""
+    fitted = fit(content, width, 1000.0, size, least, style, max_lines=1)
+    return text(x, base, fitted.lines[0] if fitted.lines else "", fitted.size, style, align)

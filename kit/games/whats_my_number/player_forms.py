@@ -29,15 +29,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ...errors import LayoutError
+from ...i18n import Words
 from ...layout import slip
 from ...layout.blocks import para
-from ...layout.fit import fit, fit_in
+from ...layout.fit import fit, fit_in, paragraph, sizes
 from ...layout.fit import place as place_fitted
 from ...layout.model import Item, baseline_in, box, hline, pt, text, text_width, vline
 from ...layout.table import cut_grid
 from ...paper import Frame, Paper
 from . import rules
-from .people import MIN_CELL_MM, MIN_TEXT_PT, Person, split
+from .people import MIN_CELL_MM, MIN_TEXT_PT, Person, one_line, range_words, split
 
 Pages = list[tuple[str, list[Item]]]
 
@@ -56,10 +57,6 @@ def hand_mm(number_range: tuple[int, int]) -> float:
     return HAND_MARGIN_MM + HAND_DIGIT_MM * digits(number_range)
 
 
-def range_text(number_range: tuple[int, int]) -> str:
-    return f"{number_range[0]} to {number_range[1]}"
-
-
 # --- secret-number slips ------------------------------------------------------------------------
 
 SLIP_COLUMNS = 2
@@ -72,7 +69,6 @@ SLIP_LABEL_PT = 9.0
 SLIP_BOX_MIN_MM = 24.0
 SLIP_DIGIT_MM = 6.0  # a digit written large in the slip's number box
 SLIP_BOX_H_MM = 13.0
-FOLD_LABEL = "fold the strip up · number inside"
 
 
 @dataclass(frozen=True)
@@ -101,44 +97,67 @@ def slip_box_mm(number_range: tuple[int, int]) -> float:
     return max(SLIP_BOX_MIN_MM, 4.0 + SLIP_DIGIT_MM * digits(number_range))
 
 
-def slip_words(number_range: tuple[int, int]) -> str:
-    return (f"Write one whole number from {range_text(number_range)}. Fold the bottom strip up "
-            "along the dashed line, so your number is inside and your name outside, and give "
-            "the slip to the GM. Show it to nobody. Another player may hold the same number: "
-            "that is allowed.")
+def slip_words(number_range: tuple[int, int], words: Words) -> str:
+    return words.gettext(
+        "Write one whole number from %(range)s. Fold the bottom strip up along the dashed "
+        "line, so your number is inside and your name outside, and give the slip to the GM. "
+        "Show it to nobody. Another player may hold the same number: that is allowed.",
+        range=range_words(number_range, words))
+
+
+SLIP_LEADING = 1.2  # as ``slip.instructions`` sets them
+
+
+def slip_text_size(b: slip.SlipBands, words: str) -> float:
+    """The instructions' size: 8.5 pt, smaller (not below 8 pt) when a longer translation
+    would run out of the middle band."""
+    room = b.middle.h - 1.2 - 2.0  # below the band's top; clear of the fold line's label
+    for size in sizes(SLIP_TEXT_PT, MIN_TEXT_PT):
+        _, height = paragraph(0.0, 0.0, b.middle.w - 2 * slip.PAD_MM, [(words, "regular")],
+                              size, SLIP_LEADING)
+        if height <= room:
+            return size
+    return MIN_TEXT_PT
 
 
 def slip_items(person: Person, left: float, top: float, width: float, height: float,
-               number_range: tuple[int, int]) -> list[Item]:
+               number_range: tuple[int, int], words: Words) -> list[Item]:
+    _ = words.gettext
     b = slip.bands(left, top, width, height)
     x = left + slip.PAD_MM
     inner = width - 2 * slip.PAD_MM
     name_top = top + 2.0
     items: list[Item] = list(fit_in(person.text, x, name_top, inner, 7.0, SLIP_NAME_PT[0],
                                     SLIP_NAME_PT[1], "bold", max_lines=1))
-    items += text(x, name_top + 12.5, f"Secret number slip · player {person.letter}",
-                  SLIP_WHAT_PT)
-    items += slip.instructions(b, slip_words(number_range), SLIP_TEXT_PT)
-    items += slip.fold(b, FOLD_LABEL)
+    items += one_line(x, name_top + 12.5, _("Secret number slip · player %(letter)s",
+                                        letter=person.letter), inner, SLIP_WHAT_PT)
+    instructions = slip_words(number_range, words)
+    items += slip.instructions(b, instructions, slip_text_size(b, instructions))
+    items += slip.fold(b, _("fold the strip up · number inside"))
     flap = b.flap
-    items += text(x, flap.y + 4.2, f"Secret number, {range_text(number_range)}", SLIP_LABEL_PT)
+    items += one_line(x, flap.y + 4.2, _("Secret number, %(range)s",
+                                     range=range_words(number_range, words)),
+                  inner, SLIP_LABEL_PT)
     box_h = min(SLIP_BOX_H_MM, flap.h - 7.5)
     items.append(box(x, flap.y + 5.6, slip_box_mm(number_range), box_h, 0.5))
     return items
 
 
-def slip_pages(sheet: Paper, people: Sequence[Person], number_range: tuple[int, int]) -> Pages:
+def slip_pages(sheet: Paper, people: Sequence[Person], number_range: tuple[int, int],
+               words: Words) -> Pages:
     body = sheet.body
     grid = slip_grid(body)
     chunks = [list(people[i:i + grid.per_page]) for i in range(0, len(people), grid.per_page)]
     pages: Pages = []
     for n, chunk in enumerate(chunks, start=1):
         def draw(i: int, left: float, top: float, chunk: list[Person] = chunk) -> list[Item]:
-            return slip_items(chunk[i], left, top, grid.width_mm, grid.height_mm, number_range)
+            return slip_items(chunk[i], left, top, grid.width_mm, grid.height_mm, number_range,
+                              words)
 
         items = cut_grid(body.x, body.y, grid.columns, grid.rows, grid.width_mm,
                          grid.height_mm, len(chunk), draw)
-        pages.append((f"Secret-number slips {n} of {len(chunks)}", items))
+        pages.append((words.gettext("Secret-number slips %(page)s of %(pages)s", page=n,
+                                    pages=len(chunks)), items))
     return pages
 
 
@@ -160,8 +179,7 @@ FORM_BOX_H_MM = 8.0
 GUESS_BOX_MIN_MM = 15.0
 BONUS_BOX_MIN_MM = 12.0
 BONUS_BOXES = 3
-BONUS_HINT = "one per hit last turn"
-OR_WORDS = "— or a list: a number for every other player —"
+GUESS_GAP_MM = 6.0  # between the first guess box and "Guess 2"
 LIST_LETTER_PT = 10.0
 LIST_ROW_MM = 9.0
 LIST_BOX_H_MM = 7.5
@@ -231,8 +249,34 @@ def form_grid(body: Frame, count: int, number_range: tuple[int, int]) -> FormGri
     return FormGrid(FORM_COLUMNS, rows, width, height, needed, slot, box_w, per_line, lines)
 
 
+def turn_parts(turn: int, words: Words) -> tuple[str, str, str]:
+    """"order form · turn N" as (before, the number, after): the number prints large and bold
+    wherever the language puts it."""
+    message = words.gettext("order form · turn %(turn)s")
+    before, _, after = message.partition("%(turn)s")
+    return before, str(turn), after
+
+
+def form_labels(words: Words) -> tuple[str, str, str]:
+    _ = words.gettext
+    return _("Guess 1"), _("Guess 2"), _("Bonus")
+
+
+def form_label_size(inner: float, number_range: tuple[int, int], words: Words) -> float:
+    """The guess labels' size: 9.5 pt, smaller (not below 8 pt) when longer labels would push
+    the second guess box out of the form."""
+    labels = form_labels(words)
+    guess_w = guess_box_mm(number_range)
+    for size in sizes(FORM_LABEL_PT, MIN_TEXT_PT):
+        label_w = max(text_width(w, size) for w in labels) + 1.5
+        if 2 * (label_w + guess_w) + GUESS_GAP_MM <= inner:
+            return size
+    return MIN_TEXT_PT
+
+
 def form_items(person: Person, opponents: Sequence[Person], turn: int, left: float, top: float,
-               grid: FormGrid, number_range: tuple[int, int]) -> list[Item]:
+               grid: FormGrid, number_range: tuple[int, int], words: Words) -> list[Item]:
+    _ = words.gettext
     x = left + FORM_PAD_MM
     right = left + grid.width_mm - FORM_PAD_MM
     inner = right - x
@@ -240,41 +284,47 @@ def form_items(person: Person, opponents: Sequence[Person], turn: int, left: flo
     # head: the player's label, "order form · turn N" at the right
     head_top = top + FORM_TOP_MM
     base = baseline_in(head_top, FORM_HEAD_MM, FORM_TURN_PT[1])
-    number = str(turn)
-    words = "order form · turn "
+    before, number, after = turn_parts(turn, words)
     number_w = text_width(number, FORM_TURN_PT[1], "bold")
-    turn_w = number_w + text_width(words, FORM_TURN_PT[0]) + 2.0
+    after_w = text_width(after, FORM_TURN_PT[0])
+    turn_w = number_w + text_width(before, FORM_TURN_PT[0]) + after_w + 2.0
     items += fit_in(person.text, x, head_top, inner - turn_w, FORM_HEAD_MM, FORM_NAME_PT[0],
                     FORM_NAME_PT[1], "bold", max_lines=2)
-    items += text(right - number_w, base, words, FORM_TURN_PT[0], "regular", "right")
-    items += text(right, base, number, FORM_TURN_PT[1], "bold", "right")
+    if after:
+        items += text(right, base, after, FORM_TURN_PT[0], "regular", "right")
+    if before:
+        items += text(right - after_w - number_w, base, before, FORM_TURN_PT[0], "regular",
+                      "right")
+    items += text(right - after_w, base, number, FORM_TURN_PT[1], "bold", "right")
     # guess line
-    label_w = max(text_width(w, FORM_LABEL_PT) for w in ("Guess 1", "Guess 2", "Bonus")) + 1.5
+    first, second_label, bonus = form_labels(words)
+    size = form_label_size(inner, number_range, words)
+    label_w = max(text_width(w, size) for w in (first, second_label, bonus)) + 1.5
     y = head_top + FORM_HEAD_MM
     box_top = y + (FORM_LINE_MM - FORM_BOX_H_MM) / 2
-    base = baseline_in(box_top, FORM_BOX_H_MM, FORM_LABEL_PT)
+    base = baseline_in(box_top, FORM_BOX_H_MM, size)
     guess_w = guess_box_mm(number_range)
-    items += text(x, base, "Guess 1", FORM_LABEL_PT)
+    items += one_line(x, base, first, label_w - 1.5, size)
     items.append(box(x + label_w, box_top, guess_w, FORM_BOX_H_MM, 0.4))
-    second = x + label_w + guess_w + 6.0
-    items += text(second, base, "Guess 2", FORM_LABEL_PT)
+    second = x + label_w + guess_w + GUESS_GAP_MM
+    items += one_line(second, base, second_label, label_w - 1.5, size)
     items.append(box(second + label_w, box_top, guess_w, FORM_BOX_H_MM, 0.4))
     # bonus line
     y += FORM_LINE_MM
     box_top = y + (FORM_LINE_MM - FORM_BOX_H_MM) / 2
-    base = baseline_in(box_top, FORM_BOX_H_MM, FORM_LABEL_PT)
-    items += text(x, base, "Bonus", FORM_LABEL_PT)
+    base = baseline_in(box_top, FORM_BOX_H_MM, size)
+    items += one_line(x, base, bonus, label_w - 1.5, size)
     bonus_w = bonus_box_mm(number_range)
     at = x + label_w
-    for _ in range(BONUS_BOXES):
+    for _n in range(BONUS_BOXES):
         items.append(box(at, box_top, bonus_w, FORM_BOX_H_MM, 0.4))
         at += bonus_w + 2.0
-    items += fit_in(BONUS_HINT, at + 0.5, box_top, right - at - 0.5, FORM_BOX_H_MM,
-                    FORM_HINT_PT, FORM_HINT_PT, max_lines=2)
+    items += fit_in(_("one per hit last turn"), at + 0.5, box_top, right - at - 0.5,
+                    FORM_BOX_H_MM, FORM_HINT_PT, FORM_HINT_PT, max_lines=2)
     # the list
     y += FORM_LINE_MM
-    items += fit_in(OR_WORDS, x, y, inner, FORM_OR_MM, FORM_LABEL_PT, MIN_TEXT_PT, "bold",
-                    max_lines=1)
+    items += fit_in(_("— or a list: a number for every other player —"), x, y, inner,
+                    FORM_OR_MM, FORM_LABEL_PT, MIN_TEXT_PT, "bold", max_lines=1)
     y += FORM_OR_MM
     step = grid.slot_mm + grid.box_mm + LIST_GAP_MM
     for i, other in enumerate(opponents):
@@ -289,7 +339,7 @@ def form_items(person: Person, opponents: Sequence[Person], turn: int, left: flo
 
 
 def order_form_pages(sheet: Paper, people: Sequence[Person], turns: int,
-                     number_range: tuple[int, int]) -> Pages:
+                     number_range: tuple[int, int], words: Words) -> Pages:
     body = sheet.body
     grid = form_grid(body, len(people), number_range)
     forms = [(person, turn) for person in people for turn in range(1, turns + 1)]
@@ -300,11 +350,12 @@ def order_form_pages(sheet: Paper, people: Sequence[Person], turns: int,
                  chunk: list[tuple[Person, int]] = chunk) -> list[Item]:
             person, turn = chunk[i]
             opponents = [o for o in people if o is not person]
-            return form_items(person, opponents, turn, left, top, grid, number_range)
+            return form_items(person, opponents, turn, left, top, grid, number_range, words)
 
         items = cut_grid(body.x, body.y, grid.columns, grid.rows, grid.width_mm,
                          grid.height_mm, len(chunk), draw)
-        pages.append((f"Order forms {n} of {len(chunks)}", items))
+        pages.append((words.gettext("Order forms %(page)s of %(pages)s", page=n,
+                                    pages=len(chunks)), items))
     return pages
 
 
@@ -323,14 +374,23 @@ DED_MAX_ROW_MM = 12.0
 DED_MAX_SUB_MM = 12.0
 DED_LABEL_WIDE_MM = 45.0  # a wider label column only when it saves pages or blocks
 DED_LABEL_MAX_MM = 42.0  # the last resort: labels cut with "…" if they must be
-MINE = "My guesses"
-LOW, HIGH = "low", "high"
 
 
-def sub_mm(number_range: tuple[int, int]) -> float:
+def mine(words: Words) -> str:
+    """The first row of a deduction table: the player's own guesses."""
+    return words.gettext("My guesses")
+
+
+def low_high(words: Words) -> tuple[str, str]:
+    """The two columns of a turn on the deduction sheet."""
+    return (words.pgettext("deduction sheet: lowest possible number", "low"),
+            words.pgettext("deduction sheet: highest possible number", "high"))
+
+
+def sub_mm(number_range: tuple[int, int], words: Words) -> float:
     """A "low" or "high" column: a handwriting cell wide enough for the largest number, and
     for its header."""
-    header = text_width(HIGH, DED_SUB_PT) + 2 * PAD_MM
+    header = max(text_width(head, DED_SUB_PT) for head in low_high(words)) + 2 * PAD_MM
     return math.ceil(max(MIN_CELL_MM, hand_mm(number_range), header) * 10) / 10
 
 
@@ -350,11 +410,11 @@ class LabelColumn:
     lines: int  # 1, or 2 when some label needs two lines
 
 
-def label_columns(labels: Sequence[str]) -> list[LabelColumn]:
+def label_columns(labels: Sequence[str], words: Words) -> list[LabelColumn]:
     """The ways to print the row labels, most legible first: every label on one line at 9 pt,
     on two lines (broken between words) at 9 pt, on one line at 8 pt, and a last resort capped
     at ``DED_LABEL_MAX_MM`` (two lines that may shrink to 8 pt and be cut with "…")."""
-    least = text_width(MINE, DED_LABEL_PT) + 2 * PAD_MM
+    least = text_width(mine(words), DED_LABEL_PT) + 2 * PAD_MM
 
     def one(size: float) -> float:
         return max([text_width(label, size) for label in labels] + [0.0])
@@ -405,10 +465,11 @@ class DeductionLayout:
 
 
 def deduction_layout(width: float, height: float, opponents: int, turns: int,
-                     number_range: tuple[int, int], label: LabelColumn) -> DeductionLayout:
+                     number_range: tuple[int, int], label: LabelColumn, words: Words
+                     ) -> DeductionLayout:
     """Cut one player's table into blocks that fit ``width`` x ``height`` mm (the body below
     the title and the instructions)."""
-    least = sub_mm(number_range)
+    least = sub_mm(number_range, words)
     pairs = int((width - label.width_mm) // (2 * least))
     per_block = min(turns, pairs - 1)
     if per_block < 1:
@@ -433,13 +494,14 @@ def deduction_layout(width: float, height: float, opponents: int, turns: int,
 
 
 def best_deduction_layout(width: float, height: float, labels: Sequence[str], turns: int,
-                          number_range: tuple[int, int]) -> DeductionLayout:
+                          number_range: tuple[int, int], words: Words) -> DeductionLayout:
     """The layout with the fewest pages, then the fewest blocks, then no needlessly wide
     label column, over the label columns (the most legible first on a tie)."""
     options = []
-    for column in label_columns(labels):
+    for column in label_columns(labels, words):
         try:
-            lay = deduction_layout(width, height, len(labels), turns, number_range, column)
+            lay = deduction_layout(width, height, len(labels), turns, number_range, column,
+                                   words)
         except LayoutError:
             continue
         options.append(lay)
@@ -450,31 +512,34 @@ def best_deduction_layout(width: float, height: float, labels: Sequence[str], tu
                                          else 0.0))
 
 
-def deduction_words() -> str:
-    return ("Keep it private. After each turn report, write the lowest and highest number each "
-            "other player can still hold. Low = high: you know it.")
+def deduction_words(words: Words) -> str:
+    return words.gettext("Keep it private. After each turn report, write the lowest and "
+                         "highest number each other player can still hold. Low = high: you "
+                         "know it.")
 
 
-def deduction_top(sheet: Paper, person: Person) -> tuple[list[Item], float]:
+def deduction_top(sheet: Paper, person: Person, words: Words) -> tuple[list[Item], float]:
     """The title and the line of instructions at the top of every deduction page."""
     body = sheet.body
-    words = f"Deduction sheet · {person.text}"
-    fitted = fit(words, body.w, pt(DED_TITLE_PT[0]) * 1.25, DED_TITLE_PT[0], DED_TITLE_PT[1],
-                 "bold", max_lines=1)
+    heading = words.gettext("Deduction sheet · %(player)s", player=person.text)
+    fitted = fit(heading, body.w, pt(DED_TITLE_PT[0]) * 1.25, DED_TITLE_PT[0],
+                 DED_TITLE_PT[1], "bold", max_lines=1)
     band = pt(DED_TITLE_PT[0]) * 1.25
     items: list[Item] = list(place_fitted(fitted, body.x, body.y, body.w, band, "bold"))
     y = band + 1.5
-    more, used = para(body.x, body.y + y, body.w, deduction_words(), DED_TEXT_PT)
+    more, used = para(body.x, body.y + y, body.w, deduction_words(words), DED_TEXT_PT)
     items += more
     return items, y + used + 1.5
 
 
 def deduction_block(x: float, y: float, lay: DeductionLayout, turns: tuple[int, int],
-                    opponents: Sequence[Person], number_range: tuple[int, int]) -> list[Item]:
+                    opponents: Sequence[Person], number_range: tuple[int, int], words: Words
+                    ) -> list[Item]:
     """One block of the table at (x, y): header, "My guesses", one row per opponent."""
+    _ = words.gettext
     first_turn, stop = turns
-    pairs = ["Start" if first_turn == 1 else "So far"]
-    pairs += [f"Turn {t}" for t in range(first_turn, stop)]
+    pairs = [_("Start") if first_turn == 1 else _("So far")]
+    pairs += [_("Turn %(turn)s", turn=t) for t in range(first_turn, stop)]
     sub = lay.sub_mm
     right = x + lay.label_mm + 2 * sub * len(pairs)
     h1, h2 = DED_HEAD_MM
@@ -486,21 +551,21 @@ def deduction_block(x: float, y: float, lay: DeductionLayout, turns: tuple[int, 
     for r in range(1, len(opponents) + 1):
         items.append(hline(x, right, mine_bottom + r * lay.row_mm))
     items += [vline(x, y, bottom), vline(x + lay.label_mm, y, bottom)]
-    for p, words in enumerate(pairs):
+    for p, pair in enumerate(pairs):
         left = x + lay.label_mm + 2 * sub * p
         items.append(vline(left + 2 * sub, y, bottom, 0.45 if p < len(pairs) - 1 else 0.3))
         items.append(vline(left + sub, y + h1, head_bottom, 0.2))
         if opponents:
             items.append(vline(left + sub, mine_bottom, bottom, 0.2, (0.8, 0.6)))
-        items += fit_in(words, left + PAD_MM, y, 2 * sub - 2 * PAD_MM, h1, DED_HEAD_PT,
+        items += fit_in(pair, left + PAD_MM, y, 2 * sub - 2 * PAD_MM, h1, DED_HEAD_PT,
                         MIN_TEXT_PT, "bold", "center", max_lines=1)
-        for k, sub_words in enumerate((LOW, HIGH)):
-            items += text(left + sub * k + sub / 2, baseline_in(y + h1, h2, DED_SUB_PT),
-                          sub_words, DED_SUB_PT, "regular", "center")
-    items += fit_in("Player", x + PAD_MM, y, lay.label_mm - 2 * PAD_MM, h1 + h2, DED_HEAD_PT,
-                    MIN_TEXT_PT, "bold", max_lines=1)
-    items += fit_in(MINE, x + PAD_MM, head_bottom, lay.label_mm - 2 * PAD_MM, lay.row_mm,
-                    DED_LABEL_PT, MIN_TEXT_PT, max_lines=1)
+        for k, sub_words in enumerate(low_high(words)):
+            items += one_line(left + sub * k + sub / 2, baseline_in(y + h1, h2, DED_SUB_PT),
+                          sub_words, sub - 2 * PAD_MM, DED_SUB_PT, align="center")
+    items += fit_in(_("Player"), x + PAD_MM, y, lay.label_mm - 2 * PAD_MM, h1 + h2,
+                    DED_HEAD_PT, MIN_TEXT_PT, "bold", max_lines=1)
+    items += fit_in(mine(words), x + PAD_MM, head_bottom, lay.label_mm - 2 * PAD_MM,
+                    lay.row_mm, DED_LABEL_PT, MIN_TEXT_PT, max_lines=1)
     start = x + lay.label_mm
     for r, other in enumerate(opponents):
         top = mine_bottom + r * lay.row_mm
@@ -515,12 +580,12 @@ def deduction_block(x: float, y: float, lay: DeductionLayout, turns: tuple[int, 
 
 
 def deduction_pages(sheet: Paper, person: Person, people: Sequence[Person], turns: int,
-                    number_range: tuple[int, int]) -> Pages:
+                    number_range: tuple[int, int], words: Words) -> Pages:
     body = sheet.body
     opponents = [o for o in people if o is not person]
-    top_items, top_h = deduction_top(sheet, person)
+    top_items, top_h = deduction_top(sheet, person, words)
     lay = best_deduction_layout(body.w, body.h - top_h, [o.text for o in opponents], turns,
-                                number_range)
+                                number_range, words)
     blocks = lay.blocks
     count = lay.pages
     pages: Pages = []
@@ -528,9 +593,14 @@ def deduction_pages(sheet: Paper, person: Person, people: Sequence[Person], turn
         items = list(top_items)
         y = body.y + top_h
         for turn_part, (o0, o1) in blocks[n * lay.blocks_per_page:(n + 1) * lay.blocks_per_page]:
-            items += deduction_block(body.x, y, lay, turn_part, opponents[o0:o1], number_range)
+            items += deduction_block(body.x, y, lay, turn_part, opponents[o0:o1], number_range,
+                                     words)
             y += lay.block_height_mm(o1 - o0) + DED_GAP_MM
-        more = f" {n + 1} of {count}" if count > 1 else ""
-        pages.append((f"Deduction sheet {person.letter}{more}", items))
+        if count > 1:
+            label = words.gettext("Deduction sheet %(letter)s %(page)s of %(pages)s",
+                                  letter=person.letter, page=n + 1, pages=count)
+        else:
+            label = words.gettext("Deduction sheet %(letter)s", letter=person.letter)
+        pages.append((label, items))
     return pages
 

@@ -38,6 +38,7 @@ from dataclasses import dataclass, replace
 from ... import fonts
 from ...errors import shown
 from ...game import KitConfig
+from ...i18n import Words
 from ...layout.blocks import heading, para, title
 from ...layout.fit import LEADING, Part, ellipsize, fit, fit_in, fits, paragraph, wrap
 from ...layout.model import Item, box, pt, text, text_width
@@ -46,7 +47,8 @@ from ...options import printable_text
 from ...paper import Frame, Paper, paper
 from ...plan import Document, Form, KitPlan, Page
 from . import rules
-from .people import MIN_CELL_MM, MIN_TEXT_PT, split
+from .people import MIN_CELL_MM, MIN_TEXT_PT, answer, range_words, split
+from .people import title as game_title
 
 # --- the turn report: sizes -------------------------------------------------------------------
 
@@ -68,31 +70,62 @@ GAP_MM = 2.5  # between the table and the text above or below it
 NOTE_PT = 12.0  # "columns A–AI" beside the title
 SLACK_MM = 0.5  # kept free at the foot of the body
 
-INTRO = ("Each row answers one guess, in the order made. Guessed numbers are not shown (they "
-         "would give secrets away); a list shows only how many are right.")
 NBSP = "\u00a0"  # keeps a symbol with its meaning when the legend wraps
-LEGEND: tuple[Part, ...] = (
-    ("H", "bold"), (f"{NBSP}higher{NBSP}· ", "regular"),
-    ("L", "bold"), (f"{NBSP}lower{NBSP}· ", "regular"),
-    ("✓", "bold"), (f"{NBSP}the guess is that player’s number{NBSP}· ", "regular"),
-    ("X", "bold"), (f"{NBSP}no information: own number or one already found", "regular"),
-)
 
 
-def joined(labels: Sequence[str]) -> str:
-    return labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " and " + labels[-1]
+def intro(words: Words) -> str:
+    return words.gettext("Each row answers one guess, in the order made. Guessed numbers are "
+                         "not shown (they would give secrets away); a list shows only how many "
+                         "are right.")
 
 
-def win_text(result_winners: Sequence[str], reason: str | None, turn: int) -> str:
-    how = "a fully correct list" if reason == "list" else "identifying every other number"
-    verb = "wins" if len(result_winners) == 1 else "share the win"
-    return f"{joined(result_winners)} {verb} in turn {turn}, by {how}."
+def legend(words: Words) -> tuple[Part, ...]:
+    """The answers, as printed in the report's cells, and what they mean."""
+    _ = words.gettext
+    meanings = ((rules.HIGHER, _("higher")), (rules.LOWER, _("lower")),
+                (rules.HIT, _("the guess is that player’s number")),
+                (rules.NO_INFO, _("no information: own number or one already found")))
+    parts: list[Part] = []
+    for i, (code, meaning) in enumerate(meanings):
+        more = f"{NBSP}· " if i < len(meanings) - 1 else ""
+        parts += [(answer(code, words), "bold"), (NBSP + meaning + more, "regular")]
+    return tuple(parts)
 
 
-def row_label(row: rules.Row) -> str:
+def win_text(result_winners: Sequence[str], reason: str | None, turn: int, words: Words
+             ) -> str:
+    """"B wins in turn 2, by identifying every other number." (or by a list; or several)."""
+    who = words.join(list(result_winners))
+    if reason == "list":
+        return words.ngettext("%(players)s wins in turn %(turn)s, by a fully correct list.",
+                              "%(players)s share the win in turn %(turn)s, by a fully correct "
+                              "list.", len(result_winners), players=who, turn=turn)
+    return words.ngettext("%(players)s wins in turn %(turn)s, by identifying every other "
+                          "number.",
+                          "%(players)s share the win in turn %(turn)s, by identifying every "
+                          "other number.", len(result_winners), players=who, turn=turn)
+
+
+def row_label(row: rules.Row, words: Words) -> str:
+    """"A 1", "B 3 (bonus)", "C List": a row of the turn report."""
     if isinstance(row, rules.GuessRow):
-        return f"{row.player} {row.index}" + (" (bonus)" if row.bonus else "")
-    return f"{row.player} List"
+        if row.bonus:
+            return words.gettext("%(player)s %(index)s (bonus)", player=row.player,
+                                 index=row.index)
+        return words.gettext("%(player)s %(index)s", player=row.player, index=row.index)
+    return words.gettext("%(player)s List", player=row.player)
+
+
+def correct_text(correct: int, words: Words) -> str:
+    """"3 correct.": all a list's row says."""
+    return words.ngettext("%(num)s correct.", "%(num)s correct.", correct)
+
+
+def turn_title(turn: int, words: Words, page: int = 1, pages: int = 1) -> str:
+    if pages > 1:
+        return words.gettext("Turn %(turn)s report (%(page)s of %(pages)s)", turn=turn,
+                             page=page, pages=pages)
+    return words.gettext("Turn %(turn)s report", turn=turn)
 
 
 # --- the turn report: layout maths ------------------------------------------------------------
@@ -132,18 +165,18 @@ def columns_fit(room: float, columns: int) -> bool:
     return room / columns >= MIN_CELL_MM - 1e-9
 
 
-def reserved_mm(width: float) -> tuple[float, float]:
+def reserved_mm(width: float, words: Words) -> tuple[float, float]:
     """(above, below) the table on a report page ``width`` mm wide: title and intro line;
     the gap and the legend."""
-    _, title_mm = title(0.0, 0.0, "Turn 1 report")
-    _, intro_mm = para(0.0, 0.0, width, INTRO, INTRO_PT)
-    _, legend_mm = paragraph(0.0, 0.0, width, LEGEND, LEGEND_PT)
+    _, title_mm = title(0.0, 0.0, turn_title(1, words))
+    _, intro_mm = para(0.0, 0.0, width, intro(words), INTRO_PT)
+    _, legend_mm = paragraph(0.0, 0.0, width, legend(words), LEGEND_PT)
     return title_mm + intro_mm + 1.0, GAP_MM + legend_mm + SLACK_MM
 
 
-def rows_fit(body: Frame, head_mm: float, below_extra: float = 0.0) -> int:
+def rows_fit(body: Frame, head_mm: float, words: Words, below_extra: float = 0.0) -> int:
     """Table rows (7.5 mm) that fit a report page's body under the header row."""
-    above, below = reserved_mm(body.w)
+    above, below = reserved_mm(body.w, words)
     return int((body.h - above - head_mm - below - below_extra + 1e-6) // ROW_MM)
 
 
@@ -168,7 +201,7 @@ class ReportLayout:
         return self.label_mm + columns * self.cell_mm
 
 
-def report_layout(players: int, sheet: Paper, label_mm: float = LABEL_MIN_MM,
+def report_layout(players: int, sheet: Paper, words: Words, label_mm: float = LABEL_MIN_MM,
                   cap: float = CELL_MAX_MM, head_mm: float = HEAD_MM) -> ReportLayout:
     """Portrait when the player columns fit, else landscape, else columns split over
     landscape pages (as equal as possible); every cell at least 7 mm."""
@@ -177,14 +210,14 @@ def report_layout(players: int, sheet: Paper, label_mm: float = LABEL_MIN_MM,
         room = body.w - label_mm
         if columns_fit(room, players):
             return ReportLayout(landscape, label_mm, cell_width(room, players, cap),
-                                ((0, players),), head_mm, rows_fit(body, head_mm))
+                                ((0, players),), head_mm, rows_fit(body, head_mm, words))
     body = sheet.turned().body
     room = body.w - label_mm
     per_part = max(1, int(room / MIN_CELL_MM + 1e-9))
     parts = tuple(split(players, math.ceil(players / per_part)))
     widest = max(stop - start for start, stop in parts)
     return ReportLayout(True, label_mm, cell_width(room, widest, cap), parts, head_mm,
-                        rows_fit(body, head_mm))
+                        rows_fit(body, head_mm, words))
 
 
 def row_pages(rows: int, per_page: int, last_page: int) -> list[tuple[int, int]]:
@@ -230,59 +263,59 @@ def head_size(players: Sequence[str], cell_mm: float, head_mm: float) -> float:
 # --- the turn report: drawing -----------------------------------------------------------------
 
 
-def bold_box(x: float, top: float, width: float, words: str, size: float = WIN_PT
+def bold_box(x: float, top: float, width: float, content: str, size: float = WIN_PT
              ) -> tuple[list[Item], float]:
-    """``words`` in bold in a heavy box (the winner line, the register's status)."""
+    """``content`` in bold in a heavy box (the winner line, the register's status)."""
     items, height = paragraph(x + WIN_PAD_MM, top + WIN_PAD_MM, width - 2 * WIN_PAD_MM,
-                              [(words, "bold")], size)
+                              [(content, "bold")], size)
     tall = height + 2 * WIN_PAD_MM - (pt(size) * LEADING - pt(size) * 1.05)
     return [*items, box(x, top, width, tall, 0.6)], tall
 
 
-def box_height(words: str, width: float, size: float = WIN_PT) -> float:
-    return bold_box(0.0, 0.0, width, words, size)[1]
+def box_height(content: str, width: float, size: float = WIN_PT) -> float:
+    return bold_box(0.0, 0.0, width, content, size)[1]
 
 
-def report_title(body: Frame, words: str, note: str) -> tuple[list[Item], float]:
+def report_title(body: Frame, caption: str, note: str) -> tuple[list[Item], float]:
     """The page title, with the column note ("columns A–AI") fitted to its right."""
-    items, used = title(body.x, body.y, words)
+    items, used = title(body.x, body.y, caption)
     if note:
-        room = body.w - text_width(words, 20.0, "bold") - 8.0
+        room = body.w - text_width(caption, 20.0, "bold") - 8.0
         items += fit_in(note, body.right - room, body.y, room, 7.5, NOTE_PT, MIN_TEXT_PT,
                         "bold", "right", max_lines=1)
     return items, used
 
 
-def report_page(body: Frame, layout: ReportLayout, words: str, note: str,
+def report_page(body: Frame, layout: ReportLayout, caption: str, note: str,
                 players: Sequence[str], rows: Sequence[rules.Row], part: tuple[int, int],
-                winner: str) -> list[Item]:
+                winner: str, words: Words) -> list[Item]:
     """One page of a turn report: the rows given, for the player columns of ``part``."""
     x, y, w = body.x, body.y, body.w
-    items, used = report_title(body, words, note)
+    items, used = report_title(body, caption, note)
     y += used
-    more, used = para(x, y, w, INTRO, INTRO_PT)
+    more, used = para(x, y, w, intro(words), INTRO_PT)
     items += more
     y += used + 1.0
     c0, c1 = part
     columns = c1 - c0
     lines = 2 if layout.head_mm > HEAD_MM else 1
-    head = [Cell("Guess", "bold", size=LABEL_PT)] + [
+    head = [Cell(words.gettext("Guess"), "bold", size=LABEL_PT)] + [
         Cell(label, "bold", "center", layout.head_pt, MIN_TEXT_PT, lines=lines)
         for label in players[c0:c1]]
     table: list[list[Cell]] = [head]
     for row in rows:
-        label = Cell(row_label(row), size=layout.label_pt, least=MIN_TEXT_PT)
+        label = Cell(row_label(row, words), size=layout.label_pt, least=MIN_TEXT_PT)
         if isinstance(row, rules.GuessRow):
-            table.append([label] + [Cell(cell, align="center", size=CELL_PT)
+            table.append([label] + [Cell(answer(cell, words), align="center", size=CELL_PT)
                                     for cell in row.cells[c0:c1]])
         else:
-            table.append([label, Cell(f"{row.correct} correct.", "bold", size=CELL_PT,
+            table.append([label, Cell(correct_text(row.correct, words), "bold", size=CELL_PT,
                                       span=columns)])
     widths = [layout.label_mm] + [layout.cell_mm] * columns
     heights = [layout.head_mm] + [ROW_MM] * len(rows)
     items += ruled_table(x, y, widths, heights, table, heavy=(1,))
     y += sum(heights) + GAP_MM
-    more, used = paragraph(x, y, w, LEGEND, LEGEND_PT)
+    more, used = paragraph(x, y, w, legend(words), LEGEND_PT)
     items += more
     y += used
     if winner:
@@ -291,61 +324,66 @@ def report_page(body: Frame, layout: ReportLayout, words: str, note: str,
     return items
 
 
-def column_note(players: Sequence[str], part: tuple[int, int]) -> str:
+def column_note(players: Sequence[str], part: tuple[int, int], words: Words) -> str:
     """"columns A–AI"; spaced ("columns Ann Lee – Zoë Roy") when labels hold spaces."""
     first, last = players[part[0]], players[part[1] - 1]
-    dash = " – " if " " in first + last else "–"
-    return f"columns {first}{dash}{last}"
+    if " " in first + last:
+        return words.gettext("columns %(first)s – %(last)s", first=first, last=last)
+    return words.gettext("columns %(first)s–%(last)s", first=first, last=last)
 
 
 def turn_pages(report: rules.TurnReport, players: Sequence[str], layout: ReportLayout,
-               body: Frame) -> list[Page]:
+               body: Frame, words: Words) -> list[Page]:
     """Every page of one turn's report."""
-    winner = win_text(report.winners, report.reason, report.number) if report.winners else ""
+    winner = (win_text(report.winners, report.reason, report.number, words)
+              if report.winners else "")
     last = layout.rows_per_page
     if winner:
-        last = rows_fit(body, layout.head_mm, GAP_MM + box_height(winner, body.w))
+        last = rows_fit(body, layout.head_mm, words, GAP_MM + box_height(winner, body.w))
     runs = row_pages(len(report.rows), layout.rows_per_page, last)
     total = len(runs) * len(layout.parts)
     pages: list[Page] = []
     for start, stop in runs:
         for part in layout.parts:
             number = len(pages) + 1
-            words = f"Turn {report.number} report" + (f" ({number} of {total})"
-                                                      if total > 1 else "")
-            note = column_note(players, part) if layout.split else ""
-            items = report_page(body, layout, words, note, players, report.rows[start:stop],
-                                part, winner if number == total else "")
-            pages.append(Page(words, Form(tuple(items)), landscape=layout.landscape))
+            caption = turn_title(report.number, words, number, total)
+            note = column_note(players, part, words) if layout.split else ""
+            items = report_page(body, layout, caption, note, players, report.rows[start:stop],
+                                part, winner if number == total else "", words)
+            pages.append(Page(caption, Form(tuple(items)), landscape=layout.landscape))
     return pages
 
 
-def game_layout(log: rules.GameLog, result: rules.GameResult, sheet: Paper) -> ReportLayout:
+def game_layout(log: rules.GameLog, result: rules.GameResult, sheet: Paper, words: Words
+                ) -> ReportLayout:
     """The one layout every turn report of this game uses."""
-    labels = [row_label(row) for report in result.turns for row in report.rows] or ["Guess"]
+    labels = ([row_label(row, words) for report in result.turns for row in report.rows]
+              or [words.gettext("Guess")])
     players = list(log.players)
     label_mm = label_width(labels)
     cap = cell_cap(players)
-    layout = report_layout(len(players), sheet, label_mm, cap)
+    layout = report_layout(len(players), sheet, words, label_mm, cap)
     head = head_height(players, layout.cell_mm)
     if head != layout.head_mm:
-        layout = report_layout(len(players), sheet, label_mm, cap, head)
+        layout = report_layout(len(players), sheet, words, label_mm, cap, head)
     return replace(layout, head_pt=head_size(players, layout.cell_mm, layout.head_mm),
                    label_pt=label_size(labels, label_mm))
 
 
-def report_pages(log: rules.GameLog, result: rules.GameResult, sheet: Paper) -> list[Page]:
+def report_pages(log: rules.GameLog, result: rules.GameResult, sheet: Paper, words: Words
+                 ) -> list[Page]:
+    _ = words.gettext
     players = list(log.players)
-    layout = game_layout(log, result, sheet)
+    layout = game_layout(log, result, sheet, words)
     body = sheet.oriented(layout.landscape).body
     pages = [page for report in result.turns
-             for page in turn_pages(report, players, layout, body)]
+             for page in turn_pages(report, players, layout, body, words)]
     if not pages:
-        items, used = title(sheet.body.x, sheet.body.y, "No turns played yet")
-        more, _ = para(sheet.body.x, sheet.body.y + used, sheet.body.w,
-                       "The game log holds no turns yet, so there is nothing to report.",
-                       INTRO_PT)
-        pages.append(Page("No turns yet", Form(tuple(items + more))))
+        items, used = title(sheet.body.x, sheet.body.y, _("No turns played yet"))
+        more, _used = para(sheet.body.x, sheet.body.y + used, sheet.body.w,
+                           _("The game log holds no turns yet, so there is nothing to report."),
+                           INTRO_PT)
+        pages.append(Page(_("No turns yet"), Form(tuple(items + more))))
     return pages
 
 
@@ -364,8 +402,12 @@ FOUND_SHARE = 0.58  # of what is left, for "Has identified"; "Still to find" tak
 MAX_LISTED = 12  # "Still to find" names at most this many players, else counts them
 LIST_TURN_MM = 18.0  # "Lists submitted": turn | player (as wide as the register's) | correct
 LIST_CORRECT_MM = 24.0
-REG_HEADER = ("Player", "Secret", "Has identified (turn.guess)", "Still to find",
-              "Guesses next turn")
+
+
+def register_header(words: Words) -> tuple[str, ...]:
+    _ = words.gettext
+    return (_("Player"), _("Secret"), _("Has identified (turn.guess)"), _("Still to find"),
+            _("Guesses next turn"))
 
 
 def register_widths(width: float, players: Sequence[str]) -> list[float]:
@@ -402,16 +444,16 @@ def wrap_entries(entries: Sequence[str], sep: str, width: float, size: float = R
     return lines
 
 
-def still_to_find(missing: Sequence[str], found_any: bool) -> list[str]:
+def still_to_find(missing: Sequence[str], found_any: bool, words: Words) -> list[str]:
     """The "Still to find" entries: the labels while there are at most 12 of them (the end
     of the game, when they matter), else a count (the "Has identified" column says who)."""
     if not missing:
-        return ["nobody"]
+        return [words.gettext("nobody")]
     if not found_any:
-        return [f"all {len(missing)} others"]
+        return [words.ngettext("all %(num)s others", "all %(num)s others", len(missing))]
     if len(missing) <= MAX_LISTED:
         return list(missing)
-    return [f"{len(missing)} others"]
+    return [words.ngettext("%(num)s others", "%(num)s others", len(missing))]
 
 
 def line_step(size: float = REG_PT) -> float:
@@ -437,8 +479,8 @@ class RegisterRow:
         return row_height(self.lines)
 
 
-def register_rows(log: rules.GameLog, result: rules.GameResult, widths: Sequence[float]
-                  ) -> list[RegisterRow]:
+def register_rows(log: rules.GameLog, result: rules.GameResult, widths: Sequence[float],
+                  words: Words) -> list[RegisterRow]:
     players = list(log.players)
     won = result.winning_turn is not None
     inner = [w - 2 * PAD_MM for w in widths]
@@ -447,22 +489,28 @@ def register_rows(log: rules.GameLog, result: rules.GameResult, widths: Sequence
         found = result.identified[label]
         identified = [f"{target} ({f.turn}.{f.guess})" for target, f in found.items()]
         missing = [p for p in players if p != label and p not in found]
-        missing_lines = wrap_entries(still_to_find(missing, bool(found)), ",", inner[3])
+        missing_lines = wrap_entries(still_to_find(missing, bool(found), words), ",",
+                                     inner[3])
         rows.append(RegisterRow((
             tuple(ellipsize(line, inner[0], REG_PT) for line in wrap(label, inner[0], REG_PT)),
             (str(log.secrets[label]),),
-            tuple(wrap_entries(identified, ";", inner[2]) or ["nobody yet"]),
+            tuple(wrap_entries(identified, ";", inner[2]) or [words.gettext("nobody yet")]),
             tuple(missing_lines),
             ("–" if won else str(result.next_allowance[label]),),
         )))
     return rows
 
 
-def cut_row(row: RegisterRow, lines: int) -> tuple[RegisterRow, RegisterRow]:
+def continued(words: Words) -> str:
+    """Under a player's label where their register row goes on from the page before."""
+    return words.gettext("(continued)")
+
+
+def cut_row(row: RegisterRow, lines: int, words: Words) -> tuple[RegisterRow, RegisterRow]:
     """A row too tall for the page: its first ``lines`` lines, then the rest (the first line
     of the player's label repeated, "(continued)" below it)."""
     head = RegisterRow(tuple(cell[:lines] for cell in row.cells))
-    rest = RegisterRow((row.cells[0][:1] + ("(continued)",),)
+    rest = RegisterRow((row.cells[0][:1] + (continued(words),),)
                        + tuple(cell[lines:] for cell in row.cells[1:]))
     return head, rest
 
@@ -471,8 +519,8 @@ def lines_fitting(room: float, size: float = REG_PT) -> int:
     return max(1, int((room - 2 * REG_PAD_MM + 1e-6) // line_step(size)))
 
 
-def register_cells(x: float, top: float, widths: Sequence[float], row: RegisterRow
-                   ) -> list[Item]:
+def register_cells(x: float, top: float, widths: Sequence[float], row: RegisterRow,
+                   words: Words) -> list[Item]:
     """The text of one register row, top-aligned, the tallest cell centred in the row;
     Secret and Guesses centred across their columns."""
     items: list[Item] = []
@@ -483,25 +531,32 @@ def register_cells(x: float, top: float, widths: Sequence[float], row: RegisterR
         align = "center" if c in (1, 4) else "left"
         anchor = left + width / 2 if align == "center" else left + PAD_MM
         for i, line in enumerate(cell):
-            style = "italic" if line == "(continued)" else "regular"
+            style = "italic" if line == continued(words) else "regular"
             base = first + i * step + step / 2 + pt(REG_PT) * fonts.CAP_HEIGHT / 2
             items += text(anchor, base, line, REG_PT, style, align)
         left += width
     return items
 
 
-def status_text(result: rules.GameResult) -> str:
+def status_text(result: rules.GameResult, words: Words) -> str:
     played = len(result.turns)
     if result.winning_turn is not None:
-        return win_text(result.winners, result.reason, result.winning_turn)
-    return f"No winner yet after {played} turn{'s' if played != 1 else ''}."
+        return win_text(result.winners, result.reason, result.winning_turn, words)
+    return words.ngettext("No winner yet after %(num)s turn.",
+                          "No winner yet after %(num)s turns.", played)
+
+
+def register_title(words: Words, page: int = 1, pages: int = 1) -> str:
+    if pages > 1:
+        return words.gettext("Secret register (%(page)s of %(pages)s)", page=page, pages=pages)
+    return words.gettext("Secret register")
 
 
 class Flow:
     """Register pages filled top to bottom; a new page starts below the title's room."""
 
-    def __init__(self, body: Frame) -> None:
-        _, self.title_mm = title(body.x, body.y, "Secret register")
+    def __init__(self, body: Frame, words: Words) -> None:
+        _, self.title_mm = title(body.x, body.y, register_title(words))
         self.top = body.y + self.title_mm
         self.bottom = body.bottom - SLACK_MM
         self.pages: list[list[Item]] = [[]]
@@ -523,12 +578,12 @@ class Flow:
         self.y = self.top
 
 
-def register_table(flow: Flow, x: float, widths: Sequence[float], rows: list[RegisterRow]
-                   ) -> None:
+def register_table(flow: Flow, x: float, widths: Sequence[float], rows: list[RegisterRow],
+                   words: Words) -> None:
     """The register table, continued over pages with its header repeated; a row taller than
     a page is cut between lines."""
-    head = [Cell(words, "bold", "center" if c in (1, 4) else "left", REG_HEAD_PT, lines=2)
-            for c, words in enumerate(REG_HEADER)]
+    head = [Cell(caption, "bold", "center" if c in (1, 4) else "left", REG_HEAD_PT, lines=2)
+            for c, caption in enumerate(register_header(words))]
     pending = list(rows)
     while pending:
         if not flow.fresh and flow.room() < REG_HEAD_MM + row_height(2):
@@ -545,7 +600,7 @@ def register_table(flow: Flow, x: float, widths: Sequence[float], rows: list[Reg
             if REG_HEAD_MM + row.height <= flow.bottom - flow.top and (placed or not fresh):
                 break  # the next page takes it whole
             if room >= row_height(2) or not placed:  # taller than a page: cut it at a line
-                first, rest = cut_row(row, lines_fitting(room))
+                first, rest = cut_row(row, lines_fitting(room), words)
                 pending[0] = rest
                 placed.append(first)
             break
@@ -555,7 +610,7 @@ def register_table(flow: Flow, x: float, widths: Sequence[float], rows: list[Reg
                                           [head] + [[] for _ in placed], heavy=(1,)))
             y = flow.y + REG_HEAD_MM
             for row in placed:
-                flow.items.extend(register_cells(x, y, widths, row))
+                flow.items.extend(register_cells(x, y, widths, row, words))
                 y += row.height
             flow.y = y
         if pending:
@@ -563,18 +618,20 @@ def register_table(flow: Flow, x: float, widths: Sequence[float], rows: list[Reg
 
 
 def lists_table(flow: Flow, x: float, player_mm: float,
-                lists: Sequence[tuple[int, str, int]]) -> None:
+                lists: Sequence[tuple[int, str, int]], words: Words) -> None:
     """"Lists submitted": turn, player, how many correct; continued over pages."""
+    _ = words.gettext
     widths = [LIST_TURN_MM, player_mm, LIST_CORRECT_MM]
-    head = [Cell("Turn", "bold", "center", REG_HEAD_PT),
-            Cell("Player", "bold", size=REG_HEAD_PT),
-            Cell("Correct", "bold", "center", REG_HEAD_PT)]
-    _, heading_mm = heading(x, 0.0, "Lists submitted")
+    head = [Cell(_("Turn"), "bold", "center", REG_HEAD_PT),
+            Cell(_("Player"), "bold", size=REG_HEAD_PT),
+            Cell(_("Correct"), "bold", "center", REG_HEAD_PT)]
+    _items, heading_mm = heading(x, 0.0, _("Lists submitted"))
     done = 0
     while done < len(lists):
         if flow.room() < heading_mm + HEAD_MM + ROW_MM:
             flow.new_page()
-        more, used = heading(x, flow.y, "Lists submitted" + (" (continued)" if done else ""))
+        more, used = heading(x, flow.y, _("Lists submitted (continued)") if done
+                             else _("Lists submitted"))
         flow.items.extend(more)
         flow.y += used
         take = max(1, min(len(lists) - done, int((flow.room() - HEAD_MM + 1e-6) // ROW_MM)))
@@ -590,32 +647,35 @@ def lists_table(flow: Flow, x: float, player_mm: float,
             flow.new_page()
 
 
-def register_pages(log: rules.GameLog, result: rules.GameResult, sheet: Paper) -> list[Page]:
+def register_pages(log: rules.GameLog, result: rules.GameResult, sheet: Paper, words: Words
+                   ) -> list[Page]:
     """The GM register: status, range, then the register table and the lists submitted,
     continued over as many pages as they need (table headers repeated)."""
     body = sheet.body
     x, w = body.x, body.w
-    flow = Flow(body)
+    flow = Flow(body, words)
     played = len(result.turns)
-    more, used = bold_box(x, flow.y, w, status_text(result), 12.0)
+    more, used = bold_box(x, flow.y, w, status_text(result, words), 12.0)
     flow.items.extend(more)
     flow.y += used + GAP_MM
-    more, used = para(x, flow.y, w, f"For the game master only. Range {log.range[0]} to "
-                      f"{log.range[1]} · {played} turn{'s' if played != 1 else ''} reported.")
+    more, used = para(x, flow.y, w, words.ngettext(
+        "For the game master only. Range %(range)s · %(num)s turn reported.",
+        "For the game master only. Range %(range)s · %(num)s turns reported.", played,
+        range=range_words(log.range, words)))
     flow.items.extend(more)
     flow.y += used + 1.0
     widths = register_widths(w, log.players)
-    register_table(flow, x, widths, register_rows(log, result, widths))
+    register_table(flow, x, widths, register_rows(log, result, widths, words), words)
     lists = [(report.number, row.player, row.correct) for report in result.turns
              for row in report.rows if isinstance(row, rules.ListRow)]
     if lists:
-        lists_table(flow, x, widths[0], lists)
+        lists_table(flow, x, widths[0], lists, words)
     total = len(flow.pages)
     out = []
     for i, page_items in enumerate(flow.pages, start=1):
-        words = "Secret register" + (f" ({i} of {total})" if total > 1 else "")
-        heading_items, _ = title(x, body.y, words)
-        out.append(Page(words, Form(tuple(heading_items + page_items)), audience="host"))
+        label = register_title(words, i, total)
+        heading_items, _ = title(x, body.y, label)
+        out.append(Page(label, Form(tuple(heading_items + page_items)), audience="host"))
     return out
 
 
@@ -626,36 +686,59 @@ def plan_reports(log: rules.GameLog, result: rules.GameResult, config: KitConfig
     for label in log.players:  # printed on every page: only what our fonts can draw
         printable_text("players", f"the label {shown(label)}", label, rules.MAX_LABEL_LENGTH)
     sheet = paper(config.paper)
-    banner = f"Secret numbers from {log.range[0]} to {log.range[1]}"
+    words = config.words
+    _ = words.gettext
+    name = game_title(words)
+    banner = _("Secret numbers from %(range)s", range=range_words(log.range, words))
     return KitPlan(
         folder=config.folder_name,
-        game_title=rules.TITLE,
+        game_title=name,
         banner=banner,
         documents=(
-            Document("turn-reports", f"{rules.TITLE} — turn reports",
-                     tuple(report_pages(log, result, sheet))),
-            Document("gm-register", f"{rules.TITLE} — GM register",
-                     tuple(register_pages(log, result, sheet))),
+            Document("turn-reports", _("%(game)s — turn reports", game=name),
+                     tuple(report_pages(log, result, sheet, words))),
+            Document("gm-register", _("%(game)s — GM register", game=name),
+                     tuple(register_pages(log, result, sheet, words))),
         ),
+        lang=words.lang,
     )
 
 
-def markdown(log: rules.GameLog, result: rules.GameResult) -> str:
+def markdown_table(report: rules.TurnReport, players: Sequence[str], words: Words) -> str:
+    """One turn report as the reference's Markdown table (``rules.format_report_markdown``),
+    in the kit's language: its words, and the answers as the printed reports show them."""
+    lines = ["| " + words.gettext("Guess") + " | " + " | ".join(players) + " |",
+             "|" + "---|" * (len(players) + 1)]
+    for row in report.rows:
+        if isinstance(row, rules.GuessRow):
+            label = words.gettext("%(player)s %(index)s", player=row.player, index=row.index)
+            lines.append(f"| {label} | " + " | ".join(answer(cell, words) for cell in row.cells)
+                         + " |")
+        else:
+            text = words.ngettext("%(player)s List - %(num)s correct.",
+                                  "%(player)s List - %(num)s correct.", row.correct,
+                                  player=row.player)
+            lines.append(f"| {text} |" + " |" * len(players))
+    return "\n".join(lines) + "\n"
+
+
+def markdown(log: rules.GameLog, result: rules.GameResult, words: Words) -> str:
     """Every turn's report as the reference's Markdown table, then the winner line if won."""
     parts = []
     for report in result.turns:
-        parts.append(f"Turn {report.number}\n\n" + rules.format_report_markdown(report,
-                                                                                 log.players))
+        parts.append(words.gettext("Turn %(turn)s", turn=report.number) + "\n\n"
+                     + markdown_table(report, log.players, words))
     if result.winning_turn is not None:
-        parts.append(win_text(result.winners, result.reason, result.winning_turn) + "\n")
+        parts.append(win_text(result.winners, result.reason, result.winning_turn, words) + "\n")
     return "\n".join(parts)
 
 
 def plan_report(log: rules.GameLog, config: KitConfig) -> KitPlan:
-    """``kit report``'s files for a log: it is replayed under the rules, then laid out."""
+    """``kit report``'s files for a log, in ``config.words``' language: it is replayed under
+    the rules, then laid out."""
     return plan_reports(log, rules.play(log), config)
 
 
-def text_report(log: rules.GameLog) -> str:
-    """``kit report --format text``: the same reports as Markdown."""
-    return markdown(log, rules.play(log))
+def text_report(log: rules.GameLog, words: Words) -> str:
+    """``kit report --format text``: the same reports as Markdown, in ``words``' language."""
+    return markdown(log, rules.play(log), words)

@@ -33,10 +33,15 @@ from types import MappingProxyType
 from typing import Any, Literal
 
 from ...errors import SHOWN_MAX, ConfigError, GameLogError, escaped
+from ...i18n import N_
 
 NAME = "whats-my-number"
-TITLE = "What's My Number?"
-CREDIT = "What's My Number? — a game by Allan Stagg (2000)"
+TITLE = N_("What's My Number?")  # translated where shown (``people.title``)
+AUTHOR = "Allan Stagg"
+YEAR = 2000
+# The credit names the game, its author and its year (``people.credit``): the author's name and
+# the year are placeholders, so every language keeps them.
+CREDIT = N_("%(game)s — a game by %(author)s (%(year)s)")
 MIN_PLAYERS = 4
 BASE_GUESSES = 2
 MAX_LABEL_LENGTH = 24
