@@ -20,7 +20,7 @@ from .layout.chrome import ChromeText, chrome_text
 from .output import KitFiles, write_kits
 from .paper import Paper, paper
 from .plan import Document, Form, KitPlan, Page
-from .prose import ProseJob
+from .prose import ProseJob, Rendered, fit_style
 from .prose import render as render_prose
 from .registry import game_spec
 from .render import (
@@ -48,12 +48,11 @@ class Drawing:
     whole: tuple[str, str] | None = None  # (file name, title)
     cuts: dict[str, tuple[str, list[int]]] = field(default_factory=dict)  # name: title, pages
 
-    def add(self, plan: KitPlan, pages: Sequence[Sheet], faces: Sequence[Face]) -> list[int]:
-        """Append pages; returns their indices."""
+    def add(self, pages: Sequence[Sheet], jobs: dict[int, ProseJob]) -> list[int]:
+        """Append pages and their prose jobs (by page index); returns their indices."""
         start = len(self.sheets)
         self.sheets += pages
-        for i, job in prose_jobs(plan, pages, self.base, faces).items():
-            self.prose[start + i] = job
+        self.prose.update({start + i: job for i, job in jobs.items()})
         return list(range(start, start + len(pages)))
 
 
@@ -66,6 +65,8 @@ class KitRecipe:
     folder: str
     files: dict[str, bytes] = field(default_factory=dict)
     drawings: list[Drawing] = field(default_factory=list)
+    # each HTML file's prose pages (page index: job), to give them the scale their PDF needed
+    fits: dict[str, dict[int, ProseJob]] = field(default_factory=dict)
 
     def jobs(self) -> list[ProseJob]:
         return [job for drawing in self.drawings for job in drawing.prose.values()]
@@ -97,12 +98,14 @@ def add_document(recipe: KitRecipe, plan: KitPlan, document: Document, config: K
     recipe.files[f"{stem}.html"] = html_document(plan, title, pages, base, faces).encode(
         "utf-8")
     recipe.files.update(font_files(faces))
+    jobs = prose_jobs(plan, pages, base, faces)
+    recipe.fits[f"{stem}.html"] = jobs
     if shared is None:
         drawing = Drawing(base, whole=(f"{stem}.pdf", title))
-        drawing.add(plan, pages, faces)
+        drawing.add(pages, jobs)
         recipe.drawings.append(drawing)
     else:
-        shared.cuts[f"{stem}.pdf"] = (title, shared.add(plan, pages, faces))
+        shared.cuts[f"{stem}.pdf"] = (title, shared.add(pages, jobs))
 
 
 def plan_recipe(plan: KitPlan, config: KitConfig, folder: str | None = None) -> KitRecipe:
@@ -162,12 +165,25 @@ def plan_kit(config: KitConfig) -> KitRecipe:
     return recipe
 
 
-def finish(recipe: KitRecipe, rendered: dict[str, bytes]) -> KitFiles:
+def fitted_html(html: bytes, jobs: dict[int, ProseJob], rendered: dict[str, Rendered]
+                ) -> bytes:
+    """The HTML with each prose page at the scale its PDF page needed to fit."""
+    text = html.decode("utf-8")
+    for index, job in jobs.items():
+        text = text.replace(f'data-fit="p{index}"',
+                            f'data-fit="p{index}"' + fit_style(rendered[job.key].scale,
+                                                               job.body), 1)
+    return text.encode("utf-8")
+
+
+def finish(recipe: KitRecipe, rendered: dict[str, Rendered]) -> KitFiles:
     """Draw each drawing once: write it whole, and cut the other files from it."""
     lang = recipe.config.lang
     files = dict(recipe.files)
+    for name, jobs in recipe.fits.items():
+        files[name] = fitted_html(files[name], jobs, rendered)
     for drawing in recipe.drawings:
-        prose = {i: rendered[job.key] for i, job in drawing.prose.items()}
+        prose = {i: rendered[job.key].pdf for i, job in drawing.prose.items()}
         writer = assemble(drawing.sheets, recipe.folder, prose, lang)
         for name, (title, indices) in drawing.cuts.items():
             files[name] = cut(writer, indices, title, lang)

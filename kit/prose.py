@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import math
 import shutil
 import tempfile
 import threading
@@ -25,10 +26,40 @@ from . import __version__
 from .cache import RenderCache, digest
 from .errors import LayoutError, RenderError
 from .fonts import FONT_FILES
+from .paper import Frame
 from .resources import asset_root, fonts_dir, templates_dir
 
 PX_PER_MM = 96 / 25.4
 _TEMP_LOCK = threading.Lock()
+LEAST_SCALE = 0.89  # a prose page shrinks to fit down to this: its 9 pt small print stays 8 pt
+SCALE_STEP = 0.01
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """A prose page as WeasyPrint drew it, and the scale its text needed to fit."""
+
+    pdf: bytes
+    scale: float = 1.0
+
+    def pack(self) -> bytes:
+        return f"%scale={self.scale:.2f}\n".encode() + self.pdf
+
+    @classmethod
+    def unpack(cls, data: bytes) -> Rendered | None:
+        head, _, pdf = data.partition(b"\n")
+        if not head.startswith(b"%scale=") or not pdf.startswith(b"%PDF"):
+            return None
+        return cls(pdf, float(head[7:]))
+
+
+def fit_style(scale: float, body: Frame) -> str:
+    """The attribute that shrinks a prose page's text to ``scale``: laid out in a box as much
+    larger, then scaled into the body, so both engines break every line the same way."""
+    if scale >= 1.0:
+        return ""
+    return (f' style="transform: scale({scale:.2f}); transform-origin: 0 0; '
+            f'width: {body.w / scale:.3f}mm; height: {body.h / scale:.3f}mm"')
 
 
 @dataclass(frozen=True)
@@ -38,7 +69,7 @@ class ProseJob:
     css: str
     section: str
     label: str
-    body_bottom_mm: float  # where the page's text must end
+    body: Frame  # where the page's text must stay
 
     @property
     def key(self) -> str:
@@ -100,48 +131,77 @@ def private_tempdir() -> Iterator[None]:
             shutil.rmtree(folder, ignore_errors=True)
 
 
-def _page_html(job: ProseJob) -> str:
-    return (f'<!DOCTYPE html><html><head><meta charset="utf-8"><style>{job.css}</style>'
-            f"</head><body>{job.section}</body></html>")
+# WeasyPrint reports no anchor it clipped away: its copy lets text run on, to be measured;
+# text that runs off the sheet is measured once more on a sheet long enough to hold it.
+MEASURE_CSS = ".page, .page-body { overflow: visible; }"
+TALL_CSS = ("@page { size: 300mm 3000mm; } @page landscape { size: 300mm 3000mm; } "
+            ".page, .page.landscape { height: 3000mm; }")
 
 
-def _check_fit(page: object, job: ProseJob) -> None:
-    """Every end mark of the page's text must lie above the bottom of its body."""
-    limit = job.body_bottom_mm * PX_PER_MM
-    for name, position in page.anchors.items():  # type: ignore[attr-defined]
-        if name.startswith("end-mark") and position[1] > limit + 0.5:
-            over = (position[1] - limit) / PX_PER_MM
-            raise LayoutError("layout", f"the page “{job.label}” runs {over:.1f} mm past its "
-                              "printable area")
+def _page_html(job: ProseJob, scale: float, tall: bool = False) -> str:
+    section = job.section.replace("data-fit", "data-fit" + fit_style(scale, job.body), 1)
+    extra = MEASURE_CSS + (TALL_CSS if tall else "")
+    return (f'<!DOCTYPE html><html><head><meta charset="utf-8"><style>{job.css}\n'
+            f"{extra}</style></head><body>{section}</body></html>")
 
 
-def _render_one(job: ProseJob) -> bytes:
-    """One page, on its own: its bytes depend on its key alone (a batch would share font
-    subsets between pages, and a cached page would then differ from a fresh one)."""
+def _overflow_mm(page: object, job: ProseJob) -> float | None:
+    """How far the lowest end mark of the page's text runs past the bottom of its body; None
+    when a mark ran off the sheet (WeasyPrint then reports none of it)."""
+    marks = [position[1] for name, position in page.anchors.items()  # type: ignore
+             if name.startswith("end-mark")]
+    if len(marks) < job.section.count('class="end-mark"'):
+        return None
+    limit = job.body.bottom * PX_PER_MM
+    return max(0.0, (max(marks, default=0.0) - limit) / PX_PER_MM)
+
+
+def _render_one(job: ProseJob) -> Rendered:
+    """One page, on its own (a batch would share font subsets between pages, and a cached page
+    would then differ from a fresh one). Text that runs past the body is shrunk to fit, never
+    below ``LEAST_SCALE``: the scale follows from the page alone, so its key decides it."""
     from weasyprint import HTML
 
     refused = _Refusals()
-    with private_tempdir():
-        document = HTML(string=_page_html(job), base_url=asset_root().as_uri() + "/",
-                        url_fetcher=url_fetcher(refused)).render()
+    scale = 1.0
+
+    def layout(tall: bool = False):
+        document = HTML(string=_page_html(job, scale, tall), base_url=asset_root().as_uri()
+                        + "/", url_fetcher=url_fetcher(refused)).render()
         if len(document.pages) != 1:
             raise LayoutError("layout", f"the page “{job.label}” takes "
                               f"{len(document.pages)} pages")
-        _check_fit(document.pages[0], job)
-        return document.write_pdf(pdf_identifier=b"number-party-kit")
+        return document
+
+    with private_tempdir():
+        while True:
+            document = layout()
+            over = _overflow_mm(document.pages[0], job)
+            if over is None:
+                over = _overflow_mm(layout(tall=True).pages[0], job) or 0.0
+            elif over <= 0.2:
+                return Rendered(document.write_pdf(pdf_identifier=b"number-party-kit"), scale)
+            # the text's height shrinks with the scale: aim just under the body, then step
+            wanted = min(scale - SCALE_STEP, scale * job.body.h / (job.body.h + over))
+            scale = math.floor(wanted * 100) / 100
+            if scale < LEAST_SCALE:
+                raise LayoutError("layout", f"the page “{job.label}” runs {over:.1f} mm past "
+                                  "its printable area, even with its text at the smallest "
+                                  "legible size")
 
 
-def render(jobs: Sequence[ProseJob], store: RenderCache | None) -> dict[str, bytes]:
+def render(jobs: Sequence[ProseJob], store: RenderCache | None) -> dict[str, Rendered]:
     """Single-page PDFs by job key, from ``store`` when there, else rendered (and stored)."""
-    done: dict[str, bytes] = {}
+    done: dict[str, Rendered] = {}
     missing: dict[str, ProseJob] = {}
     for job in jobs:
         key = job.key
         if key in done or key in missing:
             continue
         cached = store.get(key) if store is not None else None
-        if cached is not None and cached.startswith(b"%PDF"):
-            done[key] = cached
+        found = Rendered.unpack(cached) if cached is not None else None
+        if found is not None:
+            done[key] = found
         else:
             missing[key] = job
     for key, job in missing.items():
@@ -153,7 +213,7 @@ def render(jobs: Sequence[ProseJob], store: RenderCache | None) -> dict[str, byt
             raise RenderError("render", f"cannot render the page “{job.label}”: {reason}"
                               ) from None
         if store is not None:
-            store.put(key, done[key])
+            store.put(key, done[key].pack())
     if missing and store is not None:
         store.evict()
     return done

@@ -113,7 +113,7 @@ def faces_used(plan: KitPlan, pages: Sequence[Sheet]) -> tuple[fonts.Face, ...]:
     return fonts.kit_faces(keys)
 
 
-def _section(plan: KitPlan, sheet: Sheet, for_pdf: bool) -> str:
+def _section(plan: KitPlan, sheet: Sheet, for_pdf: bool, index: int = 0) -> str:
     counter = itertools.count(1)
 
     def end_mark() -> Markup:
@@ -125,8 +125,12 @@ def _section(plan: KitPlan, sheet: Sheet, for_pdf: bool) -> str:
 
     markup = Markup("") if for_pdf else Markup(svg.render(
         sheet.paper.width_mm, sheet.paper.height_mm, sheet.form, sheet.chrome))
+    # Where a prose page's shrink-to-fit goes (``kit.prose.fit_style``): WeasyPrint's copy
+    # carries a bare mark (the page's key must not depend on where it sits), the HTML's names
+    # its page, so the build can give each page the scale its PDF needed.
+    fit = Markup("data-fit") if for_pdf else Markup(f'data-fit="p{index}"')
     view = {"label": sheet.label, "audience": sheet.audience, "landscape": sheet.landscape,
-            "svg": markup, "prose": sheet.prose}
+            "svg": markup, "prose": sheet.prose, "fit": fit}
     return environment(plan.lang).get_template("_page.html").render(
         sheet=view, plan=plan, end_mark=end_mark)
 
@@ -134,7 +138,7 @@ def _section(plan: KitPlan, sheet: Sheet, for_pdf: bool) -> str:
 def html_document(plan: KitPlan, title: str, pages: Sequence[Sheet], base: Paper,
                   faces: Sequence[fonts.Face]) -> str:
     """One self-contained HTML file: CSS inline, fonts beside it in ``fonts/``."""
-    body = "".join(_section(plan, sheet, for_pdf=False) for sheet in pages)
+    body = "".join(_section(plan, sheet, False, index) for index, sheet in enumerate(pages))
     env = environment()
     return env.get_template("document.html").render(
         title=title, lang=plan.lang, css=Markup(stylesheet(plan, base, faces)), author=AUTHOR,
@@ -146,7 +150,7 @@ def prose_jobs(plan: KitPlan, pages: Sequence[Sheet], base: Paper,
     """The WeasyPrint work of a document: its prose pages, by page index."""
     css = stylesheet(plan, base, faces)
     return {i: ProseJob(css, _section(plan, sheet, for_pdf=True), sheet.label,
-                        sheet.paper.body.bottom)
+                        sheet.paper.body)
             for i, sheet in enumerate(pages) if sheet.prose is not None}
 
 
