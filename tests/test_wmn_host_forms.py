@@ -14,6 +14,7 @@ from pypdf import PdfReader
 from kit import fonts
 from kit.errors import LayoutError
 from kit.games.whats_my_number import host_forms as host
+from kit.games.whats_my_number import register as reg
 from kit.games.whats_my_number import rules
 from kit.games.whats_my_number.people import MIN_CELL_MM, MIN_TEXT_PT, Person
 from kit.i18n import words as language
@@ -317,7 +318,7 @@ def test_a_24_character_two_word_name_is_never_split_inside_a_word() -> None:
     _, _, items = host.grid_pages(paper("a4"), people, 1, (1, 50), EN)[0]
     words = word_runs(items)
     assert {"Maximiliana", "Konstantinos"} <= words
-    (register,) = host.register_pages(paper("a4"), people, (1, 50), EN)
+    (register,) = reg.register_pages(paper("a4"), people, (1, 50), EN)
     assert name in lines_of_text(register[1]) or {"Maximiliana", "Konstantinos"} <= word_runs(
         register[1])
 
@@ -343,14 +344,14 @@ def test_hyphen_wrap_breaks_only_after_hyphens_and_spaces() -> None:
 def test_register_pages_fit(players: int, paper_name: str) -> None:
     sheet = paper(paper_name)
     body = sheet.body
-    top = host.register_top(body, default_range(players), EN)
-    parts = host.register_parts(body, top, players)
+    top = reg.register_top(body, default_range(players), EN)
+    parts = reg.register_parts(body, top, players)
     assert [i for a, b in parts for i in range(a, b)] == list(range(players))
     rows = max(b - a for a, b in parts)
-    row = host.register_row_mm(body, top, rows)
-    assert host.REG_ROW_MM <= row <= host.REG_MAX_ROW_MM
-    assert top + host.REG_HEAD_MM + rows * row + host.EDGE_MM <= body.h
-    pages = host.register_pages(sheet, everyone(players, LONG_NAMES), default_range(players),
+    row = reg.register_row_mm(body, top, rows)
+    assert reg.REG_ROW_MM <= row <= reg.REG_MAX_ROW_MM
+    assert top + reg.REG_HEAD_MM + rows * row + host.EDGE_MM <= body.h
+    pages = reg.register_pages(sheet, everyone(players, LONG_NAMES), default_range(players),
                                 EN)
     assert len(pages) == len(parts)
     for _, items in pages:
@@ -359,15 +360,15 @@ def test_register_pages_fit(players: int, paper_name: str) -> None:
 
 def test_register_rows_grow_when_few_players_leave_room() -> None:
     body = paper("a4").body
-    top = host.register_top(body, (1, 50), EN)
-    assert host.register_rows_per_page(body, top) >= 25
-    assert host.register_row_mm(body, top, 6) == host.REG_MAX_ROW_MM
-    assert host.register_row_mm(body, top, host.register_rows_per_page(body, top)) >= 7.5
-    assert host.register_parts(body, top, 30) == [(0, 15), (15, 30)]
+    top = reg.register_top(body, (1, 50), EN)
+    assert reg.register_rows_per_page(body, top) >= 25
+    assert reg.register_row_mm(body, top, 6) == reg.REG_MAX_ROW_MM
+    assert reg.register_row_mm(body, top, reg.register_rows_per_page(body, top)) >= 7.5
+    assert reg.register_parts(body, top, 30) == [(0, 15), (15, 30)]
 
 
 def test_register_contents() -> None:
-    pages = host.register_pages(paper("letter"), everyone(30, LONG_NAMES), (1, 290), EN)
+    pages = reg.register_pages(paper("letter"), everyone(30, LONG_NAMES), (1, 290), EN)
     assert [label for label, _ in pages] == ["Secret register 1 of 2", "Secret register 2 of 2"]
     lines = lines_of_text(pages[0][1])
     assert lines[0] == "Secret register 1 of 2"
@@ -376,7 +377,7 @@ def test_register_contents() -> None:
                   "two players may hold the same number", "turn: count", "B t1 g1",
                   "Letter", "Player", "Secret", "Found all"):
         assert words in text, words
-    one = host.register_pages(paper("a4"), everyone(6), (1, 50), EN)
+    one = reg.register_pages(paper("a4"), everyone(6), (1, 50), EN)
     assert [label for label, _ in one] == ["Secret register"]
 
 

@@ -19,7 +19,9 @@ from kit import fonts
 from kit.cli import main
 from kit.game import KitConfig
 from kit.games.whats_my_number import rules
+from kit.games.whats_my_number.gm_register import register_widths, still_to_find, wrap_entries
 from kit.games.whats_my_number.people import MIN_CELL_MM
+from kit.games.whats_my_number.report_plan import plan_reports
 from kit.games.whats_my_number.reports import (
     LABEL_MAX_MM,
     ROW_MM,
@@ -27,12 +29,8 @@ from kit.games.whats_my_number.reports import (
     column_note,
     game_layout,
     label_width,
-    plan_reports,
-    register_widths,
     report_layout,
     row_pages,
-    still_to_find,
-    wrap_entries,
 )
 from kit.i18n import words as language
 from kit.layout.model import Line, Text, pt

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ...game import GameReport, GameSpec
-from . import options, planner, reports, rules
+from . import options, planner, report_plan, rules
 
 GAME = GameSpec(
     name=rules.NAME,
@@ -26,6 +26,6 @@ GAME = GameSpec(
     splits_large_parties=False,  # the rules set no cap: a big group stays one game
     players_note="the game needs at least 4; the upper limit is the kit's, the rules set none",
     templates=Path(__file__).parent / "templates",
-    report=GameReport(parse=rules.parse_game_log, plan=reports.plan_report,
-                      text=reports.text_report),
+    report=GameReport(parse=rules.parse_game_log, plan=report_plan.plan_report,
+                      text=report_plan.text_report),
 )

@@ -1,5 +1,5 @@
-"""What's My Number? host form pages as layout models: the secret register and the
-turn-report grids.
+"""What's My Number? host form pages as layout models: the turn-report grids (the secret
+register is in ``register``).
 
 Every page function returns the items of one page body, placed in that page's body frame (mm;
 a landscape grid is drawn in ``sheet.turned().body``). The layout maths (rows and columns per
@@ -29,7 +29,6 @@ from dataclasses import dataclass
 from ...errors import LayoutError
 from ...fonts import ASCENT
 from ...i18n import Words
-from ...layout.blocks import para, title
 from ...layout.fit import (
     LEADING,
     Fitted,
@@ -42,7 +41,6 @@ from ...layout.fit import (
     sizes,
 )
 from ...layout.model import Item, baseline_in, box, hline, pt, rich, text, text_width, vline
-from ...layout.table import Cell, ruled_table
 from ...paper import Frame, Paper
 from . import rules
 from .people import MIN_CELL_MM, MIN_TEXT_PT, Person, answer, one_line, range_words, split
@@ -422,32 +420,44 @@ def kind_words(kind: str, words: Words) -> str:
 def grid_items(layout: GridLayout, s: GridSheet, people: Sequence[Person],
                number_range: tuple[int, int], words: Words) -> list[Item]:
     """One grid sheet's body: the top band, then the grid."""
-    _ = words.gettext
     body = layout.body
     items = _top_band(body, s, people, layout.split_columns, number_range, words)
     c0, c1 = s.columns
     x0 = body.x + EDGE_MM
     xs = [x0, x0 + GRID_PLAYER_MM, x0 + GRID_PLAYER_MM + GRID_KIND_MM, x0 + GRID_LABEL_MM]
     xs += [xs[3] + (i + 1) * layout.cell_mm for i in range(c1 - c0)]
-    right = xs[-1]
     top = body.y + GRID_TOP_MM
-    first = top + GRID_HEAD_MM
-    rows = _rows(first, s)
-    bottom = first + len(rows) * GRID_ROW_MM
-
-    # the header ("Guess" takes the kind column too when a language's word is too long)
-    items.append(hline(x0, right, top, LINE_MM))
-    guess = _("Guess")
+    rows = _rows(top + GRID_HEAD_MM, s)
+    # "Guess" takes the kind column too when a language's word is too long
+    guess = words.gettext("Guess")
     split = xs[1] if not fits(guess, GRID_GUESS_MM - 2.0, MIN_TEXT_PT, "bold") else xs[2]
-    items += fit_in(_("Player"), xs[0] + PAD_MM, top, split - xs[0] - 2 * PAD_MM,
+    items += _grid_header(layout, s, people, xs, split, top, words)
+    items += _grid_rules(xs, split, top, rows)
+    items += _grid_labels(layout, s, people, xs, top, rows, words)
+    return items
+
+
+def _grid_header(layout: GridLayout, s: GridSheet, people: Sequence[Person], xs: list[float],
+                 split: float, top: float, words: Words) -> list[Item]:
+    c0, c1 = s.columns
+    items: list[Item] = [hline(xs[0], xs[-1], top, LINE_MM)]
+    items += fit_in(words.gettext("Player"), xs[0] + PAD_MM, top, split - xs[0] - 2 * PAD_MM,
                     GRID_HEAD_MM, HEAD_PT, MIN_TEXT_PT, "bold", max_lines=1)
-    items += fit_in(guess, split + 1.0, top, xs[3] - split - 2.0, GRID_HEAD_MM,
-                    HEAD_PT - 1, MIN_TEXT_PT, "bold", "center", 1)
+    items += fit_in(words.gettext("Guess"), split + 1.0, top, xs[3] - split - 2.0,
+                    GRID_HEAD_MM, HEAD_PT - 1, MIN_TEXT_PT, "bold", "center", 1)
     for i, p in enumerate(range(c0, c1)):
         items += fit_in(people[p].letter, xs[3 + i] + 0.6, top, layout.cell_mm - 1.2,
                         GRID_HEAD_MM, HEAD_PT, MIN_TEXT_PT, "bold", "center", 1)
+    return items
 
-    # horizontal rules: heavy between blocks, none inside a block's player cell
+
+def _grid_rules(xs: list[float], split: float, top: float, rows: list) -> list[Item]:
+    """Heavy rules between player blocks, none inside a block's player cell; the list rows'
+    label spans the guess and player columns."""
+    x0, right = xs[0], xs[-1]
+    first = top + GRID_HEAD_MM
+    bottom = first + len(rows) * GRID_ROW_MM
+    items: list[Item] = []
     for i in range(len(rows) + 1):
         above = rows[i - 1] if i > 0 else None
         below = rows[i] if i < len(rows) else None
@@ -458,13 +468,10 @@ def grid_items(layout: GridLayout, s: GridSheet, people: Sequence[Person],
             items.append(hline(xs[1], right, y, LINE_MM))
         else:
             items.append(hline(x0, right, y, LINE_MM))
-
-    # vertical rules: the list rows' label spans the guess and player columns
     for x in (xs[0], split, right):
         items.append(vline(x, top, bottom, LINE_MM))
     if rows:
         items.append(vline(xs[1] if split == xs[2] else xs[2], first, bottom, LINE_MM))
-    inner = xs[3:-1]
     runs: list[tuple[float, float]] = [(top, first)]
     for row in rows:
         if row.kind == "list":
@@ -472,13 +479,22 @@ def grid_items(layout: GridLayout, s: GridSheet, people: Sequence[Person],
         else:
             start, _end = runs[-1]
             runs[-1] = (start, row.top + GRID_ROW_MM)
-    for x in inner:
+    for x in xs[3:-1]:
         for y1, y2 in runs:
             if y2 > y1:
                 items.append(vline(x, y1, y2, LINE_MM))
+    return items
 
-    # the row labels and the pre-printed X
+
+def _grid_labels(layout: GridLayout, s: GridSheet, people: Sequence[Person], xs: list[float],
+                 top: float, rows: list, words: Words) -> list[Item]:
+    """The row labels, the pre-printed X, and each block's letter with the name below it."""
+    _ = words.gettext
+    c0, c1 = s.columns
+    right = xs[-1]
+    first = top + GRID_HEAD_MM
     no_info = answer(rules.NO_INFO, words)
+    items: list[Item] = []
     for row in rows:
         items += one_line((xs[1] + xs[2]) / 2, baseline_in(row.top, GRID_ROW_MM, CELL_PT),
                           kind_words(row.kind, words), GRID_KIND_MM - 1.2, CELL_PT,
@@ -496,8 +512,6 @@ def grid_items(layout: GridLayout, s: GridSheet, people: Sequence[Person],
             x = xs[3 + row.person - c0] + layout.cell_mm / 2  # type: ignore[operator]
             items += one_line(x, baseline_in(row.top, GRID_ROW_MM, HEAD_PT), no_info,
                               layout.cell_mm - 1.2, HEAD_PT, style="bold", align="center")
-
-    # each block's letter, and the name on the rows below it
     for p in range(*s.blocks):
         block = first + (p - s.blocks[0]) * ROWS_PER_PLAYER * GRID_ROW_MM
         items += text(xs[0] + PAD_MM, baseline_in(block, GRID_ROW_MM, LETTER_PT),
@@ -566,129 +580,3 @@ def grid_pages(sheet: Paper, people: Sequence[Person], turns: int,
             out.append((sheet_label(s, words), layout.landscape,
                         grid_items(layout, s, people, number_range, words)))
     return out
-
-
-# --- secret register (host) ----------------------------------------------------------------------
-
-REG_ROW_MM = 7.5
-REG_MAX_ROW_MM = 14.0
-REG_HEAD_MM = 10.0  # two lines of header text
-REG_HEAD_TALL_MM = 13.5  # three lines, when a language's headings need them
-REG_SLACK_MM = 1.0
-REG_GAP_MM = 1.0  # between the instructions and the table
-REG_TEXT_PT = 10.0
-REG_HEAD_PT = 9.0
-TITLE_DROP_MM = 0.0  # the shared title keeps accents inside the body frame
-# Letter | Player | Secret number | Bonus guesses | Identified by (takes the rest) | Found all
-REG_WIDTHS = (13.0, 36.0, 18.0, 36.0, None, 26.0)
-
-
-def register_heads(words: Words) -> tuple[str, ...]:
-    _ = words.gettext
-    return (_("Letter"), _("Player"), _("Secret number"),
-            _("Bonus guesses earned (turn: count)"),
-            _("Number identified by (who, turn, guess)"), _("Found all others in turn"))
-
-
-def register_widths(width: float, words: Words) -> list[float]:
-    """The columns' widths; the letter column grows when a language's heading needs it, and
-    "Identified by" takes the rest."""
-    letter = text_width(register_heads(words)[0], MIN_TEXT_PT, "bold") + 2 * PAD_MM + 0.2
-    fixed = [max(REG_WIDTHS[0], math.ceil(letter * 10) / 10), *REG_WIDTHS[1:]]
-    rest = width - sum(w for w in fixed if w is not None)
-    return [w if w is not None else rest for w in fixed]
-
-
-def register_head_mm(widths: Sequence[float], words: Words) -> float:
-    """The header row: 10 mm, taller when a heading needs a third line to fit uncut."""
-    for heading, width in zip(register_heads(words), widths, strict=True):
-        inner = width - 2 * PAD_MM
-        if fit(heading, inner, REG_HEAD_MM, REG_HEAD_PT, MIN_TEXT_PT, "bold", 2).cut:
-            return REG_HEAD_TALL_MM
-    return REG_HEAD_MM
-
-
-def register_instructions(number_range: tuple[int, int], words: Words
-                          ) -> list[tuple[str, str]]:
-    _ = words.gettext
-    return [(_("Fill in as the slips come in, and keep it up to date after every turn. Range "
-               "%(range)s; two players may hold the same number.",
-               range=range_words(number_range, words)) + " ", "regular"),
-            (_("Bonus guesses:"), "bold"),
-            (" " + _("write “turn: count” for each turn with hits.") + " ", "regular"),
-            (_("Identified:"), "bold"),
-            (" " + _("who found this player’s number, and in which turn and guess (e.g. “B t1 "
-                     "g1”)."), "regular")]
-
-
-def register_title(words: Words, page: int = 1, pages: int = 1) -> str:
-    if pages > 1:
-        return words.gettext("Secret register %(page)s of %(pages)s", page=page, pages=pages)
-    return words.gettext("Secret register")
-
-
-def register_top(body: Frame, number_range: tuple[int, int], words: Words) -> float:
-    """Height of the title and the instructions above the table."""
-    _items, used = title(body.x, body.y + TITLE_DROP_MM, register_title(words))
-    _items, more = para(body.x, body.y, body.w, register_instructions(number_range, words),
-                        REG_TEXT_PT)
-    return TITLE_DROP_MM + used + more + REG_GAP_MM
-
-
-def register_room(body: Frame, top: float, head_mm: float = REG_HEAD_MM) -> float:
-    return body.h - top - head_mm - REG_SLACK_MM
-
-
-def register_rows_per_page(body: Frame, top: float, head_mm: float = REG_HEAD_MM) -> int:
-    return int(register_room(body, top, head_mm) // REG_ROW_MM)
-
-
-def register_row_mm(body: Frame, top: float, rows: int, head_mm: float = REG_HEAD_MM) -> float:
-    """7.5 mm rows, taller (up to 14 mm) when few players leave room for handwriting."""
-    room = register_room(body, top, head_mm)
-    return min(REG_MAX_ROW_MM, max(REG_ROW_MM, math.floor(room / max(1, rows) * 10) / 10))
-
-
-def register_parts(body: Frame, top: float, count: int, head_mm: float = REG_HEAD_MM
-                   ) -> list[tuple[int, int]]:
-    """The players [start, stop) on each register page, as even as possible."""
-    per_page = register_rows_per_page(body, top, head_mm)
-    if per_page < 1:
-        raise LayoutError("paper", "the paper is too small for the secret register")
-    return split(count, math.ceil(count / per_page))
-
-
-def register_pages(sheet: Paper, people: Sequence[Person], number_range: tuple[int, int],
-                   words: Words) -> list[tuple[str, list[Item]]]:
-    body = sheet.body
-    top = register_top(body, number_range, words)
-    x, width = body.x + EDGE_MM, body.w - 2 * EDGE_MM
-    widths = register_widths(width, words)
-    head_mm = register_head_mm(widths, words)
-    lines = 2 if head_mm == REG_HEAD_MM else 3
-    parts = register_parts(body, top, len(people), head_mm)
-    row = register_row_mm(body, top, max(b - a for a, b in parts), head_mm)
-    head = [Cell(heading, "bold", size=REG_HEAD_PT, least=MIN_TEXT_PT, lines=lines)
-            for heading in register_heads(words)]
-    out = []
-    for n, (a, b) in enumerate(parts, start=1):
-        label = register_title(words, n, len(parts))
-        items, used = title(body.x, body.y + TITLE_DROP_MM, label)
-        more, _used = para(body.x, body.y + TITLE_DROP_MM + used, body.w,
-                       register_instructions(number_range, words), REG_TEXT_PT)
-        items += more
-        table = [head] + [[Cell(p.letter, "bold", "center", REG_TEXT_PT + 1)]
-                          for p in people[a:b]]
-        items += ruled_table(x, body.y + top, widths, [head_mm] + [row] * (b - a), table,
-                             LINE_MM, heavy=(1,))
-        left = x + widths[0] + PAD_MM
-        for i, p in enumerate(people[a:b]):
-            if p.name:
-                fitted = fit_name(p.name, widths[1] - 2 * PAD_MM, row, REG_TEXT_PT,
-                                  MIN_TEXT_PT, 2)
-                items += place(fitted, left, body.y + top + head_mm + i * row,
-                               widths[1] - 2 * PAD_MM, row)
-        out.append((label, items))
-    return out
-
-

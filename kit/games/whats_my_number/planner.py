@@ -14,7 +14,7 @@ from ...game import KitConfig
 from ...layout.fit import fit
 from ...paper import paper
 from ...plan import Form, KitPlan, Page, Prose, kit_plan
-from . import host_forms, player_forms, rules
+from . import host_forms, player_forms, register, rules
 from .examples import example, tie_examples
 from .options import MAX_PLAYERS, turns
 from .people import answers, credit, people, range_words, title
@@ -90,7 +90,7 @@ def host_pages(config: KitConfig, common: dict[str, object], ex: dict[str, objec
     }), audience="host"), Page(_("Worked examples"), Prose("whats_my_number/gm_example.html", {
         **common, "example": ex, "ties": tie_examples(words),
     }), audience="host")]
-    for label, items in host_forms.register_pages(sheet, everyone, config.range, words):
+    for label, items in register.register_pages(sheet, everyone, config.range, words):
         pages.append(Page(label, Form(tuple(items)), audience="host"))
     for label, landscape, items in grids:
         pages.append(Page(label, Form(tuple(items)), audience="host", landscape=landscape))

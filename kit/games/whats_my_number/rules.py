@@ -467,6 +467,51 @@ def play(log: GameLog) -> GameResult:
     )
 
 
+def _guess_rows(log: GameLog, number: int, label: str, order: Guesses,
+                found: dict[str, Identification]) -> tuple[list[GuessRow], int, int | None]:
+    """Answer a player's guesses: the rows, the hits made, and the position of the guess
+    that found their last number (None if they have not found everyone)."""
+    players = log.players
+    rows: list[GuessRow] = []
+    hits = 0
+    completed = None
+    for index, guess in enumerate(order.numbers, start=1):
+        cells = []
+        newly_hit = []
+        for target in players:
+            # No information on one's own number or on numbers already identified.
+            if target == label or target in found:
+                cells.append(NO_INFO)
+                continue
+            cell = answer_guess(guess, log.secrets[target])
+            cells.append(cell)
+            if cell == HIT:
+                newly_hit.append(target)
+        # Record hits only after the whole row, so a guess matching two players answers ✓ in
+        # both columns and counts two hits.
+        for target in newly_hit:
+            found[target] = Identification(turn=number, guess=index)
+        hits += len(newly_hit)
+        if newly_hit and len(found) == len(players) - 1:
+            completed = index
+        rows.append(GuessRow(player=label, index=index, number=guess, cells=tuple(cells),
+                             bonus=index > BASE_GUESSES))
+    return rows, hits, completed
+
+
+def _winners(players: Sequence[str], correct_lists: list[str], completed_at: dict[str, int]
+             ) -> tuple[tuple[str, ...], WinReason | None]:
+    """Same-turn winners: correct lists beat guesses; among guessers the earliest guess
+    position of the last needed hit wins, equal positions share."""
+    if correct_lists:
+        return tuple(correct_lists), "list"
+    if completed_at:
+        earliest = min(completed_at.values())
+        return tuple(label for label in players if completed_at.get(label) == earliest), \
+            "guesses"
+    return (), None
+
+
 def _play_turn(
     log: GameLog,
     number: int,
@@ -494,35 +539,11 @@ def _play_turn(
             continue
         if isinstance(order, Guesses):
             _check_guesses(log, number, label, order, allowance[label], hits_last[label])
-            found = identified[label]
-            for index, guess in enumerate(order.numbers, start=1):
-                cells = []
-                newly_hit = []
-                for target in players:
-                    # No information on one's own number or on numbers already identified.
-                    if target == label or target in found:
-                        cells.append(NO_INFO)
-                        continue
-                    cell = answer_guess(guess, log.secrets[target])
-                    cells.append(cell)
-                    if cell == HIT:
-                        newly_hit.append(target)
-                # Record hits only after the whole row, so a guess matching two players
-                # answers ✓ in both columns and counts two hits.
-                for target in newly_hit:
-                    found[target] = Identification(turn=number, guess=index)
-                hits[label] += len(newly_hit)
-                if newly_hit and len(found) == len(players) - 1:
-                    completed_at[label] = index
-                rows.append(
-                    GuessRow(
-                        player=label,
-                        index=index,
-                        number=guess,
-                        cells=tuple(cells),
-                        bonus=index > BASE_GUESSES,
-                    )
-                )
+            made, hits[label], completed = _guess_rows(log, number, label, order,
+                                                       identified[label])
+            rows += made
+            if completed is not None:
+                completed_at[label] = completed
         elif isinstance(order, GuessList):
             _check_list(log, number, label, order)
             # A list only ever reveals a count, so it identifies nobody.
@@ -537,16 +558,7 @@ def _play_turn(
                 _order_field(number, label),
                 f"{_show(order)} is not orders; give guesses or a list",
             )
-
-    winners: tuple[str, ...] = ()
-    reason: WinReason | None = None
-    if correct_lists:
-        winners, reason = tuple(correct_lists), "list"
-    elif completed_at:
-        earliest = min(completed_at.values())
-        winners = tuple(label for label in players if completed_at.get(label) == earliest)
-        reason = "guesses"
-
+    winners, reason = _winners(players, correct_lists, completed_at)
     return TurnReport(
         number=number,
         rows=tuple(rows),
