@@ -187,6 +187,9 @@ def _covers(key: str, chars: str) -> bool:
     return all(ord(ch) in have or ch in JOINERS for ch in chars)
 
 
+Cluster = tuple[int, int, str]  # start, stop, face key
+
+
 @lru_cache(maxsize=65536)
 def assign(text: str, style: str) -> tuple[str | None, ...]:
     """The face of each character of ``text`` (None for the direction marks, not drawn).
@@ -203,8 +206,19 @@ def assign(text: str, style: str) -> tuple[str | None, ...]:
     plain = _plain(first)
     if all(ord(ch) in plain for ch in text):  # the usual case: the text face has it all
         return (first,) * len(text)
+    clusters = _clusters(text, style)
+    _one_design(text, clusters, first, chain[2])
+    _join_neighbours(text, clusters, first)
     faces: list[str | None] = [None] * len(text)
-    clusters: list[tuple[int, int, str]] = []
+    for start, stop, key in clusters:
+        faces[start:stop] = [key] * (stop - start)
+    return tuple(faces)
+
+
+def _clusters(text: str, style: str) -> list[Cluster]:
+    """Base characters with their combining marks, each with the first face that has them."""
+    chain = CHAINS[style]
+    clusters: list[Cluster] = []
     i = 0
     while i < len(text):
         if text[i] in _ISOLATES:
@@ -215,32 +229,38 @@ def assign(text: str, style: str) -> tuple[str | None, ...]:
             j += 1
         chars = text[i:j]
         if chars == " ":
-            key = first
+            key = chain[0]
         else:
             key = next((k for k in chain if _covers(k, chars)), None) or face_of(chars[0], style)
         clusters.append((i, j, key))
         i = j
-    # one design per name: words (letters, one space apart, no direction mark between) that
-    # Atkinson cannot set alone go wholly to Kit Sans, the spaces between them too
-    sans = chain[2]
+    return clusters
 
-    def space(n: int) -> bool:
-        return text[clusters[n][0]].isspace()
 
-    def gap(n: int) -> bool:  # a direction mark (an isolated name's edge) before cluster n
-        return clusters[n][0] != clusters[n - 1][1]
+def _gap(clusters: list[Cluster], n: int) -> bool:
+    """A direction mark (an isolated name's edge) stands before cluster ``n``."""
+    return clusters[n][0] != clusters[n - 1][1]
 
+
+def _words(text: str, clusters: list[Cluster]) -> list[tuple[int, int]]:
+    """First and last cluster of each word: no space and no direction mark inside."""
     words: list[tuple[int, int]] = []
     n = 0
     while n < len(clusters):
-        if space(n):
+        if text[clusters[n][0]].isspace():
             n += 1
             continue
         begin = n
-        while n + 1 < len(clusters) and not space(n + 1) and not gap(n + 1):
+        while (n + 1 < len(clusters) and not text[clusters[n + 1][0]].isspace()
+               and not _gap(clusters, n + 1)):
             n += 1
         words.append((begin, n))
         n += 1
+    return words
+
+
+def _one_design(text: str, clusters: list[Cluster], first: str, sans: str) -> None:
+    """Words one space apart that Atkinson cannot set alone go wholly to Kit Sans (in place)."""
 
     def latin(word: tuple[int, int]) -> bool:
         chars = text[clusters[word[0]][0]:clusters[word[1]][1]]
@@ -248,11 +268,11 @@ def assign(text: str, style: str) -> tuple[str | None, ...]:
                 and {clusters[m][2] for m in range(word[0], word[1] + 1)} <= {first, sans})
 
     phrases: list[list[tuple[int, int]]] = []
-    for word in words:
+    for word in _words(text, clusters):
         last = phrases[-1][-1] if phrases else None
         if (last is not None and latin(last) and latin(word) and word[0] == last[1] + 2
-                and text[clusters[last[1] + 1][0]] == " " and not gap(last[1] + 1)
-                and not gap(word[0])):
+                and text[clusters[last[1] + 1][0]] == " " and not _gap(clusters, last[1] + 1)
+                and not _gap(clusters, word[0])):
             phrases[-1].append(word)
         else:
             phrases.append([word])
@@ -263,7 +283,10 @@ def assign(text: str, style: str) -> tuple[str | None, ...]:
         if used == {first, sans} and latin(phrase[0]) and _covers(sans, chars):
             for m in range(first_cluster, last_cluster + 1):
                 clusters[m] = (clusters[m][0], clusters[m][1], sans)
-    # punctuation and spaces join the script face of their neighbours
+
+
+def _join_neighbours(text: str, clusters: list[Cluster], first: str) -> None:
+    """Punctuation and spaces take the script face of their neighbours (in place)."""
     script = [c[2] if not _neutral(text[c[0]]) else None for c in clusters]
     for n, (start, stop, _) in enumerate(clusters):
         if script[n] is not None:
@@ -275,9 +298,6 @@ def assign(text: str, style: str) -> tuple[str | None, ...]:
             (side,) = sides
             if side not in (first, "symbols") and _covers(side, text[start:stop]):
                 clusters[n] = (start, stop, side)
-    for start, stop, key in clusters:
-        faces[start:stop] = [key] * (stop - start)
-    return tuple(faces)
 
 
 def printable(text: str, style: str = "regular") -> str:
