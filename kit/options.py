@@ -187,29 +187,38 @@ class Names(ParamType):
         return tuple(names)
 
 
+RANGE_FORMAT = f"two whole numbers LO-HI with 1 <= LO < HI <= {RANGE_MAX}, e.g. 1-20"
+
+
+def parse_range(key: str, value: object) -> tuple[int, int]:
+    """The one grammar of a number range: ``"LO-HI"`` (or ``[LO, HI]`` in TOML) with
+    1 <= LO < HI <= 999, for the ``--range`` option and the games' logs alike."""
+    lo = hi = None
+    if isinstance(value, str):
+        if not value.strip():
+            raise ConfigError(key, f"is empty; give {RANGE_FORMAT}")
+        match = re.fullmatch(r"\s*(-?[0-9]{1,6})\s*-\s*(-?[0-9]{1,6})\s*", value)
+        if match:
+            lo, hi = int(match[1]), int(match[2])
+    elif (isinstance(value, list) and len(value) == 2
+          and all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
+        lo, hi = value
+    if lo is None or hi is None:
+        got = shown(value) if isinstance(value, str) else kind_of(value)
+        raise ConfigError(key, f"{got} is not a range; give {RANGE_FORMAT}")
+    if lo < 1 or hi > RANGE_MAX or lo >= hi:
+        raise ConfigError(key, f"{lo}-{hi} is not allowed; give {RANGE_FORMAT}")
+    return lo, hi
+
+
 @dataclass(frozen=True)
 class NumberRange(ParamType):
-    """An announced range ``"LO-HI"`` (or ``[LO, HI]`` in TOML) with 1 <= LO < HI <= 999."""
+    """An announced range, read by ``parse_range``."""
 
-    describe = f"two whole numbers LO-HI with 1 <= LO < HI <= {RANGE_MAX}, e.g. 1-20"
+    describe = RANGE_FORMAT
 
     def convert(self, key: str, value: object) -> tuple[int, int]:
-        lo = hi = None
-        if isinstance(value, str):
-            if not value.strip():
-                raise ConfigError(key, f"is empty; give {self.describe}")
-            match = re.fullmatch(r"\s*(-?[0-9]{1,6})\s*-\s*(-?[0-9]{1,6})\s*", value)
-            if match:
-                lo, hi = int(match[1]), int(match[2])
-        elif (isinstance(value, list) and len(value) == 2
-              and all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
-            lo, hi = value
-        if lo is None or hi is None:
-            got = shown(value) if isinstance(value, str) else kind_of(value)
-            raise ConfigError(key, f"{got} is not a range; give {self.describe}")
-        if lo < 1 or hi > RANGE_MAX or lo >= hi:
-            raise ConfigError(key, f"{lo}-{hi} is not allowed; give {self.describe}")
-        return lo, hi
+        return parse_range(key, value)
 
 
 @dataclass(frozen=True)

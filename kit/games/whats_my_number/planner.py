@@ -42,8 +42,7 @@ def banner_size(config: KitConfig) -> float | None:
 def check_config(config: KitConfig) -> None:
     """Game-specific checks: a custom range must hold a number for every player."""
     if config.custom_range:
-        lo, hi = config.range
-        rules.parse_range(f"{lo}-{hi}", config.players)  # raises "range: ..." when too small
+        rules.check_range(config.range, config.players)  # raises "range: ..." when too small
 
 
 # --- the plan ------------------------------------------------------------------------------------

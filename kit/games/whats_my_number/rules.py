@@ -26,7 +26,6 @@ turn report.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -34,6 +33,7 @@ from typing import Any, Literal
 
 from ...errors import SHOWN_MAX, ConfigError, GameLogError, escaped
 from ...i18n import N_
+from ...options import parse_range
 
 NAME = "whats-my-number"
 TITLE = N_("What's My Number?")  # translated where shown (``people.title``)
@@ -58,7 +58,6 @@ NO_INFO = "X"
 TOP_LEVEL_KEYS = ("game", "players", "range", "secrets", "turn")
 
 # Strict "LO-HI": ASCII digits only (``\d`` would also accept other scripts' digits), no signs.
-_RANGE_RE = re.compile(r"\s*([0-9]+)\s*-\s*([0-9]+)\s*")
 
 
 # --- small helpers -------------------------------------------------------------------------------
@@ -124,20 +123,6 @@ def allowed_guesses(hits_last_turn: int) -> int:
     return BASE_GUESSES + hits_last_turn
 
 
-def parse_range(text: object, players: int) -> tuple[int, int]:
-    """Parse a ``range = "LO-HI"`` value strictly and check it suits ``players`` players."""
-    if not isinstance(text, str):
-        raise ConfigError(
-            "range", f"{_show(text)} is not a range; expected two whole numbers like 1-50"
-        )
-    match = _RANGE_RE.fullmatch(text)
-    if match is None:
-        raise ConfigError("range", f'"{text}" is not a range; expected two whole numbers like 1-50')
-    bounds = (int(match.group(1)), int(match.group(2)))
-    _check_range(bounds, players)
-    return bounds
-
-
 def _check_players(players: object) -> tuple[str, ...]:
     if isinstance(players, (str, bytes)) or not isinstance(players, Sequence):
         raise ConfigError(
@@ -178,33 +163,17 @@ def _check_label(label: object) -> None:
         )
 
 
-def _check_range(bounds: object, players: int) -> None:
-    if (
-        not isinstance(bounds, tuple)
-        or len(bounds) != 2
-        or not all(_is_int(bound) for bound in bounds)
-    ):
-        raise ConfigError(
-            "range", f"{_show(bounds)} is not a range; expected two whole numbers like 1-50"
-        )
+def check_range(bounds: tuple[int, int], players: int) -> None:
+    """A range (read by ``kit.options.parse_range``) must hold a number for every player."""
     lo, hi = bounds
-    lo_default, hi_default = default_range(players)
-    hint = f"(the default for {players} players is {lo_default}-{hi_default})"
-    if hi > MAX_NUMBER:
-        raise ConfigError("range", f"{lo}-{hi} ends above {MAX_NUMBER}; three digits fit every "
-                          f"box {hint}")
-    if lo < 1:
-        raise ConfigError("range", f"{lo}-{hi} starts below 1; the lowest number must be 1 {hint}")
-    if hi < lo:
-        raise ConfigError(
-            "range", f"{lo}-{hi} runs backwards; the highest number must be at least {lo} {hint}"
-        )
     size = hi - lo + 1
     if size < players:
+        lo_default, hi_default = default_range(players)
         raise ConfigError(
             "range",
             f"{lo}-{hi} holds {_plural(size, 'number')}, but {players} players need at least "
-            f"{players}, so the highest number must be at least {lo + players - 1} {hint}",
+            f"{players}, so the highest number must be at least {lo + players - 1} (the default "
+            f"for {players} players is {lo_default}-{hi_default})",
         )
 
 
@@ -251,8 +220,9 @@ class GameLog:
     def __post_init__(self) -> None:
         players = _check_players(self.players)
         object.__setattr__(self, "players", players)
-        bounds = tuple(self.range) if isinstance(self.range, (list, tuple)) else self.range
-        _check_range(bounds, len(players))
+        bounds = parse_range("range", list(self.range) if isinstance(self.range, tuple)
+                             else self.range)
+        check_range(bounds, len(players))
         object.__setattr__(self, "range", bounds)
         object.__setattr__(self, "secrets", _check_secrets(self.secrets, players, bounds))
         object.__setattr__(
@@ -309,7 +279,8 @@ def parse_game_log(data: Mapping[str, Any]) -> GameLog:
     players = _check_players(data["players"])
 
     if "range" in data:
-        bounds = parse_range(data["range"], len(players))
+        bounds = parse_range("range", data["range"])
+        check_range(bounds, len(players))
     else:
         bounds = default_range(len(players))
 
