@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import os
 from functools import cache
 from pathlib import Path
 
@@ -30,6 +32,42 @@ F = 30
 A = [17, 33]
 B = [40, 25]
 C = { list = { A = 45, B = 5, D = 20, E = 1, F = 2 } }
+"""
+
+# A Lowest Unique Number game log: one table of four, two rounds; then a second table of three.
+LUN_ONE_TABLE_LOG = """\
+game = "lowest-unique"
+rounds = 2
+
+[[table]]
+players = ["Ann", "Bob", "Cy", "Dee"]
+
+[[table.round]]
+Ann = 3
+Bob = 1
+Cy = 1
+Dee = "pass"
+
+[[table.round]]
+Ann = 2
+Bob = 2
+Cy = 5
+Dee = 4
+"""
+
+LUN_TWO_TABLES_LOG = LUN_ONE_TABLE_LOG + """
+[[table]]
+players = ["Eve", "Fay", "Gus"]
+
+[[table.round]]
+Eve = 1
+Fay = 2
+Gus = 2
+
+[[table.round]]
+Eve = 8
+Fay = 8
+Gus = 8
 """
 
 
@@ -104,3 +142,39 @@ def bundled_font_names() -> frozenset[str]:
     styled = {f"{name}-{style}" for name in names
               for style in ("Bold", "Italic", "BoldItalic")}
     return frozenset(names | styled)
+
+
+# --- axe-core in a browser page ------------------------------------------------------------------
+
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+AXE_BLOCKING = ("serious", "critical")
+
+
+def axe_source() -> str:
+    """axe-core's script; skips the test without it, except under CI, where it fails."""
+    import pytest
+
+    if not AXE.is_file():
+        message = (f"axe-core is missing ({AXE.relative_to(ROOT)}): run `npm ci` at the "
+                   "repository root; package.json and package-lock.json pin it")
+        if os.environ.get("CI"):
+            pytest.fail(message, pytrace=False)
+        pytest.skip(message)
+    return AXE.read_text(encoding="utf-8")
+
+
+def check_page(page, source: str) -> None:
+    """A loaded Playwright ``page``: ``lang`` set, every table with header cells, and no
+    serious or critical axe violation."""
+    assert page.evaluate("document.documentElement.lang"), page.url
+    headless_tables = page.evaluate("""() => [...document.querySelectorAll('table')]
+        .filter(t => !t.querySelector('th')).length""")
+    assert headless_tables == 0, page.url
+    page.add_script_tag(content=source)
+    results = page.evaluate("""async () => {
+        const r = await axe.run(document, {resultTypes: ['violations']});
+        return r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
+                                      nodes: v.nodes.slice(0, 5).map(n => n.target)}));
+    }""")
+    blocking = [v for v in results if v["impact"] in AXE_BLOCKING]
+    assert blocking == [], f"{page.url}:\n{json.dumps(blocking, indent=1)}"

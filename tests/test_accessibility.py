@@ -9,15 +9,16 @@ axe can be injected, and nothing else is changed.
 
 from __future__ import annotations
 
-import json
-import os
 import socket
 import threading
 import time
 from pathlib import Path
 
 import pytest
+from helpers import axe_source as load_axe
+from helpers import check_page
 
+pytestmark = pytest.mark.slow
 CHROMIUM = Path("/usr/bin/chromium")
 if not CHROMIUM.exists():
     pytest.skip("Debian's chromium is not installed at /usr/bin/chromium "
@@ -34,22 +35,13 @@ from kit.web.app import create_app  # noqa: E402
 from kit.web.kits import ready_configs  # noqa: E402
 from kit.web.site import build_site  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
-AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 FIRST = next(iter(GAMES.values()))
 SMALL = max(FIRST.min_players, 3)
-BLOCKING = ("serious", "critical")
 
 
 @pytest.fixture(scope="module")
 def axe_source() -> str:
-    if not AXE.is_file():
-        message = (f"axe-core is missing ({AXE.relative_to(ROOT)}): run `npm ci` at the "
-                   "repository root; package.json and package-lock.json pin it")
-        if os.environ.get("CI"):
-            pytest.fail(message, pytrace=False)
-        pytest.skip(message)
-    return AXE.read_text(encoding="utf-8")
+    return load_axe()
 
 
 @pytest.fixture(scope="module")
@@ -97,22 +89,6 @@ def page(browser):
     page.set_default_timeout(60_000)
     yield page
     context.close()
-
-
-def check_page(page: Page, axe_source: str) -> None:
-    """``lang`` set, every table with header cells, no serious or critical axe violation."""
-    assert page.evaluate("document.documentElement.lang"), page.url
-    headless_tables = page.evaluate("""() => [...document.querySelectorAll('table')]
-        .filter(t => !t.querySelector('th')).length""")
-    assert headless_tables == 0, page.url
-    page.add_script_tag(content=axe_source)
-    results = page.evaluate("""async () => {
-        const r = await axe.run(document, {resultTypes: ['violations']});
-        return r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
-                                      nodes: v.nodes.slice(0, 5).map(n => n.target)}));
-    }""")
-    blocking = [v for v in results if v["impact"] in BLOCKING]
-    assert blocking == [], f"{page.url}:\n{json.dumps(blocking, indent=1)}"
 
 
 def test_static_site_index(page: Page, axe_source, static_index):

@@ -6,7 +6,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from helpers import texts
+from helpers import LUN_ONE_TABLE_LOG, LUN_TWO_TABLES_LOG, texts
 
 from kit.cli import main
 from kit.errors import ConfigError, GameLogError
@@ -16,40 +16,8 @@ from kit.i18n import words
 
 EN = words("en")
 
-ONE_TABLE = """\
-game = "lowest-unique"
-rounds = 2
-
-[[table]]
-players = ["Ann", "Bob", "Cy", "Dee"]
-
-[[table.round]]
-Ann = 3
-Bob = 1
-Cy = 1
-Dee = "pass"
-
-[[table.round]]
-Ann = 2
-Bob = 2
-Cy = 5
-Dee = 4
-"""
-
-TWO_TABLES = ONE_TABLE + """
-[[table]]
-players = ["Eve", "Fay", "Gus"]
-
-[[table.round]]
-Eve = 1
-Fay = 2
-Gus = 2
-
-[[table.round]]
-Eve = 8
-Fay = 8
-Gus = 8
-"""
+ONE_TABLE = LUN_ONE_TABLE_LOG
+TWO_TABLES = LUN_TWO_TABLES_LOG
 
 
 def log(text: str):
