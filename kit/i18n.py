@@ -90,9 +90,13 @@ class Words:
         return format_decimal(value, locale=self.locale)
 
     def percent(self, value: float, digits: int = 2) -> str:
+        from babel import Locale
         from babel.numbers import format_percent
 
-        return format_percent(value, "#,##0." + "0" * digits + "%", locale=self.locale)
+        # the language's own pattern (a space before % in French, German, ...), with our digits
+        pattern = Locale.parse(self.locale).percent_formats[None].pattern
+        return format_percent(value, pattern.replace("0%", "0." + "0" * digits + "%").replace(
+            "0\xa0%", "0." + "0" * digits + "\xa0%"), locale=self.locale)
 
     def join(self, items: Sequence[str]) -> str:
         """"A, B and C" in the language's own way."""

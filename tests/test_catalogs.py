@@ -1,0 +1,92 @@
+"""The translation catalogs: up to date with the code and templates, complete, and well formed.
+
+The template (kit/locale/messages.pot) must list exactly what ``pybabel extract`` finds today;
+every language's catalog must translate every message (all plural forms), with no fuzzy
+entries and the same placeholders as the English.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import pytest
+from babel.messages.pofile import read_po
+from helpers import ROOT
+
+from kit.i18n import CATALOGS, DEFAULT, LANGUAGES, catalog_path, words
+
+POT = CATALOGS / "messages.pot"
+TRANSLATED = [lang for lang in LANGUAGES if lang != DEFAULT]
+
+
+def pybabel(*args: str) -> None:
+    subprocess.run([sys.executable, "-c", "from babel.messages.frontend import main; main()",
+                    *args], cwd=ROOT, check=True, capture_output=True)
+
+
+def ids(catalog) -> set:
+    return {m.id if isinstance(m.id, str) else tuple(m.id) for m in catalog if m.id}
+
+
+@pytest.fixture(scope="module")
+def extracted(tmp_path_factory: pytest.TempPathFactory):
+    out = tmp_path_factory.mktemp("pot") / "messages.pot"
+    pybabel("extract", "-F", "babel.cfg", "-k", "N_", "--no-location", "-o", str(out), ".")
+    with open(out, "rb") as handle:
+        return read_po(handle)
+
+
+def test_the_template_is_up_to_date(extracted) -> None:
+    with open(POT, "rb") as handle:
+        committed = read_po(handle)
+    assert ids(committed) == ids(extracted), (
+        "kit/locale/messages.pot is out of date: run the pybabel commands in kit/i18n.py")
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_message_is_translated(lang: str, extracted) -> None:
+    with open(catalog_path(lang), "rb") as handle:
+        catalog = read_po(handle, locale=lang)
+    missing = ids(extracted) - ids(catalog)
+    assert not missing, f"{lang}: {len(missing)} messages missing, e.g. {sorted(missing)[:3]}"
+    problems = []
+    for message in catalog:
+        if not message.id:
+            continue
+        if message.fuzzy:
+            problems.append(f"fuzzy: {message.id!r}")
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        if not all(strings):
+            problems.append(f"untranslated: {message.id!r}")
+    for message, errors in catalog.check():
+        problems += [f"{message.id!r}: {error}" for error in errors]
+    assert not problems, f"{lang}: " + "; ".join(problems[:5])
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_a_language_is_really_used(lang: str) -> None:
+    text = words(lang).gettext("Score sheet")
+    assert text and text != "Score sheet"
+    assert words(lang).ngettext("%(num)s player", "%(num)s players", 3) != "3 players"
+
+
+TRANS_BLOCK = re.compile(r"\{%-?\s*trans\b(?P<args>.*?)-?%\}(?P<body>.*?)\{%-?\s*endtrans",
+                         re.S)
+
+
+def test_plurals_follow_their_count() -> None:
+    """Jinja2 picks a plural form by the block's first value unless ``pluralize`` names one;
+    with a real catalog a text value there fails (``Plural value must be an integer``)."""
+    wrong = []
+    for template in sorted([*ROOT.glob("templates/**/*.html"),
+                            *ROOT.glob("kit/games/*/templates/**/*.html")]):
+        for block in TRANS_BLOCK.finditer(template.read_text(encoding="utf-8")):
+            plural = re.search(r"\{%-?\s*pluralize\s*(\w*)", block["body"])
+            if plural is None:
+                continue
+            first = block["args"].split("=", 1)[0].strip()
+            if (plural[1] or first) != "count":
+                wrong.append(f"{template.relative_to(ROOT)}: {block['args'].strip()}")
+    assert wrong == [], "write {% pluralize count %}: " + "; ".join(wrong)
