@@ -180,3 +180,16 @@ def test_cooperative_kit_keeps_no_score(tmp_path: Path) -> None:
     assert not any("Score sheet" in t for t in pages)
     tally = next(t for t in pages if "Round tally" in t)
     assert "Exactly one single?" in tally
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_longest_game_fits_its_host_card(tmp_path: Path, paper: str) -> None:
+    """12 players, 12 rounds: twenty slip pages share one row of the print guide, so the host
+    card still fits its page (it ran 53 mm past it on Letter when each had a row)."""
+    folder = build_kit(tmp_path, "lowest-unique", "--players", "12", "--rounds", "12",
+                       "--paper", paper)
+    slip_pages = sum(" · Slips " in text for text in texts(folder / "player-kit.pdf"))
+    host_card = texts(folder / "host-answers.pdf")[0]
+    assert slip_pages == 20
+    assert f"Slips 1–{slip_pages} of {slip_pages} 1" in host_card
+    assert "Slips 2 of" not in host_card

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 from ...errors import ConfigError
 from ...game import KitConfig
@@ -97,6 +98,16 @@ def player_pages(config: KitConfig, common: dict[str, object]) -> list[Page]:
     return pages
 
 
+def guide(pages: list[Page], slip_pages: int, _: Callable[..., str]) -> list[tuple[str, int]]:
+    """The host card's print guide, one copy of each page: the rules, the slip pages in one
+    row (a long game has twenty of them), then the sheets."""
+    if slip_pages == 1:
+        return [(page.label, 1) for page in pages]
+    slips_row = _("Slips %(page)s of %(pages)s", page=f"1–{slip_pages}", pages=slip_pages)
+    return ([(pages[0].label, 1), (slips_row, 1)]
+            + [(page.label, 1) for page in pages[1 + slip_pages:]])
+
+
 def plan(config: KitConfig) -> KitPlan:
     own = settings(config)
     common = {"range": config.range, "range_text": config.range_text, "rounds": own.rounds,
@@ -104,8 +115,9 @@ def plan(config: KitConfig) -> KitPlan:
     pages = player_pages(config, common)
     practice = rules.practice_rounds(player_labels(config), config.range)
     practice_pages = chunks(list(practice), PRACTICE_PER_PAGE)
-    print_guide = [(p.label, 1) for p in pages]
     _ = config.words.gettext
+    print_guide = guide(pages, len(chunks(slips(config), forms.slip_grid(
+        paper(config.paper).body).per_page)), _)
     host_pages = [Page(_("Host card"), Prose("lowest_unique/host_card.html", {
         **common, "host_plays": own.host_plays, "print_guide": print_guide,
         "slip_count": len(slips(config)), "spare_slips": spares(config),
