@@ -49,6 +49,10 @@ def test_wheel_carries_templates_fonts_and_licences(tmp_path: Path) -> None:
     assert {f"kit/{t}" for t in templates} <= names
     assert {f"kit/{f}" for f in fonts} <= names
     assert "kit/fonts/AtkinsonHyperlegible-OFL.txt" in names
+    package = {p.relative_to(ROOT).as_posix() for p in (ROOT / "kit").rglob("*")
+               if p.suffix in (".po", ".html", ".css")}  # catalogs, the games' own templates
+    assert package and package <= names
+    assert wheel.stat().st_size < 25 * 2**20  # every script's fonts included
 
 
 def test_assets_are_found_where_kit_is_imported_from() -> None:
