@@ -138,11 +138,50 @@ TALL_CSS = ("@page { size: 300mm 3000mm; } @page landscape { size: 300mm 3000mm;
             ".page, .page.landscape { height: 3000mm; }")
 
 
-def _page_html(job: ProseJob, scale: float, tall: bool = False) -> str:
+def _page_html(job: ProseJob, scale: float) -> str:
     section = job.section.replace("data-fit", "data-fit" + fit_style(scale, job.body), 1)
-    extra = MEASURE_CSS + (TALL_CSS if tall else "")
-    return (f'<!DOCTYPE html><html><head><meta charset="utf-8"><style>{job.css}\n'
-            f"{extra}</style></head><body>{section}</body></html>")
+    return f'<!DOCTYPE html><html><head><meta charset="utf-8"></head><body>{section}</body></html>'
+
+
+class _Session:
+    """What the pages of one ``render`` call share: WeasyPrint's font configuration (our
+    fonts, loaded once) and the parsed stylesheets. A page's bytes do not depend on the pages
+    rendered before it in the session (each is still its own document)."""
+
+    def __init__(self) -> None:
+        from weasyprint.text.fonts import FontConfiguration
+
+        self.refused = _Refusals()
+        self.fetcher = url_fetcher(self.refused)
+        self.fonts = FontConfiguration()
+        self._sheets: dict[str, object] = {}
+
+    def stylesheet(self, css: str) -> object:
+        if css not in self._sheets:
+            from weasyprint import CSS
+
+            self._sheets[css] = CSS(string=css, base_url=_base_url(), url_fetcher=self.fetcher,
+                                    font_config=self.fonts)
+        return self._sheets[css]
+
+    def layout(self, job: ProseJob, scale: float, tall: bool = False):
+        """The page laid out at ``scale`` (on a very tall sheet with ``tall``)."""
+        from weasyprint import HTML
+
+        sheets = [self.stylesheet(job.css),
+                  self.stylesheet(MEASURE_CSS + (TALL_CSS if tall else ""))]
+        document = HTML(string=_page_html(job, scale), base_url=_base_url(),
+                        url_fetcher=self.fetcher).render(stylesheets=sheets,
+                                                         font_config=self.fonts)
+        if len(document.pages) != 1:
+            raise LayoutError("layout", f"the page “{job.label}” takes "
+                              f"{len(document.pages)} pages")
+        return document
+
+
+@cache
+def _base_url() -> str:
+    return asset_root().as_uri() + "/"
 
 
 def _overflow_mm(page: object, job: ProseJob) -> float | None:
@@ -156,38 +195,29 @@ def _overflow_mm(page: object, job: ProseJob) -> float | None:
     return max(0.0, (max(marks, default=0.0) - limit) / PX_PER_MM)
 
 
-def _render_one(job: ProseJob) -> Rendered:
-    """One page, on its own (a batch would share font subsets between pages, and a cached page
-    would then differ from a fresh one). Text that runs past the body is shrunk to fit, never
-    below ``LEAST_SCALE``: the scale follows from the page alone, so its key decides it."""
-    from weasyprint import HTML
-
-    refused = _Refusals()
+def _render_one(job: ProseJob, session: _Session | None = None) -> Rendered:
+    """One page, as its own document (a batch would share font subsets between pages, and a
+    cached page would then differ from a fresh one). Text that runs past the body is shrunk to
+    fit, never below ``LEAST_SCALE``: the scale follows from the page alone, so its key decides
+    it."""
+    if session is None:
+        with private_tempdir():
+            return _render_one(job, _Session())
     scale = 1.0
-
-    def layout(tall: bool = False):
-        document = HTML(string=_page_html(job, scale, tall), base_url=asset_root().as_uri()
-                        + "/", url_fetcher=url_fetcher(refused)).render()
-        if len(document.pages) != 1:
-            raise LayoutError("layout", f"the page “{job.label}” takes "
-                              f"{len(document.pages)} pages")
-        return document
-
-    with private_tempdir():
-        while True:
-            document = layout()
-            over = _overflow_mm(document.pages[0], job)
-            if over is None:
-                over = _overflow_mm(layout(tall=True).pages[0], job) or 0.0
-            elif over <= 0.2:
-                return Rendered(document.write_pdf(pdf_identifier=b"number-party-kit"), scale)
-            # the text's height shrinks with the scale: aim just under the body, then step
-            wanted = min(scale - SCALE_STEP, scale * job.body.h / (job.body.h + over))
-            scale = math.floor(wanted * 100) / 100
-            if scale < LEAST_SCALE:
-                raise LayoutError("layout", f"the page “{job.label}” runs {over:.1f} mm past "
-                                  "its printable area, even with its text at the smallest "
-                                  "legible size")
+    while True:
+        document = session.layout(job, scale)
+        over = _overflow_mm(document.pages[0], job)
+        if over is None:
+            over = _overflow_mm(session.layout(job, scale, tall=True).pages[0], job) or 0.0
+        elif over <= 0.2:
+            return Rendered(document.write_pdf(pdf_identifier=b"number-party-kit"), scale)
+        # the text's height shrinks with the scale: aim just under the body, then step
+        wanted = min(scale - SCALE_STEP, scale * job.body.h / (job.body.h + over))
+        scale = math.floor(wanted * 100) / 100
+        if scale < LEAST_SCALE:
+            raise LayoutError("layout", f"the page “{job.label}” runs {over:.1f} mm past "
+                              "its printable area, even with its text at the smallest "
+                              "legible size")
 
 
 def render(jobs: Sequence[ProseJob], store: RenderCache | None) -> dict[str, Rendered]:
@@ -204,16 +234,20 @@ def render(jobs: Sequence[ProseJob], store: RenderCache | None) -> dict[str, Ren
             done[key] = found
         else:
             missing[key] = job
-    for key, job in missing.items():
-        try:
-            done[key] = _render_one(job)
-        except OSError as exc:  # WeasyPrint's temporary font files, say, on a full disk
-            reason = "the disk is full" if exc.errno == errno.ENOSPC else (exc.strerror
-                                                                           or str(exc))
-            raise RenderError("render", f"cannot render the page “{job.label}”: {reason}"
-                              ) from None
-        if store is not None:
-            store.put(key, done[key].pack())
+    if missing:
+        with private_tempdir():
+            session = _Session()
+            for key, job in missing.items():
+                try:
+                    done[key] = _render_one(job, session)
+                except OSError as exc:  # WeasyPrint's temporary font files, on a full disk
+                    reason = "the disk is full" if exc.errno == errno.ENOSPC else (
+                        exc.strerror or str(exc))
+                    raise RenderError("render", f"cannot render the page “{job.label}”: "
+                                      f"{reason}") from None
+                if store is not None:
+                    store.put(key, done[key].pack())
+            del session  # WeasyPrint's font copies go with it, before the folder does
     if missing and store is not None:
         store.evict()
     return done

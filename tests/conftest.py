@@ -1,4 +1,5 @@
-"""Shared fixtures: one render cache for the run, kits built once, one headless Chromium.
+"""Shared fixtures: one render cache for the run, kits built once, one headless Chromium; and
+how pytest-xdist spreads the tests.
 
 Helpers every test module may import live in ``helpers.py``; this file holds fixtures only.
 """
@@ -10,6 +11,18 @@ from pathlib import Path
 
 import pytest
 from helpers import build_kit
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """``--dist loadgroup``: a test module runs on one worker (its module fixtures are set up
+    once), except tests that name their own group, like the print lint's kits."""
+    for item in items:
+        if item.get_closest_marker("xdist_group") is None:
+            item.add_marker(pytest.mark.xdist_group(item.module.__name__))
+    # the slow ones (browser, servers, big kits) first: the quick ones then fill the gaps, and
+    # no worker is left alone with a long one at the end
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import io
 import json
 import os
 from functools import cache
@@ -85,8 +87,20 @@ def build_kit(out: Path, *argv: str) -> Path:
 
 
 def texts(pdf: Path | bytes) -> list[str]:
-    """Each page's text, whitespace collapsed to single spaces."""
-    reader = PdfReader(pdf if isinstance(pdf, Path) else __import__("io").BytesIO(pdf))
+    """Each page's text, whitespace collapsed to single spaces (read by pypdf)."""
+    if isinstance(pdf, Path):  # many tests read the same session kit: read each file once
+        stat = pdf.stat()
+        return list(_file_texts(pdf.resolve(), stat.st_mtime_ns, stat.st_size))
+    return _texts(pdf)
+
+
+@functools.lru_cache(maxsize=64)
+def _file_texts(path: Path, mtime_ns: int, size: int) -> tuple[str, ...]:
+    return tuple(_texts(path.read_bytes()))
+
+
+def _texts(data: bytes) -> list[str]:
+    reader = PdfReader(io.BytesIO(data))
     return [" ".join(page.extract_text().split()) for page in reader.pages]
 
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import ctypes
 import io
-from collections import Counter
+import math
+from collections import Counter, defaultdict
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as c
@@ -125,10 +126,15 @@ def merge(found: list[Segment], gap: float = 1.3) -> list[Segment]:
 
 def unmatched(ours: list[Segment], theirs: list[Segment]) -> list[Segment]:
     """Our rules with no counterpart within the tolerance (position and both ends)."""
+    near: dict[tuple[str, int], list[Segment]] = defaultdict(list)  # by kind and position
+    for segment in theirs:
+        near[segment[0], math.floor(segment[1] / TOLERANCE_MM)].append(segment)
     missing = []
     for kind, pos, start, end in ours:
-        if not any(k == kind and abs(p - pos) <= TOLERANCE_MM and abs(s - start) <= TOLERANCE_MM
-                   and abs(e - end) <= TOLERANCE_MM for k, p, s, e in theirs):
+        cell = math.floor(pos / TOLERANCE_MM)
+        candidates = near[kind, cell - 1] + near[kind, cell] + near[kind, cell + 1]
+        if not any(abs(p - pos) <= TOLERANCE_MM and abs(s - start) <= TOLERANCE_MM
+                   and abs(e - end) <= TOLERANCE_MM for _, p, s, e in candidates):
             missing.append((kind, round(pos, 2), round(start, 2), round(end, 2)))
     return missing
 
@@ -183,3 +189,4 @@ def differences(ours: bytes, theirs: bytes, label: str) -> list[str]:
     finally:
         a_doc.close()
         b_doc.close()
+

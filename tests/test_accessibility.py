@@ -45,8 +45,8 @@ def axe_source() -> str:
 
 
 @pytest.fixture(scope="module")
-def store(tmp_path_factory) -> RenderCache:
-    return RenderCache(tmp_path_factory.mktemp("render-cache"))
+def store(render_cache) -> RenderCache:
+    return RenderCache(render_cache)  # the session's: kits other tests built are served as is
 
 
 @pytest.fixture(scope="module")

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow
+
 CHROMIUM = Path("/usr/bin/chromium")
 if not CHROMIUM.exists():
     pytest.skip("Debian's chromium is not installed at /usr/bin/chromium "
@@ -37,10 +39,10 @@ SMALL = max(FIRST.min_players, 3)
 
 
 @pytest.fixture(scope="module")
-def base_url(tmp_path_factory):
+def base_url(render_cache):
     app = create_app(executor="process", workers=1, queue=2, prewarm=False,
                      games=[FIRST.name], players=[SMALL], papers=["a4"],
-                     store=RenderCache(tmp_path_factory.mktemp("render-cache")))
+                     store=RenderCache(render_cache))
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))

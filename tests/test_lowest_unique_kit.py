@@ -142,7 +142,7 @@ def test_practice_answers_only_in_the_host_file_and_computed(lun_a4: Path) -> No
                   if round_.winner_name else "No winner: every number cancelled")
         assert answer in host
     assert "Print at 100% / actual size" in host
-    assert "Rules 1" in host and "Slips 6 of 6 1" in host
+    assert "Rules 1" in host and "Slips 1–6 of 6 1" in host and "Slips 2 of" not in host
 
 
 def test_only_black_and_white(lun_a4: Path) -> None:

@@ -1,8 +1,10 @@
 """The print lint (tests/print_lint.py): self-tests that prove each check can fail, then every
-top-level PDF of a matrix of real kits, linted and compared page by page with Chromium's
-printout of its HTML twin.
+top-level PDF of a matrix of real kits (both games, both papers, every language, the smallest
+and largest tables, long names, 12 rounds, split parties, reports), linted and compared page by
+page with Chromium's printout of its HTML twin; some kits' HTML files also go through axe-core.
 
-Kits are built once per session, on first use; one Chromium prints every HTML file.
+A kit's tests share one xdist group, so one worker builds it, once; one Chromium per worker
+prints every HTML file.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from helpers import REFERENCE_LOG_TURN_1, build_kit
+from helpers import REFERENCE_LOG_TURN_1, axe_source, build_kit, check_page
 from pdf_compare import differences
 from print_lint import (
     GUIDE_WORDS,
@@ -327,9 +329,10 @@ Fay = "pass"
 @dataclass(frozen=True)
 class KitSpec:
     name: str
-    argv: tuple[str, ...] = ()  # kit build arguments
+    argv: tuple[str, ...] = ()  # kit build arguments (kit report arguments with a log)
     documents: tuple[str, ...] = ("player-kit", "host-answers")
     log: str | None = None  # a game log: kit report instead of kit build
+    axe: bool = False  # also run axe-core over its HTML files
 
 
 def _tables(count: int) -> tuple[str, ...]:
@@ -338,34 +341,57 @@ def _tables(count: int) -> tuple[str, ...]:
 
 
 LU, WMN = "lowest-unique", "whats-my-number"
+WMN_REPORTS = ("turn-reports", "gm-register")
+# Every variant once, and each language on both games and a report: German and French run
+# longer than English, Russian sets taller lines.
 KITS = [
-    *(KitSpec(f"lu-{n}p-{paper}", (LU, "--players", str(n), "--paper", paper))
-      for n in (3, 12) for paper in ("a4", "letter")),
+    KitSpec("lu-3p-letter-fr", (LU, "--players", "3", "--paper", "letter", "--lang", "fr"),
+            axe=True),
+    KitSpec("lu-12p-a4-de", (LU, "--players", "12", "--lang", "de")),
+    KitSpec("lu-12p-letter-es", (LU, "--players", "12", "--paper", "letter", "--lang", "es")),
+    # the longest rules sheet: the cooperative variant, host plays, a custom range, Letter
+    KitSpec("lu-every-variant-letter-ru", (
+        LU, "--players", "9", "--paper", "letter", "--lang", "ru", "--cooperative",
+        "--host-plays", "--range", "1-20")),
+    KitSpec("lu-12-rounds-fr", (LU, "--players", "4", "--rounds", "12", "--lang", "fr")),
     # two turns: every page type of the largest table, without 30 turns of the same pages
-    *(KitSpec(f"wmn-{n}p-{paper}", (WMN, "--players", str(n), "--paper", paper, "--turns", "2"))
-      for n in (4, 30) for paper in ("a4", "letter")),
+    KitSpec("wmn-4p-a4", (WMN, "--players", "4", "--turns", "2")),
+    KitSpec("wmn-4p-letter-ru", (WMN, "--players", "4", "--paper", "letter", "--turns", "2",
+                                 "--lang", "ru"), axe=True),
+    KitSpec("wmn-30p-a4-de", (WMN, "--players", "30", "--turns", "2", "--lang", "de")),
+    KitSpec("wmn-16p-letter-es", (WMN, "--players", "16", "--paper", "letter", "--turns", "2",
+                                  "--lang", "es")),
+    KitSpec("wmn-13p-letter-fr", (WMN, "--players", "13", "--paper", "letter", "--turns", "2",
+                                  "--range", "1-200", "--lang", "fr")),
     KitSpec("lu-long-names", (LU, "--names", LONG_NAMES)),
-    KitSpec("wmn-long-names", (WMN, "--names", LONG_NAMES)),
-    KitSpec("lu-12-rounds", (LU, "--players", "8", "--rounds", "12")),
+    KitSpec("wmn-long-names", (WMN, "--names", LONG_NAMES, "--turns", "2"), axe=True),
     KitSpec("lu-30p-split-a4", (LU, "--players", "30"), _tables(3)),
     KitSpec("lu-120p-split-letter", (LU, "--players", "120", "--paper", "letter"), _tables(10)),
-    KitSpec("report-reference", documents=("turn-reports", "gm-register"),
-            log=REFERENCE_LOG_TURN_1),
-    KitSpec("report-30p", documents=("turn-reports", "gm-register"),
-            log=log_with_players(30)),
+    KitSpec("report-reference", documents=WMN_REPORTS, log=REFERENCE_LOG_TURN_1, axe=True),
+    KitSpec("report-reference-ru", ("--lang", "ru"), WMN_REPORTS, REFERENCE_LOG_TURN_1),
+    KitSpec("report-30p-de", ("--lang", "de"), WMN_REPORTS, log_with_players(30)),
     KitSpec("report-lowest-unique", documents=("results",), log=LUN_LOG),
+    KitSpec("report-lowest-unique-fr", ("--lang", "fr", "--paper", "letter"), ("results",),
+            LUN_LOG, axe=True),
+    KitSpec("report-lowest-unique-es", ("--lang", "es"), ("results",), LUN_LOG),
 ]
 SPECS = {spec.name: spec for spec in KITS}
 def _sampled(spec: KitSpec, document: str) -> bool:
-    """Of a split party's table files, alike but for names and stamp, the first and the last
-    (whose "Table N of N" stamp is widest); all-tables.pdf holds every table's pages anyway."""
-    if not document.startswith("player-kit-table-"):
-        return True
+    """Of a split party's table files, alike but for names and stamp, the last (whose "Table N
+    of N" stamp is widest). all-tables.pdf is every table file's pages in one: checked for a
+    party of three tables, not again for ten."""
     tables = [d for d in spec.documents if d.startswith("player-kit-table-")]
-    return document in (tables[0], tables[-1])
+    if document == "all-tables":
+        return len(tables) <= 3
+    return not document.startswith("player-kit-table-") or document == tables[-1]
 
 
-DOCUMENTS = [pytest.param(spec.name, doc, id=f"{spec.name}/{doc}")
+def _kit(name: str):
+    """Tests of one kit run on one worker, which builds it once (``--dist loadgroup``)."""
+    return pytest.mark.xdist_group(f"kit-{name}")
+
+
+DOCUMENTS = [pytest.param(spec.name, doc, id=f"{spec.name}/{doc}", marks=_kit(spec.name))
              for spec in KITS for doc in spec.documents if _sampled(spec, doc)]
 WORKERS = 1  # pytest-xdist already keeps both cores busy
 
@@ -402,7 +428,7 @@ def kit_folder(tmp_path_factory: pytest.TempPathFactory):
             else:
                 log = out / "game.toml"
                 log.write_text(spec.log, encoding="utf-8")
-                assert main(["report", str(log), "--out", str(out / "reports")]) == 0
+                assert main(["report", str(log), *spec.argv, "--out", str(out / "reports")]) == 0
                 (built[name],) = [p for p in (out / "reports").iterdir()
                                   if not p.name.startswith(".")]
         return built[name]
@@ -419,7 +445,8 @@ def _report(defects: list[Defect]) -> str:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", [spec.name for spec in KITS])
+@pytest.mark.parametrize("name", [pytest.param(spec.name, marks=_kit(spec.name))
+                                  for spec in KITS])
 def test_kit_holds_the_expected_documents(kit_folder, name):
     folder = kit_folder(name)
     pdfs = sorted(p.stem for p in folder.glob("*.pdf"))
@@ -453,3 +480,28 @@ def test_kit_document_matches_chromiums_printout(kit_folder, chromium_printer, n
         pytest.fail(_report(defects), pytrace=False)
     problems = differences(ours, printed, f"{name}/{document}")
     assert not problems, "\n".join(problems)
+
+
+@pytest.fixture(scope="module")
+def axe_page(chromium_printer):
+    context = chromium_printer.browser.new_context(bypass_csp=True)
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    yield page
+    context.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", [pytest.param(spec.name, marks=_kit(spec.name))
+                                  for spec in KITS if spec.axe])
+def test_kit_html_passes_axe(kit_folder, axe_page, name):
+    """Every HTML file of the kit (of a split party's tables, the last) sets
+    ``lang``, gives its tables header cells and has no serious or critical axe violation."""
+    spec, folder = SPECS[name], kit_folder(name)
+    files = [folder / f"{doc}.html" for doc in spec.documents
+             if _sampled(spec, doc) and (folder / f"{doc}.html").is_file()]
+    assert files
+    source = axe_source()
+    for file in files:
+        axe_page.goto(file.as_uri())
+        check_page(axe_page, source)

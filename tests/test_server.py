@@ -344,7 +344,7 @@ field_text = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("
                      max_size=40)
 
 
-@settings(max_examples=150, deadline=None,
+@settings(max_examples=80, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(values=st.dictionaries(st.sampled_from([o.key for o in OPTIONS] + ["format", "junk"]),
                               field_text | st.sampled_from(["", "0", "8", "1-20", "true", "a4"]),

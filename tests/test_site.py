@@ -21,15 +21,6 @@ from kit.web import kits, site
 FIRST = next(iter(GAMES.values()))
 
 
-@pytest.fixture(scope="module", autouse=True)
-def render_cache(tmp_path_factory):
-    """A render cache of this module's own (``kit site`` keeps built kits in it)."""
-    folder = tmp_path_factory.mktemp("render-cache")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("KIT_CACHE_DIR", str(folder))
-        yield folder
-
-
 def test_ready_kits_cover_every_registered_game_count_and_paper():
     configs = kits.ready_configs()
     expected = {

@@ -198,6 +198,7 @@ def wait_for(url: str, deadline: float) -> dict:
             time.sleep(0.1)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 def test_stopped_server_leaves_no_process_and_an_empty_temp_folder(tmp_path, stop):
     """``kit serve`` stopped (Ctrl-C or SIGTERM) while a render is running in a worker."""

@@ -872,7 +872,7 @@ def valid_games(draw: st.DrawFn) -> tuple[GameLog, list[dict], list[dict], dict,
     return log, allowances, hits_per_turn, next_allowance, won
 
 
-PROPERTY_SETTINGS = settings(max_examples=150, deadline=None)
+PROPERTY_SETTINGS = settings(max_examples=60, deadline=None)
 
 
 @PROPERTY_SETTINGS

@@ -102,13 +102,24 @@ def baseline_in(top: float, height: float, size: float) -> float:
     return top + height / 2 + pt(size) * fonts.CAP_HEIGHT / 2
 
 
+def whole_dashes(start: float, end: float, dash: tuple[float, ...]) -> float:
+    """The end of a dashed line shortened so that it ends on a whole dash: the ink stops
+    where the line says, in the PDF and in every browser alike."""
+    if len(dash) != 2 or end - start <= dash[0]:
+        return end
+    on, period = dash[0], dash[0] + dash[1]
+    return start + ((end - start - on) // period) * period + on
+
+
 def hline(x1: float, x2: float, y: float, width: float = 0.3,
           dash: tuple[float, ...] = ()) -> Line:
+    x2 = whole_dashes(x1, x2, dash)
     return Line(round(x1, 3), round(y, 3), round(x2, 3), round(y, 3), width, dash)
 
 
 def vline(x: float, y1: float, y2: float, width: float = 0.3,
           dash: tuple[float, ...] = ()) -> Line:
+    y2 = whole_dashes(y1, y2, dash)
     return Line(round(x, 3), round(y1, 3), round(x, 3), round(y2, 3), width, dash)
 
 
