@@ -30,6 +30,7 @@ from .render import (
     faces_used,
     html_document,
     prose_jobs,
+    prose_sections,
     sheets,
     whole,
 )
@@ -94,11 +95,12 @@ def add_document(recipe: KitRecipe, plan: KitPlan, document: Document, config: K
     base = paper(config.paper)
     pages = sheets(document, base, words)
     title = html_title(document, config, words.table)
-    faces = faces_used(plan, pages)
+    sections = prose_sections(plan, pages)
+    faces = faces_used(plan, pages, sections)
     recipe.files[f"{stem}.html"] = html_document(plan, title, pages, base, faces).encode(
         "utf-8")
     recipe.files.update(font_files(faces))
-    jobs = prose_jobs(plan, pages, base, faces)
+    jobs = prose_jobs(plan, pages, base, faces, sections)
     recipe.fits[f"{stem}.html"] = jobs
     if shared is None:
         drawing = Drawing(base, whole=(f"{stem}.pdf", title))

@@ -102,14 +102,20 @@ def stylesheet(plan: KitPlan, sheet: Paper, faces: Sequence[fonts.Face]) -> str:
                      for name in ("print.css", *plan.styles))
 
 
-def faces_used(plan: KitPlan, pages: Sequence[Sheet]) -> tuple[fonts.Face, ...]:
+def prose_sections(plan: KitPlan, pages: Sequence[Sheet]) -> dict[int, str]:
+    """WeasyPrint's copy of each prose page's ``<section>``, by page index."""
+    return {i: _section(plan, sheet, for_pdf=True) for i, sheet in enumerate(pages)
+            if sheet.prose is not None}
+
+
+def faces_used(plan: KitPlan, pages: Sequence[Sheet],
+               sections: Mapping[int, str] | None = None) -> tuple[fonts.Face, ...]:
     """The faces a document needs: those its drawn text runs use, those its prose's words
     need (the language, a name), and the base faces."""
     keys = {item.face for sheet in pages for layer in (sheet.form, sheet.chrome)
             for item in layer if isinstance(item, Text)}
-    for sheet in pages:
-        if sheet.prose is not None:
-            keys |= fonts.faces_in(_section(plan, sheet, for_pdf=True))
+    for section in (prose_sections(plan, pages) if sections is None else sections).values():
+        keys |= fonts.faces_in(section)
     return fonts.kit_faces(keys)
 
 
@@ -146,12 +152,13 @@ def html_document(plan: KitPlan, title: str, pages: Sequence[Sheet], base: Paper
 
 
 def prose_jobs(plan: KitPlan, pages: Sequence[Sheet], base: Paper,
-               faces: Sequence[fonts.Face]) -> dict[int, ProseJob]:
+               faces: Sequence[fonts.Face], sections: Mapping[int, str] | None = None
+               ) -> dict[int, ProseJob]:
     """The WeasyPrint work of a document: its prose pages, by page index."""
     css = stylesheet(plan, base, faces)
-    return {i: ProseJob(css, _section(plan, sheet, for_pdf=True), sheet.label,
-                        sheet.paper.body)
-            for i, sheet in enumerate(pages) if sheet.prose is not None}
+    sections = prose_sections(plan, pages) if sections is None else sections
+    return {i: ProseJob(css, section, pages[i].label, pages[i].paper.body)
+            for i, section in sections.items()}
 
 
 def assemble(pages: Sequence[Sheet], title: str, prose: Mapping[int, bytes],
