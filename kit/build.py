@@ -1,18 +1,19 @@
 """The build pipeline: validated configs -> page plans -> sheets -> HTML and PDF bytes.
 
 Every kit of a build is planned first; the prose pages of all of them render in one pass
-(through the persistent cache); then each PDF is drawn and every folder is written, all or
-nothing (``kit.output``).
+(through the persistent cache, in worker processes when asked) while the form pages are drawn;
+then each PDF is completed and every folder is written, all or nothing (``kit.output``).
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
-from . import seating
-from .cache import RenderCache
+from . import __version__, seating
+from .cache import RenderCache, digest
 from .config import seat
 from .fonts import Face, isolate, licence_of
 from .game import KitConfig
@@ -20,13 +21,15 @@ from .layout.chrome import ChromeText, chrome_text
 from .output import KitFiles, write_kits
 from .paper import Paper, paper
 from .plan import Document, Form, KitPlan, Page
-from .prose import ProseJob, Rendered, fit_style
+from .prose import ProseJob, Rendered, Renderer, fit_style
 from .prose import render as render_prose
+from .prose import start as start_prose
 from .registry import game_spec
 from .render import (
     Sheet,
     assemble,
     cut,
+    draw,
     faces_used,
     html_document,
     prose_jobs,
@@ -178,15 +181,23 @@ def fitted_html(html: bytes, jobs: dict[int, ProseJob], rendered: dict[str, Rend
     return text.encode("utf-8")
 
 
-def finish(recipe: KitRecipe, rendered: dict[str, Rendered]) -> KitFiles:
-    """Draw each drawing once: write it whole, and cut the other files from it."""
+def draw_recipe(recipe: KitRecipe) -> list[bytes]:
+    """Each drawing of the kit drawn once by ReportLab (prose pages wait for their text)."""
+    return [draw(drawing.sheets, recipe.folder, recipe.config.lang)
+            for drawing in recipe.drawings]
+
+
+def finish(recipe: KitRecipe, rendered: dict[str, Rendered], drawn: list[bytes] | None = None
+           ) -> KitFiles:
+    """Each drawing completed with its prose: written whole, the other files cut from it."""
     lang = recipe.config.lang
     files = dict(recipe.files)
     for name, jobs in recipe.fits.items():
         files[name] = fitted_html(files[name], jobs, rendered)
-    for drawing in recipe.drawings:
+    drawn = draw_recipe(recipe) if drawn is None else drawn
+    for drawing, pdf in zip(recipe.drawings, drawn, strict=True):
         prose = {i: rendered[job.key].pdf for i, job in drawing.prose.items()}
-        writer = assemble(drawing.sheets, recipe.folder, prose, lang)
+        writer = assemble(pdf, prose)
         for name, (title, indices) in drawing.cuts.items():
             files[name] = cut(writer, indices, title, lang)
         if drawing.whole is not None:
@@ -201,18 +212,49 @@ def build_files(config: KitConfig, store: RenderCache | None = None) -> KitFiles
     return finish(recipe, render_prose(recipe.jobs(), store))
 
 
+def _index_key(config: KitConfig) -> str:
+    """Where the cache lists the prose pages a config needed last time."""
+    text = json.dumps(asdict(replace(config, out="")), sort_keys=True, default=str)
+    return digest(["prose-index", __version__, text])
+
+
+def _known(store: RenderCache, config: KitConfig) -> bool:
+    """The config was built before and every prose page it needed is still cached (so no
+    renderer process need be started for it)."""
+    index = store.get(_index_key(config))
+    return index is not None and all(store.has(key) for key in index.decode().split())
+
+
 def build(configs: Iterable[KitConfig], store: RenderCache | None = None,
           progress: Progress = lambda done, total: None,
-          recipes: Iterable[KitRecipe] = ()) -> list[Path]:
-    """Plan, render and draw every kit first, then write them: a failure leaves no folder."""
-    recipes = [plan_kit(config) for config in configs] + list(recipes)
-    total = len(recipes) + 1
-    progress(0, total)
-    rendered = render_prose([job for recipe in recipes for job in recipe.jobs()], store)
-    progress(1, total)
+          recipes: Iterable[KitRecipe] = (), workers: int = 0) -> list[Path]:
+    """Plan, render and draw every kit first, then write them: a failure leaves no folder.
+
+    With ``workers``, a process forked at once loads WeasyPrint while the kits are planned,
+    then renders the prose pages missing from the cache over that many processes while this
+    one draws the form pages.
+    """
+    configs, given = list(configs), list(recipes)
+    cached = (store is not None and all(_known(store, config) for config in configs)
+              and all(store.has(job.key) for recipe in given for job in recipe.jobs()))
+    with Renderer(0 if cached else workers) as renderer:
+        recipes = [plan_kit(config) for config in configs] + given
+        total = 2 * len(recipes) + 1
+        progress(0, total)
+        pending = start_prose([job for recipe in recipes for job in recipe.jobs()], store,
+                              renderer)
+        drawn = []
+        for n, recipe in enumerate(recipes, start=1):
+            drawn.append(draw_recipe(recipe))
+            progress(n, total)
+        rendered = pending.result()
+    if store is not None:
+        for config, recipe in zip(configs, recipes, strict=False):
+            store.put(_index_key(config), "\n".join(j.key for j in recipe.jobs()).encode())
+    progress(len(recipes) + 1, total)
     kits = []
-    for n, recipe in enumerate(recipes, start=2):
-        kits.append((Path(recipe.config.out), finish(recipe, rendered)))
+    for n, (recipe, pdfs) in enumerate(zip(recipes, drawn, strict=True), start=len(recipes) + 2):
+        kits.append((Path(recipe.config.out), finish(recipe, rendered, pdfs)))
         progress(n, total)
     return write_kits(kits)
 

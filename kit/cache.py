@@ -54,6 +54,9 @@ class RenderCache:
         self.hits += 1
         return data
 
+    def has(self, key: str) -> bool:
+        return self._path(key).is_file()
+
     def put(self, key: str, data: bytes) -> None:
         """Store ``data``; a cache that cannot be written is skipped, never an error."""
         path = self._path(key)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import re
 import sys
 import time
@@ -239,7 +240,7 @@ def run_report(args: argparse.Namespace) -> int:
     config = KitConfig(game=spec.name, players=0, names=(), paper=sheet.name, range=(1, 1),
                        custom_range=False, out=str(out), party=folder, lang=args.lang)
     recipe = plan_recipe(spec.report.plan(log, config), config)
-    for path in build([], cache_for(args), recipes=[recipe]):
+    for path in build([], cache_for(args), recipes=[recipe], workers=prose_workers()):
         print(path)
     return 0
 
@@ -272,12 +273,22 @@ class Progress:
             self.bar.stop()
 
 
+def prose_workers() -> int:
+    """Processes that render prose pages while the form pages are drawn: one per core, up
+    to four (a kit has a handful of prose pages). None in a process that has WeasyPrint
+    loaded already: it renders faster itself, with its caches warm."""
+    if "weasyprint" in sys.modules:
+        return 0
+    return min(os.cpu_count() or 1, 4)
+
+
 def run_build(args: argparse.Namespace) -> int:
     from .build import build
 
     configs = [replace(c, out=str(check_out(c.out))) for c in configs_from_args(args)]
     with Progress() as progress:
-        paths = build(configs, cache_for(args), progress=progress.update)
+        paths = build(configs, cache_for(args), progress=progress.update,
+                      workers=prose_workers())
     if args.json:
         print(json.dumps(manifest(paths, configs), indent=2))
     else:

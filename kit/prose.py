@@ -13,7 +13,11 @@ from __future__ import annotations
 import contextlib
 import errno
 import math
+import multiprocessing
+import os
 import shutil
+import signal
+import sys
 import tempfile
 import threading
 from collections.abc import Iterator, Sequence
@@ -24,13 +28,14 @@ from urllib.parse import unquote, urlparse
 
 from . import __version__
 from .cache import RenderCache, digest
-from .errors import LayoutError, RenderError
+from .errors import KitError, LayoutError, RenderError
 from .fonts import FONT_FILES
 from .paper import Frame
 from .resources import asset_root, fonts_dir, templates_dir
 
 PX_PER_MM = 96 / 25.4
 _TEMP_LOCK = threading.Lock()
+_holding = 0  # private temporary folders open in this process
 LEAST_SCALE = 0.89  # a prose page shrinks to fit down to this: its 9 pt small print stays 8 pt
 SCALE_STEP = 0.01
 
@@ -120,15 +125,18 @@ def private_tempdir() -> Iterator[None]:
     WeasyPrint keeps font copies in ``mkdtemp`` folders that it removes only when its objects
     are collected, which a process that exits early never does.
     """
+    global _holding
     with _TEMP_LOCK:
         folder = tempfile.mkdtemp(prefix="kit-render-")
         previous = tempfile.tempdir
         tempfile.tempdir = folder
+        _holding += 1
         try:
             yield
         finally:
             tempfile.tempdir = previous
             shutil.rmtree(folder, ignore_errors=True)
+            _holding -= 1
 
 
 # WeasyPrint reports no anchor it clipped away: its copy lets text run on, to be measured;
@@ -220,8 +228,180 @@ def _render_one(job: ProseJob, session: _Session | None = None) -> Rendered:
                               "legible size")
 
 
-def render(jobs: Sequence[ProseJob], store: RenderCache | None) -> dict[str, Rendered]:
-    """Single-page PDFs by job key, from ``store`` when there, else rendered (and stored)."""
+def _render_all(jobs: Sequence[ProseJob]) -> list[Rendered]:
+    """Pages in one session, in this process (or a worker's)."""
+    out = []
+    with private_tempdir():
+        session = _Session()
+        for job in jobs:
+            try:
+                out.append(_render_one(job, session))
+            except OSError as exc:  # WeasyPrint's temporary font files, on a full disk
+                reason = "the disk is full" if exc.errno == errno.ENOSPC else (
+                    exc.strerror or str(exc))
+                raise RenderError("render", f"cannot render the page “{job.label}”: "
+                                  f"{reason}") from None
+        del session  # WeasyPrint's font copies go with it, before the folder does
+    return out
+
+
+STOP_WAIT_S = 10.0
+
+
+def _can_fork() -> bool:
+    # forking copies one thread only: never from a process running others (a server, a test
+    # runner's worker); the kernel counts threads that ``threading`` does not know of
+    if sys.platform != "linux" or "fork" not in multiprocessing.get_all_start_methods():
+        return False
+    try:
+        return len(os.listdir("/proc/self/task")) == 1
+    except OSError:
+        return False
+
+
+def _stop(*_: object) -> None:
+    if not _holding:
+        os._exit(1)  # nothing of ours to remove (and an import may swallow SystemExit)
+    raise SystemExit(1)  # unwinds: the finally blocks remove our temporary folder
+
+
+def _quiet_signals() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it stops us
+    signal.signal(signal.SIGTERM, _stop)
+
+
+def _run_child(ours, theirs, target, *args: object) -> None:
+    ours.close()  # the parent's end: closing it there must reach us as the end of the pipe
+    target(theirs, *args)
+
+
+class _Child:
+    """A forked process running ``target(conn, *args)``, and our end of its pipe."""
+
+    def __init__(self, target: object, *args: object) -> None:
+        context = multiprocessing.get_context("fork")
+        self.conn, theirs = context.Pipe()
+        self.process = context.Process(target=_run_child, args=(self.conn, theirs, target,
+                                                                *args))
+        self.process.start()
+        theirs.close()
+
+    def result(self) -> list[Rendered]:
+        try:
+            reply = self.conn.recv()
+        except EOFError:
+            raise RenderError("render", "a page renderer stopped unexpectedly") from None
+        if isinstance(reply, BaseException):
+            raise reply
+        return reply
+
+    def stop(self) -> None:
+        # one with nothing left to do may still be importing: it has no files yet, so stop it
+        self.conn.close()  # one waiting for pages sees the end of the pipe
+        if self.process.is_alive():
+            self.process.terminate()
+        self.process.join(STOP_WAIT_S)
+        if self.process.is_alive():  # never seen; never wait for ever either
+            self.process.kill()
+            self.process.join()
+
+
+def _attempt(jobs: Sequence[ProseJob]) -> list[Rendered] | KitError:
+    try:
+        return _render_all(jobs)
+    except KitError as exc:
+        return exc
+    except Exception as exc:  # noqa: BLE001 - it crosses to the parent as a one-line error
+        return RenderError("render", f"cannot render a prose page: {exc}")
+
+
+def _reply(conn, jobs: Sequence[ProseJob]) -> None:
+    _quiet_signals()
+    conn.send(_attempt(jobs))
+
+
+def _render_spread(jobs: Sequence[ProseJob], cores: int) -> list[Rendered]:
+    """The pages over ``cores`` processes: this one and children forked from it."""
+    count = max(1, min(cores, len(jobs)))
+    children = [_Child(_reply, list(jobs[i::count])) for i in range(1, count)]
+    try:
+        chunks = [_render_all(jobs[0::count])] + [child.result() for child in children]
+    finally:
+        for child in children:
+            child.stop()
+    return [chunks[i % count][i // count] for i in range(len(jobs))]
+
+
+def _serve(conn, cores: int) -> None:
+    """The renderer process: import WeasyPrint (the slow part of a first render) while the
+    parent plans its pages, then render the pages it is sent, over ``cores`` processes forked
+    from here (WeasyPrint loaded once), and reply with them or with the error."""
+    _quiet_signals()
+    import weasyprint  # noqa: F401
+
+    try:
+        jobs = conn.recv()
+    except EOFError:  # the parent is gone
+        return
+    if jobs is None:
+        return
+    try:
+        reply: object = _render_spread(jobs, cores)
+    except KitError as exc:
+        reply = exc
+    except Exception as exc:  # noqa: BLE001
+        reply = RenderError("render", f"cannot render a prose page: {exc}")
+    conn.send(reply)
+
+
+class Renderer:
+    """A process forked at once, so that it loads WeasyPrint while the caller plans its
+    pages; ``start`` sends it the pages missing from the cache, which it renders over
+    ``cores`` processes. A context manager: the process is stopped on the way out (a warm
+    cache never needs it)."""
+
+    def __init__(self, cores: int = 0) -> None:
+        self.child = _Child(_serve, cores) if cores > 0 and _can_fork() else None
+
+    def __enter__(self) -> Renderer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.child is not None:
+            self.child.stop()
+
+
+class Pending:
+    """Prose pages on their way: the cached ones read, the missing ones rendering in the
+    renderer process (or, without one, rendered by ``result``) while the caller draws its
+    form pages."""
+
+    def __init__(self, done: dict[str, Rendered], missing: dict[str, ProseJob],
+                 store: RenderCache | None, renderer: Renderer | None) -> None:
+        self._done, self._missing, self._store = done, missing, store
+        self._child = renderer.child if renderer is not None and missing else None
+        if self._child is not None:
+            self._child.conn.send(list(missing.values()))
+
+    def result(self) -> dict[str, Rendered]:
+        """Every page by job key; the new ones stored in the cache."""
+        if self._missing:
+            jobs = list(self._missing.values())
+            pages = self._child.result() if self._child is not None else _render_all(jobs)
+            for key, page in zip(self._missing, pages, strict=True):
+                self._done[key] = page
+                if self._store is not None:
+                    self._store.put(key, page.pack())
+            if self._store is not None:
+                self._store.evict()
+            self._missing = {}
+        return self._done
+
+
+def start(jobs: Sequence[ProseJob], store: RenderCache | None,
+          renderer: Renderer | None = None) -> Pending:
+    """Begin rendering: pages found in ``store`` are read now; the others go to the
+    ``renderer`` (none: rendered here when the result is asked for)."""
     done: dict[str, Rendered] = {}
     missing: dict[str, ProseJob] = {}
     for job in jobs:
@@ -234,20 +414,10 @@ def render(jobs: Sequence[ProseJob], store: RenderCache | None) -> dict[str, Ren
             done[key] = found
         else:
             missing[key] = job
-    if missing:
-        with private_tempdir():
-            session = _Session()
-            for key, job in missing.items():
-                try:
-                    done[key] = _render_one(job, session)
-                except OSError as exc:  # WeasyPrint's temporary font files, on a full disk
-                    reason = "the disk is full" if exc.errno == errno.ENOSPC else (
-                        exc.strerror or str(exc))
-                    raise RenderError("render", f"cannot render the page “{job.label}”: "
-                                      f"{reason}") from None
-                if store is not None:
-                    store.put(key, done[key].pack())
-            del session  # WeasyPrint's font copies go with it, before the folder does
-    if missing and store is not None:
-        store.evict()
-    return done
+    return Pending(done, missing, store, renderer)
+
+
+def render(jobs: Sequence[ProseJob], store: RenderCache | None) -> dict[str, Rendered]:
+    """Single-page PDFs by job key, from ``store`` when there, else rendered here (and
+    stored)."""
+    return start(jobs, store).result()

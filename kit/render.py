@@ -23,7 +23,6 @@ from jinja2 import (
     select_autoescape,
 )
 from markupsafe import Markup
-from pypdf.generic import ArrayObject, NameObject, TextStringObject
 
 from . import __version__, fonts
 from .i18n import words
@@ -161,18 +160,24 @@ def prose_jobs(plan: KitPlan, pages: Sequence[Sheet], base: Paper,
             for i, section in sections.items()}
 
 
-def assemble(pages: Sequence[Sheet], title: str, prose: Mapping[int, bytes],
-             lang: str = "en"):
-    """Every page drawn, prose pages completed: a ``PdfWriter`` that files are cut from.
+def draw(pages: Sequence[Sheet], title: str, lang: str = "en") -> bytes:
+    """Every page drawn by ReportLab: form pages whole, prose pages their chrome only."""
+    return pdf_backend.draw(
+        [pdf_backend.PdfPage(s.paper.width_mm, s.paper.height_mm, s.chrome, s.form)
+         for s in pages], title, lang)
+
+
+def assemble(drawn: bytes, prose: Mapping[int, bytes]):
+    """The drawn pages with the prose pages completed: a ``PdfWriter`` that files are cut
+    from.
 
     A prose page is WeasyPrint's page with its drawn chrome laid on top: the chrome is the
     small stream, so it is the one pypdf merges (merging parses the merged page's content).
     """
+    # pypdf is imported here, not at the top: a build imports it while prose pages render
     from pypdf import PdfReader, PdfWriter
+    from pypdf.generic import ArrayObject, NameObject
 
-    drawn = pdf_backend.draw(
-        [pdf_backend.PdfPage(s.paper.width_mm, s.paper.height_mm, s.chrome, s.form)
-         for s in pages], title, lang)
     writer = PdfWriter(clone_from=io.BytesIO(drawn))
     readers: dict[int, PdfReader] = {}
     for index, data in sorted(prose.items()):
@@ -190,6 +195,8 @@ def assemble(pages: Sequence[Sheet], title: str, prose: Mapping[int, bytes],
 
 
 def _finish(writer, title: str, lang: str) -> bytes:
+    from pypdf.generic import NameObject, TextStringObject
+
     writer.add_metadata({"/Title": title, "/Author": AUTHOR, "/Subject": title,
                          "/Creator": f"{AUTHOR} {__version__}", "/Producer": AUTHOR})
     writer.create_viewer_preferences().print_scaling = NameObject("/None")

@@ -31,7 +31,7 @@ def test_cold_warm_and_no_cache_give_identical_files(tmp_path: Path,
     cache = tmp_path / "cache"
     cold = build(tmp_path / "cold", cache, monkeypatch)
     entries = sorted(p.name for p in cache.rglob("*.bin"))
-    assert len(entries) == 4  # the kit's four prose pages
+    assert len(entries) == 5  # the kit's four prose pages and the list of them
     warm = build(tmp_path / "warm", cache, monkeypatch)
     assert sorted(p.name for p in cache.rglob("*.bin")) == entries  # read, nothing new
     none = build(tmp_path / "none", None, monkeypatch)

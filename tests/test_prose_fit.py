@@ -61,3 +61,55 @@ def test_the_html_gets_the_same_scale() -> None:
     assert "transform: scale(0.93)" in style
     assert f"width: {body.w / 0.93:.3f}mm" in style
     assert fit_style(1.0, body) == ""
+
+
+RENDERER = """
+import sys, time
+sys.path.insert(0, "tests")
+from jinja2 import ChoiceLoader, DictLoader
+from kit import render
+from kit.errors import LayoutError
+from kit.prose import Renderer, start
+env = render.environment("en")
+env.loader = ChoiceLoader([DictLoader({"_lorem.html": "{{ p.text|safe }}"}), env.loader])
+from test_prose_fit import job
+
+began = time.monotonic()
+with Renderer(2) as renderer:  # stopped at once, while it may still be importing
+    assert renderer.child is not None
+print("idle stop", round(time.monotonic() - began, 1))
+jobs = [job(2), job(9), job(3)]
+with Renderer(2) as renderer:
+    forked = start(jobs, None, renderer).result()
+here = start(jobs, None).result()
+print("same", forked == here, len(here))
+try:
+    with Renderer(2) as renderer:
+        start([job(2), job(30)], None, renderer).result()
+except LayoutError as exc:
+    print("error", exc)
+"""
+
+
+def test_the_renderer_process_gives_the_same_pages_and_errors(tmp_path) -> None:
+    """Pages rendered in the forked renderer (over two processes) are the bytes this process
+    renders; a page that cannot fit is the same one-line error; a renderer stopped before it
+    was sent pages stops (it once waited for ever); nothing is left in the temp folder."""
+    import os
+    import subprocess
+    import sys
+
+    from helpers import ROOT
+
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    env = {**os.environ, "TMPDIR": str(temp)}
+    run = subprocess.run([sys.executable, "-c", RENDERER], cwd=ROOT, env=env, timeout=120,
+                         capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[0].startswith("idle stop ") and float(lines[0].split()[-1]) < 10
+    assert lines[1] == "same True 3"
+    assert lines[2].startswith("error layout: the page “Long page” runs ")
+    assert lines[2].endswith("even with its text at the smallest legible size")
+    assert list(temp.iterdir()) == []

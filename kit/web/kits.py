@@ -29,7 +29,6 @@ from functools import cache
 from pathlib import Path
 
 from .. import __version__
-from ..build import build_files
 from ..cache import RenderCache, digest
 from ..config import KitConfig, resolve
 from ..errors import ConfigError
@@ -185,6 +184,8 @@ def render_kit(config: KitConfig, preview_pages: int = 1,
 
     Raises ``KitError`` for a kit that cannot be made (it pickles across the process pool).
     """
+    from ..build import build_files  # the pipeline is loaded when a kit is rendered
+
     kit = build_files(config, store)
     documents = []
     thumbs: dict[str, bytes] = {}

@@ -105,9 +105,10 @@ class RenderPool:
 
     def __init__(self, workers: int, queue: int, kind: str = "process",
                  render: Render | None = None,
-                 on_done: Callable[[str, Future], None] | None = None) -> None:
+                 on_done: Callable[[str, Future], None] | None = None,
+                 lookup: Callable[[str], Rendered | None] | None = None) -> None:
         self.workers, self.capacity, self.kind = workers, workers + queue, kind
-        self.render, self.on_done = render, on_done
+        self.render, self.on_done, self.lookup = render, on_done, lookup
         self._lock = threading.Lock()
         self._active = 0
         self._inflight: dict[str, Future] = {}
@@ -138,6 +139,12 @@ class RenderPool:
             running = self._inflight.get(key)
             if running is not None:
                 return running
+            # a render that finished since the caller looked is not started again
+            found = self.lookup(key) if self.lookup is not None else None
+            if found is not None:
+                done: Future = Future()
+                done.set_result(found)
+                return done
             if self._active >= self.capacity - reserve:
                 self.shed += 1
                 raise Overloaded
@@ -252,7 +259,8 @@ class KitService:
         # languages' are rendered on demand and kept in the persistent cache
         self.warm_keys = {k for k, c in self.ready_keys.items() if c.lang == DEFAULT_LANGUAGE}
         self.failures: dict[str, KitError] = {}
-        self.pool = RenderPool(workers, queue, executor, render, on_done=self._finished)
+        self.pool = RenderPool(workers, queue, executor, render, on_done=self._finished,
+                               lookup=self._cached)
         self.prewarm, self.store = prewarm, store
 
     def load_kept(self) -> int:
@@ -266,6 +274,10 @@ class KitService:
                     self.cache.put(key, Entry(rendered, pinned=True))
                     loaded += 1
         return loaded
+
+    def _cached(self, key: str) -> Rendered | None:
+        entry = self.cache.get(key)
+        return entry.rendered if entry is not None else None
 
     def _finished(self, key: str, future: Future) -> None:
         if future.cancelled():
