@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import io
 import itertools
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 
+import jinja2
 from jinja2 import (
     ChoiceLoader,
     Environment,
+    FileSystemBytecodeCache,
     FileSystemLoader,
     PrefixLoader,
     StrictUndefined,
@@ -38,6 +41,36 @@ from .resources import templates_dir
 AUTHOR = "number-party-kit"
 
 
+class _CompiledTemplates(FileSystemBytecodeCache):
+    """Jinja2's compiled templates, kept next to the render cache (compiling them is a good
+    part of a warm build). They never change the output; a folder that cannot be written is
+    skipped, never an error."""
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        try:
+            super().load_bytecode(bucket)
+        except (OSError, ValueError, EOFError):
+            bucket.reset()
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        try:
+            os.makedirs(self.directory, exist_ok=True)
+            super().dump_bytecode(bucket)
+        except (OSError, ValueError):
+            pass
+
+
+# what the compiled code depends on besides a template's own text
+_ENVIRONMENT = {"trim_blocks": True, "lstrip_blocks": True, "keep_trailing_newline": True}
+
+
+def _compiled_templates() -> _CompiledTemplates:
+    from .cache import default_folder, digest
+
+    setup = digest([jinja2.__version__, repr(sorted(_ENVIRONMENT.items())), "i18n newstyle"])
+    return _CompiledTemplates(str(default_folder() / f"templates-{setup[:16]}"))
+
+
 @cache
 def environment(lang: str = "en") -> Environment:
     """Shared templates by their own name; a game's as "<package>/<file>" (its templates/).
@@ -52,10 +85,9 @@ def environment(lang: str = "en") -> Environment:
         loader=ChoiceLoader([FileSystemLoader(str(templates_dir())), PrefixLoader(games)]),
         autoescape=select_autoescape(["html", "css"], default_for_string=True),
         undefined=StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
         extensions=["jinja2.ext.i18n"],
+        bytecode_cache=_compiled_templates(),
+        **_ENVIRONMENT,
     )
     env.policies["ext.i18n.trimmed"] = True  # as babel.cfg extracts them
     env.install_gettext_translations(words(lang).translations, newstyle=True)

@@ -7,6 +7,7 @@ footer at the same height and the stamp can never land on the ruler's label.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..i18n import Words
 from ..paper import FOOTER_MM, HEADER_MM, MARGIN_MM, Paper
@@ -80,13 +81,18 @@ def header(sheet: Paper, words: ChromeText, label: str, player: bool) -> list[It
 
 def ruler(left: float, bottom: float, label: tuple[str, str]) -> list[Item]:
     """The 50 mm scale bar with a tick every 10 mm and its two-line label below."""
+    return list(_ruler(left, bottom, label))
+
+
+@lru_cache(maxsize=64)  # the same on every player page of a paper size and language
+def _ruler(left: float, bottom: float, label: tuple[str, str]) -> tuple[Item, ...]:
     top = bottom - FOOTER_MM + 1.0
     bar = top + 3.0
     items: list[Item] = [hline(left, left + RULER_MM, bar, 0.3)]
     items += [vline(left + 10 * i, top, bar, 0.3) for i in range(6)]
     for n, line in enumerate(label):
         items += text(left, bar + 3.6 + n * 3.2, line, FOOT_PT)
-    return items
+    return tuple(items)
 
 
 def footer(sheet: Paper, words: ChromeText, number: int, total: int, player: bool

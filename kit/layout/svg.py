@@ -11,6 +11,7 @@ written right to left (``direction="rtl"``), anchored at its right end, ``x`` + 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from html import escape
 from itertools import groupby
 
@@ -18,6 +19,7 @@ from .. import fonts
 from .model import MM_PER_PT, Box, Item, Line, Text, pt
 
 
+@lru_cache(maxsize=65536)  # a page repeats its coordinates many times
 def _num(value: float) -> str:
     text = f"{value:.3f}".rstrip("0").rstrip(".")
     return text if text not in ("-0", "") else "0"

@@ -1,8 +1,10 @@
 """The web side of the kits: a static download site (``kit site``) and a custom-kit server
-(``kit serve``). ``kit build`` never imports this package.
+(``kit serve``). ``kit build`` loads only what its parser lists
+(``commands``, ``limits``, ``kits``), never the server.
 
 Modules, each importing only those above it:
 
+- ``limits``: what ``kit serve`` and ``create_app`` accept (workers, queue, cache, port).
 - ``kits``: which kits are ready-made, rendering one kit with page thumbnails, and keeping
   built ready-made kits in the persistent render cache (``kit.cache``).
 - ``pages``: the site's Jinja2 environments (one per language, with ``jinja2.ext.i18n``), the

@@ -65,6 +65,7 @@ from .http import (
     zip_kit,
 )
 from .kits import config_key, download_name, ready_configs, render_kit
+from .limits import CACHE_MB, QUEUE, WORKERS
 from .pages import (
     WEB_MAX_PLAYERS,
     build_form,
@@ -79,7 +80,7 @@ from .pages import (
     site_css,
     site_icon,
 )
-from .pool import CACHE_MB, QUEUE, WORKERS, Busy, Entry, KitService, Render
+from .pool import Busy, Entry, KitService, Render
 
 log = logging.getLogger("kit.web")
 

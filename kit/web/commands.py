@@ -22,9 +22,8 @@ from ..i18n import LANGUAGES
 from ..options import IntRange
 from ..paper import PAPERS
 from .kits import READY_MAX_PLAYERS, ready_configs
-from .pool import CACHE_MB, QUEUE, WORKERS
+from .limits import CACHE_MB, PORT, QUEUE, WORKERS
 
-PORT = IntRange(1, 65535)
 JOBS = WORKERS
 DEFAULT_WORKERS = min(os.cpu_count() or 1, 4)
 

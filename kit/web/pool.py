@@ -32,7 +32,6 @@ from ..config import KitConfig
 from ..errors import KitError
 from ..i18n import DEFAULT as DEFAULT_LANGUAGE
 from ..i18n import N_
-from ..options import IntRange
 from .kits import PREVIEW_PAGES, Rendered, config_key, keep_kit, load_kit
 
 log = logging.getLogger("kit.web")
@@ -41,12 +40,6 @@ RENDER_TIMEOUT_S = 120.0
 RETRY_AFTER_S = 5
 STOP_GRACE_S = 10.0  # a running render may finish this long before its worker is ended
 MAX_FAILURES = 1000  # configs remembered as failing, so a repeat is refused without a render
-
-# What ``kit serve`` and ``create_app`` accept, as parameter types: their errors read like the
-# CLI's other option errors ("workers: must be a whole number from 1 to 64; got 0").
-WORKERS = IntRange(1, 64)
-QUEUE = IntRange(0, 1000)
-CACHE_MB = IntRange(16, 65536)
 
 Render = Callable[[KitConfig, int], Rendered]
 

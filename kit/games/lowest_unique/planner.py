@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from functools import lru_cache
 
 from ...errors import ConfigError
 from ...game import KitConfig
+from ...i18n import words
 from ...paper import chunks, paper
 from ...plan import Form, KitPlan, Page, Prose, kit_plan
 from . import forms, rules
@@ -50,10 +52,14 @@ def check_examples(number_range: tuple[int, int]) -> tuple[rules.RoundResult, ..
 
 def no_winner_odds(config: KitConfig) -> list[tuple[int, str]]:
     """Percent of random rounds with no winner, for table sizes around this one."""
-    size = config.range[1] - config.range[0] + 1
-    sizes = sorted({3, 4, 6, 8, 10, 12, config.players} & set(range(3, 13)))
-    return [(n, config.words.percent(float(rules.no_winner_probability(n, size))))
-            for n in sizes]
+    return list(_odds(config.players, config.range[1] - config.range[0] + 1, config.lang))
+
+
+@lru_cache(maxsize=256)  # every table of a split party asks again
+def _odds(players: int, size: int, lang: str) -> tuple[tuple[int, str], ...]:
+    sizes = sorted({3, 4, 6, 8, 10, 12, players} & set(range(3, 13)))
+    return tuple((n, words(lang).percent(float(rules.no_winner_probability(n, size))))
+                 for n in sizes)
 
 
 def slips(config: KitConfig) -> list[Slip]:
