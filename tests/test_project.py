@@ -63,3 +63,9 @@ def test_assets_are_found_where_kit_is_imported_from() -> None:
     assert root in (Path(kit.__file__).parent, Path(kit.__file__).parent.parent)
     assert (root / "templates" / "document.html").is_file()
     assert (root / "fonts" / "AtkinsonHyperlegible-Regular.ttf").is_file()
+
+
+def test_readme_config_reference_is_the_option_declarations() -> None:
+    from kit.registry import options_table
+
+    assert options_table() in (ROOT / "README.md").read_text()
