@@ -305,6 +305,48 @@ class _Rule:
     z: int = 0  # drawing order
 
 
+_RGBA = tuple(ctypes.c_uint() for _ in range(4))
+
+
+def _colour(getter: object, obj: object) -> tuple[int, int, int, int] | None:
+    if not getter(obj, *_RGBA):
+        return None
+    return tuple(v.value for v in _RGBA)  # type: ignore[return-value]
+
+
+def _visible(rgba: tuple[int, int, int, int] | None) -> bool:
+    return rgba is not None and rgba[3] > 0 and rgba[:3] != (255, 255, 255)
+
+
+def _path_points(obj: object, full: tuple[float, ...]
+                 ) -> tuple[list[list[tuple[float, float]]], list[bool]]:
+    """A path's subpaths in page points (curves flattened), and which of them are closed."""
+    c = pdfium_c
+    px, py = ctypes.c_float(), ctypes.c_float()
+    subpaths: list[list[tuple[float, float]]] = []
+    closed: list[bool] = []
+    pending: list[tuple[float, float]] = []
+    for s in range(c.FPDFPath_CountSegments(obj)):
+        segment = c.FPDFPath_GetPathSegment(obj, s)
+        c.FPDFPathSegment_GetPoint(segment, px, py)
+        point = _apply(full, px.value, py.value)
+        kind = c.FPDFPathSegment_GetType(segment)
+        if kind == c.FPDF_SEGMENT_MOVETO or not subpaths:
+            subpaths.append([point])
+            closed.append(False)
+            pending = []
+        elif kind == c.FPDF_SEGMENT_BEZIERTO:
+            pending.append(point)
+            if len(pending) == 3:
+                subpaths[-1].extend(_flatten(subpaths[-1][-1], *pending))
+                pending = []
+        else:
+            subpaths[-1].append(point)
+        if c.FPDFPathSegment_GetClose(segment):
+            closed[-1] = True
+    return subpaths, closed
+
+
 class _Page:
     """The characters, lines, rules and inked boxes of one page, in page space (pt)."""
 
@@ -526,20 +568,6 @@ class _Page:
         matrix = c.FS_MATRIX()
         fill_mode, stroke = ctypes.c_int(), ctypes.c_int()
         width = ctypes.c_float()
-        red, green, blue, alpha = (ctypes.c_uint() for _ in range(4))
-        px, py = ctypes.c_float(), ctypes.c_float()
-        get_segment, get_point = c.FPDFPath_GetPathSegment, c.FPDFPathSegment_GetPoint
-        get_kind, get_close = c.FPDFPathSegment_GetType, c.FPDFPathSegment_GetClose
-        moveto, bezierto = c.FPDF_SEGMENT_MOVETO, c.FPDF_SEGMENT_BEZIERTO
-
-        def colour(getter: object, obj: object) -> tuple[int, int, int, int] | None:
-            if not getter(obj, red, green, blue, alpha):
-                return None
-            return red.value, green.value, blue.value, alpha.value
-
-        def visible(rgba: tuple[int, int, int, int] | None) -> bool:
-            return rgba is not None and rgba[3] > 0 and rgba[:3] != (255, 255, 255)
-
         limit = EDGE_MM * PT_PER_MM
         inner = (self.box[0] + limit, self.box[1] + limit,
                  self.box[2] - limit, self.box[3] - limit)
@@ -551,74 +579,58 @@ class _Page:
             c.FPDFPageObj_GetMatrix(obj, matrix)
             full = _compose((matrix.a, matrix.b, matrix.c, matrix.d, matrix.e, matrix.f), parent)
             c.FPDFPath_GetDrawMode(obj, fill_mode, stroke)
-            fill = colour(c.FPDFPageObj_GetFillColor, obj) if fill_mode.value else None
-            filled = visible(fill)
-            stroked = bool(stroke.value) and visible(
-                colour(c.FPDFPageObj_GetStrokeColor, obj))
+            fill = _colour(c.FPDFPageObj_GetFillColor, obj) if fill_mode.value else None
+            filled = _visible(fill)
+            stroked = bool(stroke.value) and _visible(
+                _colour(c.FPDFPageObj_GetStrokeColor, obj))
             opaque = (fill is not None and fill[3] == 255 and
                       not c.FPDFPageObj_HasTransparency(obj))
             if not (filled or stroked or opaque):
                 continue
-            subpaths: list[list[tuple[float, float]]] = []
-            closed: list[bool] = []
-            pending: list[tuple[float, float]] = []
-            for s in range(c.FPDFPath_CountSegments(obj)):
-                segment = get_segment(obj, s)
-                get_point(segment, px, py)
-                point = _apply(full, px.value, py.value)
-                kind = get_kind(segment)
-                if kind == moveto or not subpaths:
-                    subpaths.append([point])
-                    closed.append(False)
-                    pending = []
-                elif kind == bezierto:
-                    pending.append(point)
-                    if len(pending) == 3:
-                        subpaths[-1].extend(_flatten(subpaths[-1][-1], *pending))
-                        pending = []
-                else:
-                    subpaths[-1].append(point)
-                if get_close(segment):
-                    closed[-1] = True
+            subpaths, closed = _path_points(obj, full)
             half = 0.0
             if stroked:
                 c.FPDFPageObj_GetStrokeWidth(obj, width)
                 scale = math.sqrt(abs(full[0] * full[3] - full[1] * full[2]))
                 half = max(width.value * scale, 0.0) / 2
-            xs = [p[0] for sub in subpaths for p in sub]
-            ys = [p[1] for sub in subpaths for p in sub]
-            if not xs:
-                continue
-            region = None
-            if filled or opaque:
-                region = _rect_region(subpaths, fill_mode.value == c.FPDF_FILLMODE_ALTERNATE)
-            if opaque:
-                if region is not None:
-                    self.masks.extend((cell, None, self._z) for cell in region)
-                elif len(subpaths) == 1 and len(subpaths[0]) > 2:  # e.g. a rounded label
-                    self.masks.append(((min(xs), min(ys), max(xs), max(ys)), subpaths[0],
-                                       self._z))
-            if not (filled or stroked):
-                continue
-            pad = half if stroked else 0.0
-            what = ("stroked" if stroked else "filled") + " path"
-            self.inked.append(((min(xs) - pad, min(ys) - pad, max(xs) + pad, max(ys) + pad),
-                               what))
-            if stroked:
-                for points, is_closed in zip(subpaths, closed, strict=True):
-                    ring = points + [points[0]] if is_closed and len(points) > 2 else points
-                    self._segments(ring, half, "stroked line")
-            if not filled:
-                continue
+            if any(subpaths):
+                self._add_path(subpaths, closed, filled, stroked, opaque, half,
+                               fill_mode.value == c.FPDF_FILLMODE_ALTERNATE)
+
+    def _add_path(self, subpaths: list[list[tuple[float, float]]], closed: list[bool],
+                  filled: bool, stroked: bool, opaque: bool, half: float,
+                  even_odd: bool) -> None:
+        """One path's masks (opaque fills hide what is under them), inked box and rules."""
+        xs = [p[0] for sub in subpaths for p in sub]
+        ys = [p[1] for sub in subpaths for p in sub]
+        region = _rect_region(subpaths, even_odd) if filled or opaque else None
+        if opaque:
             if region is not None:
-                self._region_rules(region)
-                continue
-            for points in subpaths:
-                thin = _thin_rect(points)
-                if thin is not None:
-                    self.rules.append(_Rule(*thin, what="filled rule", z=self._z))
-                elif len(points) > 1:
-                    self._segments(points + [points[0]], 0.0, "edge of a filled shape")
+                self.masks.extend((cell, None, self._z) for cell in region)
+            elif len(subpaths) == 1 and len(subpaths[0]) > 2:  # e.g. a rounded label
+                self.masks.append(((min(xs), min(ys), max(xs), max(ys)), subpaths[0],
+                                   self._z))
+        if not (filled or stroked):
+            return
+        pad = half if stroked else 0.0
+        what = ("stroked" if stroked else "filled") + " path"
+        self.inked.append(((min(xs) - pad, min(ys) - pad, max(xs) + pad, max(ys) + pad),
+                           what))
+        if stroked:
+            for points, is_closed in zip(subpaths, closed, strict=True):
+                ring = points + [points[0]] if is_closed and len(points) > 2 else points
+                self._segments(ring, half, "stroked line")
+        if not filled:
+            return
+        if region is not None:
+            self._region_rules(region)
+            return
+        for points in subpaths:
+            thin = _thin_rect(points)
+            if thin is not None:
+                self.rules.append(_Rule(*thin, what="filled rule", z=self._z))
+            elif len(points) > 1:
+                self._segments(points + [points[0]], 0.0, "edge of a filled shape")
 
     def _segments(self, points: list[tuple[float, float]], half: float, what: str) -> None:
         for (x0, y0), (x1, y1) in zip(points, points[1:], strict=False):
