@@ -192,3 +192,19 @@ def check_page(page, source: str) -> None:
     }""")
     blocking = [v for v in results if v["impact"] in AXE_BLOCKING]
     assert blocking == [], f"{page.url}:\n{json.dumps(blocking, indent=1)}"
+
+
+CHROMIUM = Path("/usr/bin/chromium")
+
+
+def require_browser() -> None:
+    """Skip the calling test module (at import) without Debian's Chromium, Playwright or the
+    web extra; CI installs all three."""
+    import pytest
+
+    if not CHROMIUM.exists():
+        pytest.skip("Debian's chromium is not installed at /usr/bin/chromium "
+                    "(apt-get install chromium); CI installs it", allow_module_level=True)
+    pytest.importorskip("playwright.sync_api",
+                        reason="playwright is not installed (pip: playwright)")
+    pytest.importorskip("uvicorn", reason="the web extra is not installed: pip install '.[web]'")

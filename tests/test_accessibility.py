@@ -16,15 +16,10 @@ from pathlib import Path
 
 import pytest
 from helpers import axe_source as load_axe
-from helpers import check_page
+from helpers import check_page, require_browser
 
 pytestmark = pytest.mark.slow
-CHROMIUM = Path("/usr/bin/chromium")
-if not CHROMIUM.exists():
-    pytest.skip("Debian's chromium is not installed at /usr/bin/chromium "
-                "(apt-get install chromium); CI installs it", allow_module_level=True)
-pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip: playwright)")
-pytest.importorskip("uvicorn", reason="the web extra is not installed: pip install '.[web]'")
+require_browser()
 
 import uvicorn  # noqa: E402
 from playwright.sync_api import Page  # noqa: E402

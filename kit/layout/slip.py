@@ -20,6 +20,20 @@ FLAP_MIN_MM = 19.0  # room for a 13 mm number box and its label
 
 
 @dataclass(frozen=True)
+class SlipGrid:
+    """How a game cuts a page into slips: columns x rows of one size, in mm."""
+
+    columns: int
+    rows: int
+    width_mm: float
+    height_mm: float
+
+    @property
+    def per_page(self) -> int:
+        return self.columns * self.rows
+
+
+@dataclass(frozen=True)
 class SlipBands:
     """Where the three bands of one slip are, in mm."""
 

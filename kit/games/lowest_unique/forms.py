@@ -15,6 +15,7 @@ from ...layout import slip
 from ...layout.blocks import heading, note, para, title
 from ...layout.fit import fit_in
 from ...layout.model import Item, box, hline, text, text_width
+from ...layout.slip import SlipGrid
 from ...layout.table import Cell, cut_grid, ruled_table
 from ...paper import Frame
 from .rules import RoundResult
@@ -23,18 +24,6 @@ SLIP_COLUMNS = 2
 SLIP_ROWS = 4
 SLIP_MIN_MM = (80.0, 55.0)
 NAME_PT = (14.0, 9.0)  # a printed name shrinks from 14 pt down to 9 pt before it is cut
-
-
-@dataclass(frozen=True)
-class SlipGrid:
-    columns: int
-    rows: int
-    width_mm: float
-    height_mm: float
-
-    @property
-    def per_page(self) -> int:
-        return self.columns * self.rows
 
 
 def slip_grid(body: Frame, columns: int = SLIP_COLUMNS, rows: int = SLIP_ROWS) -> SlipGrid:

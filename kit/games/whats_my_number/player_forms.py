@@ -35,6 +35,7 @@ from ...layout.blocks import para
 from ...layout.fit import fit, fit_in, paragraph, sizes
 from ...layout.fit import place as place_fitted
 from ...layout.model import Item, baseline_in, box, hline, pt, text, text_width, vline
+from ...layout.slip import SlipGrid
 from ...layout.table import cut_grid
 from ...paper import Frame, Paper
 from . import rules
@@ -69,18 +70,6 @@ SLIP_LABEL_PT = 9.0
 SLIP_BOX_MIN_MM = 24.0
 SLIP_DIGIT_MM = 6.0  # a digit written large in the slip's number box
 SLIP_BOX_H_MM = 13.0
-
-
-@dataclass(frozen=True)
-class SlipGrid:
-    columns: int
-    rows: int
-    width_mm: float
-    height_mm: float
-
-    @property
-    def per_page(self) -> int:
-        return self.columns * self.rows
 
 
 def slip_grid(body: Frame) -> SlipGrid:
