@@ -29,6 +29,7 @@ from .paper import PAPERS
 from .registry import GAMES, all_options, game_spec
 
 EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports Ctrl-C
 MAX_PARTIES = 50  # parties in one batch config
 MAX_BATCH_PLAYERS = 2 * MAX_PLAYERS  # players over all the parties of a batch
 ERROR_MAX = 400  # characters of an error line
@@ -304,7 +305,7 @@ def error_line(exc: KitError) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run ``kit``; returns the exit code (0 ok, 2 bad input)."""
+    """Run ``kit``; returns the exit code (0 ok, 2 bad input, 130 interrupted)."""
     args_list = list(sys.argv[1:] if argv is None else argv)
     try:
         args = parser().parse_args(args_list)
@@ -321,6 +322,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KitError as exc:
         print(error_line(exc), file=sys.stderr)
         return EXIT_USAGE
+    except KeyboardInterrupt:  # Ctrl-C: one line, the shell's code for it, no traceback
+        print("Interrupted.", file=sys.stderr)
+        return EXIT_INTERRUPTED
 
 
 if __name__ == "__main__":

@@ -134,13 +134,15 @@ def write_kits(kits: Sequence[tuple[Path, KitFiles]]) -> list[Path]:
             created += [p for p in missing if p not in created]
             out.mkdir(parents=True, exist_ok=True)
             staged.append((_stage(out, kit), out / kit.folder))
-    except OSError as exc:
+    except BaseException as exc:  # a full disk, or Ctrl-C: leave nothing behind
         for staging, _ in staged:
             shutil.rmtree(staging, ignore_errors=True)
         for folder in sorted(created, key=lambda p: len(p.parts), reverse=True):
             with contextlib.suppress(OSError):
                 folder.rmdir()
-        raise _error(exc, out) from None
+        if isinstance(exc, OSError):
+            raise _error(exc, out) from None
+        raise
     written: list[Path] = []
     for (staging, final), (_, kit) in zip(staged, kits, strict=True):
         if final.exists():

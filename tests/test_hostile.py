@@ -42,6 +42,7 @@ class Run:
         self.work.mkdir()
         self.temp = root / "temp"
         self.temp.mkdir()
+        self.codes = (0, 2)  # the contract: ok, or one line and exit 2
 
     def __call__(self, *argv: str, out: str | None = "out") -> tuple[int, str, str]:
         before = files_under(self.work)
@@ -56,7 +57,7 @@ class Run:
             os.chdir(cwd)
             tempfile.tempdir = previous
         stdout, stderr = self.capsys.readouterr()
-        assert code in (0, 2), (args, code, stderr)
+        assert code in self.codes, (args, code, stderr)
         assert list(self.temp.iterdir()) == [], "left in the temp folder"
         if code == 2:
             assert stdout == ""
@@ -172,6 +173,27 @@ def test_failing_disk_leaves_nothing(run: Run, monkeypatch: pytest.MonkeyPatch) 
                      '[[party]]\nname = "second"\ngame = "lowest-unique"\nplayers = 4\n')
     code, _, err = run("build", "--config", str(batch), out="deep/out")
     assert code == 2 and "the disk is full" in err
+    assert not (run.work / "deep").exists()
+
+
+def test_ctrl_c_while_writing_leaves_nothing(run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C half-way through writing a batch: one line, exit 130, no folder, no traceback."""
+    real = Path.write_bytes
+    calls = {"n": 0}
+
+    def interrupted(self: Path, data: bytes) -> int:
+        calls["n"] += 1
+        if calls["n"] > 12:
+            raise KeyboardInterrupt
+        return real(self, data)
+
+    monkeypatch.setattr(Path, "write_bytes", interrupted)
+    run.codes = (130,)
+    batch = run.root / "two.toml"
+    batch.write_text('[[party]]\nname = "first"\ngame = "lowest-unique"\nplayers = 3\n'
+                     '[[party]]\nname = "second"\ngame = "lowest-unique"\nplayers = 4\n')
+    code, out, err = run("build", "--config", str(batch), out="deep/out")
+    assert (code, out, err) == (130, "", "Interrupted.\n")
     assert not (run.work / "deep").exists()
 
 
