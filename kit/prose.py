@@ -20,7 +20,7 @@ import signal
 import sys
 import tempfile
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -306,18 +306,20 @@ class _Child:
             self.process.join()
 
 
-def _attempt(jobs: Sequence[ProseJob]) -> list[Rendered] | KitError:
+def _attempt(render: Callable[..., list[Rendered]], *args: object
+             ) -> list[Rendered] | KitError:
+    """The pages, or the error that crosses to the parent as a one-line error."""
     try:
-        return _render_all(jobs)
+        return render(*args)
     except KitError as exc:
         return exc
-    except Exception as exc:  # noqa: BLE001 - it crosses to the parent as a one-line error
+    except Exception as exc:  # noqa: BLE001
         return RenderError("render", f"cannot render a prose page: {exc}")
 
 
 def _reply(conn, jobs: Sequence[ProseJob]) -> None:
     _quiet_signals()
-    conn.send(_attempt(jobs))
+    conn.send(_attempt(_render_all, jobs))
 
 
 def _render_spread(jobs: Sequence[ProseJob], cores: int) -> list[Rendered]:
@@ -345,13 +347,7 @@ def _serve(conn, cores: int) -> None:
         return
     if jobs is None:
         return
-    try:
-        reply: object = _render_spread(jobs, cores)
-    except KitError as exc:
-        reply = exc
-    except Exception as exc:  # noqa: BLE001
-        reply = RenderError("render", f"cannot render a prose page: {exc}")
-    conn.send(reply)
+    conn.send(_attempt(_render_spread, jobs, cores))
 
 
 class Renderer:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import io
 import json
 import os
+from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
@@ -208,3 +210,30 @@ def require_browser() -> None:
     pytest.importorskip("playwright.sync_api",
                         reason="playwright is not installed (pip: playwright)")
     pytest.importorskip("uvicorn", reason="the web extra is not installed: pip install '.[web]'")
+
+
+@contextlib.contextmanager
+def served(app: object) -> Iterator[str]:
+    """``app`` served by uvicorn on a free loopback port in a thread; yields its base URL."""
+    import socket
+    import threading
+    import time
+
+    import uvicorn
+
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    srv = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not srv.started and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert srv.started, "the server did not start"
+    try:
+        yield f"http://127.0.0.1:{sock.getsockname()[1]}"
+    finally:
+        srv.should_exit = True
+        thread.join(20)
+        sock.close()

@@ -9,19 +9,15 @@ axe can be injected, and nothing else is changed.
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
 from pathlib import Path
 
 import pytest
 from helpers import axe_source as load_axe
-from helpers import check_page, require_browser
+from helpers import check_page, require_browser, served
 
 pytestmark = pytest.mark.slow
 require_browser()
 
-import uvicorn  # noqa: E402
 from playwright.sync_api import Page  # noqa: E402
 
 from kit.cache import RenderCache  # noqa: E402
@@ -48,20 +44,8 @@ def store(render_cache) -> RenderCache:
 def base_url(store):
     app = create_app(executor="thread", workers=1, queue=2, prewarm=False, games=[FIRST.name],
                      players=[SMALL], papers=["a4"], store=store)
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
-    srv = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
-    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not srv.started and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert srv.started, "the server did not start"
-    yield f"http://127.0.0.1:{sock.getsockname()[1]}"
-    srv.should_exit = True
-    thread.join(20)
-    sock.close()
+    with served(app) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

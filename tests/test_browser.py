@@ -7,18 +7,14 @@ pool. Playwright's own browser download is never used: the system Chromium is la
 from __future__ import annotations
 
 import re
-import socket
-import threading
-import time
 
 import pytest
-from helpers import require_browser
+from helpers import require_browser, served
 
 pytestmark = pytest.mark.slow
 
 require_browser()
 
-import uvicorn  # noqa: E402
 from playwright.sync_api import Page  # noqa: E402
 from pypdf import PdfReader  # noqa: E402
 
@@ -38,21 +34,8 @@ def base_url(render_cache):
     app = create_app(executor="process", workers=1, queue=2, prewarm=False,
                      games=[FIRST.name], players=[SMALL], papers=["a4"],
                      store=RenderCache(render_cache))
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
-    config = uvicorn.Config(app, log_level="warning", lifespan="on")
-    srv = uvicorn.Server(config)
-    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not srv.started and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert srv.started, "the server did not start"
-    yield f"http://127.0.0.1:{sock.getsockname()[1]}"
-    srv.should_exit = True
-    thread.join(20)
-    sock.close()
+    with served(app) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

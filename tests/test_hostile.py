@@ -156,43 +156,37 @@ def test_a_read_only_folder(run: Run, tmp_path: Path) -> None:
         locked.chmod(0o755)
 
 
-def test_failing_disk_leaves_nothing(run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A write that fails half-way (disk full) removes everything the build had made."""
+def write_batch_failing(run: Run, monkeypatch: pytest.MonkeyPatch, failure: BaseException
+                        ) -> tuple[int, str, str]:
+    """A batch of two parties built into a new deep/out whose 13th file write raises
+    ``failure``."""
     real = Path.write_bytes
     calls = {"n": 0}
 
     def flaky(self: Path, data: bytes) -> int:
         calls["n"] += 1
         if calls["n"] > 12:
-            raise OSError(28, "No space left on device")
+            raise failure
         return real(self, data)
 
     monkeypatch.setattr(Path, "write_bytes", flaky)
     batch = run.root / "two.toml"
     batch.write_text('[[party]]\nname = "first"\ngame = "lowest-unique"\nplayers = 3\n'
                      '[[party]]\nname = "second"\ngame = "lowest-unique"\nplayers = 4\n')
-    code, _, err = run("build", "--config", str(batch), out="deep/out")
+    return run("build", "--config", str(batch), out="deep/out")
+
+
+def test_failing_disk_leaves_nothing(run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A write that fails half-way (disk full) removes everything the build had made."""
+    code, _, err = write_batch_failing(run, monkeypatch, OSError(28, "No space left on device"))
     assert code == 2 and "the disk is full" in err
     assert not (run.work / "deep").exists()
 
 
 def test_ctrl_c_while_writing_leaves_nothing(run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
     """Ctrl-C half-way through writing a batch: one line, exit 130, no folder, no traceback."""
-    real = Path.write_bytes
-    calls = {"n": 0}
-
-    def interrupted(self: Path, data: bytes) -> int:
-        calls["n"] += 1
-        if calls["n"] > 12:
-            raise KeyboardInterrupt
-        return real(self, data)
-
-    monkeypatch.setattr(Path, "write_bytes", interrupted)
     run.codes = (130,)
-    batch = run.root / "two.toml"
-    batch.write_text('[[party]]\nname = "first"\ngame = "lowest-unique"\nplayers = 3\n'
-                     '[[party]]\nname = "second"\ngame = "lowest-unique"\nplayers = 4\n')
-    code, out, err = run("build", "--config", str(batch), out="deep/out")
+    code, out, err = write_batch_failing(run, monkeypatch, KeyboardInterrupt())
     assert (code, out, err) == (130, "", "Interrupted.\n")
     assert not (run.work / "deep").exists()
 

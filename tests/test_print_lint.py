@@ -15,7 +15,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from helpers import REFERENCE_LOG_TURN_1, axe_source, build_kit, check_page
+from helpers import (
+    LUN_TWO_TABLES_LOG,
+    REFERENCE_LOG_TURN_1,
+    axe_source,
+    build_kit,
+    check_page,
+)
 from pdf_compare import differences
 from print_lint import (
     GUIDE_WORDS,
@@ -308,24 +314,6 @@ def log_with_players(count: int) -> str:
             .replace("'", '"'))
 
 
-LUN_LOG = """\
-game = "lowest-unique"
-rounds = 1
-[[table]]
-players = ["Ann", "Bob", "Cy"]
-[[table.round]]
-Ann = 1
-Bob = 1
-Cy = 2
-[[table]]
-players = ["Dee", "Eve", "Fay"]
-[[table.round]]
-Dee = 3
-Eve = 4
-Fay = "pass"
-"""
-
-
 @dataclass(frozen=True)
 class KitSpec:
     name: str
@@ -370,10 +358,10 @@ KITS = [
     KitSpec("report-reference", documents=WMN_REPORTS, log=REFERENCE_LOG_TURN_1, axe=True),
     KitSpec("report-reference-ru", ("--lang", "ru"), WMN_REPORTS, REFERENCE_LOG_TURN_1),
     KitSpec("report-30p-de", ("--lang", "de"), WMN_REPORTS, log_with_players(30)),
-    KitSpec("report-lowest-unique", documents=("results",), log=LUN_LOG),
+    KitSpec("report-lowest-unique", documents=("results",), log=LUN_TWO_TABLES_LOG),
     KitSpec("report-lowest-unique-fr", ("--lang", "fr", "--paper", "letter"), ("results",),
-            LUN_LOG, axe=True),
-    KitSpec("report-lowest-unique-es", ("--lang", "es"), ("results",), LUN_LOG),
+            LUN_TWO_TABLES_LOG, axe=True),
+    KitSpec("report-lowest-unique-es", ("--lang", "es"), ("results",), LUN_TWO_TABLES_LOG),
 ]
 SPECS = {spec.name: spec for spec in KITS}
 def _sampled(spec: KitSpec, document: str) -> bool:
