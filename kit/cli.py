@@ -320,7 +320,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_command(args)
         return run_build(args)
     except KitError as exc:
-        print(error_line(exc), file=sys.stderr)
+        for problem in getattr(exc, "problems", (exc,)):
+            print(error_line(problem), file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:  # Ctrl-C: one line, the shell's code for it, no traceback
         print("Interrupted.", file=sys.stderr)

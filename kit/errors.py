@@ -70,3 +70,25 @@ class OutputError(KitError):
 
 class RenderError(KitError):
     """The machine could not render a page (a full disk, say): not the user's input."""
+
+
+class Problems(KitError):
+    """Several problems found in one pass (a game log, a form): each is its own ``KitError``.
+
+    The command line prints one ``Error: ...`` line per problem; the web and the JSON API show
+    every one beside its field. ``field``/``message`` are the first problem's, so code that
+    shows a single error still says something true.
+    """
+
+    def __init__(self, problems: tuple[KitError, ...] | list[KitError]) -> None:
+        found = tuple(problems)
+        if not found:
+            raise ValueError("Problems needs at least one problem")
+        super().__init__(found[0].field, found[0].message)
+        self.problems = found
+
+    def __str__(self) -> str:
+        return "\n".join(str(problem) for problem in self.problems)
+
+    def __reduce__(self):
+        return (type(self), (self.problems,))
