@@ -25,6 +25,33 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
+def _skip_reason(longrepr: object) -> str:
+    return longrepr[2] if isinstance(longrepr, tuple) and len(longrepr) == 3 else str(longrepr)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> object:
+    """Under CI every test runs: a skip (a missing browser, axe-core, PostgreSQL, a tool) is a
+    failure there, never a quiet pass; on a developer's machine it stays a skip with its reason."""
+    outcome = yield
+    report = outcome.get_result()
+    if os.environ.get("CI") and report.skipped and not hasattr(report, "wasxfail"):
+        report.outcome = "failed"
+        report.longrepr = f"skipped under CI, which must run every test: " \
+                          f"{_skip_reason(report.longrepr)}"
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_make_collect_report(collector: pytest.Collector) -> object:
+    """The same for a module that skips itself at import (``allow_module_level``)."""
+    outcome = yield
+    report = outcome.get_result()
+    if os.environ.get("CI") and report.skipped:
+        report.outcome = "failed"
+        report.longrepr = f"skipped under CI, which must run every test: " \
+                          f"{_skip_reason(report.longrepr)}"
+
+
 @pytest.fixture(scope="session", autouse=True)
 def render_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Every build of the run shares one render cache, outside the user's own.

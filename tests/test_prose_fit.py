@@ -64,7 +64,7 @@ def test_the_html_gets_the_same_scale() -> None:
 
 
 RENDERER = """
-import sys, time
+import sys
 sys.path.insert(0, "tests")
 from jinja2 import ChoiceLoader, DictLoader
 from kit import render
@@ -74,10 +74,9 @@ env = render.environment("en")
 env.loader = ChoiceLoader([DictLoader({"_lorem.html": "{{ p.text|safe }}"}), env.loader])
 from test_prose_fit import job
 
-began = time.monotonic()
 with Renderer(2) as renderer:  # stopped at once, while it may still be importing
     assert renderer.child is not None
-print("idle stop", round(time.monotonic() - began, 1))
+print("idle stop", renderer.child.process.exitcode is not None)
 jobs = [job(2), job(9), job(3)]
 with Renderer(2) as renderer:
     forked = start(jobs, None, renderer).result()
@@ -108,7 +107,8 @@ def test_the_renderer_process_gives_the_same_pages_and_errors(tmp_path) -> None:
                          capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     lines = run.stdout.splitlines()
-    assert lines[0].startswith("idle stop ") and float(lines[0].split()[-1]) < 10
+    # a renderer that hung here would run into the subprocess's timeout and fail the test
+    assert lines[0] == "idle stop True"
     assert lines[1] == "same True 3"
     assert lines[2].startswith("error layout: the page “Long page” runs ")
     assert lines[2].endswith("even with its text at the smallest legible size")
