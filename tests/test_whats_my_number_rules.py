@@ -9,7 +9,7 @@ from helpers import REFERENCE_LOG_TURN_1
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kit.errors import ConfigError, GameLogError
+from kit.errors import ConfigError, GameLogError, KitError
 from kit.games.whats_my_number.rules import (
     CREDIT,
     MIN_PLAYERS,
@@ -63,10 +63,23 @@ def cells_of(report, player: str) -> list[tuple[str, ...]]:
     return [row.cells for row in report.rows if isinstance(row, GuessRow) and row.player == player]
 
 
-def error_of(log_or_data, *, parse: bool = False) -> str:
-    with pytest.raises(GameLogError) as caught:
-        parse_game_log(log_or_data) if parse else play(log_or_data)
-    return str(caught.value)
+def error_of(log_or_data, *, parse: bool = False, strict: bool = False) -> str:
+    """The error a log raises; with ``strict`` (house rulings become errors) the first one
+    that is not about a player without orders."""
+    with pytest.raises(KitError) as caught:
+        parse_game_log(log_or_data, strict=strict) if parse else play(log_or_data, strict=strict)
+    problems = [p for p in getattr(caught.value, "problems", (caught.value,))
+                if not p.message.startswith("no orders;")]
+    assert all(isinstance(p, GameLogError | ConfigError) for p in problems)
+    return str(problems[0])
+
+
+def strict_error(log: GameLog) -> GameLogError:
+    """The first strict-mode error of ``log`` that is not about a player without orders."""
+    with pytest.raises(KitError) as caught:
+        play(log, strict=True)
+    return next(p for p in getattr(caught.value, "problems", (caught.value,))
+                if not p.message.startswith("no orders;"))
 
 
 # --- metadata and setup --------------------------------------------------------------------------
@@ -227,19 +240,23 @@ def test_a_hit_gives_one_bonus_guess_next_turn() -> None:
     assert [row.index for row in second.rows] == [1, 2, 3]
 
 
-def test_exceeding_the_bonus_allowance_is_an_error() -> None:
+def test_exceeding_the_bonus_allowance_is_an_error_when_strict() -> None:
     log = four_player_game({"A": Guesses((2, 10))}, {"A": Guesses((11, 12, 13, 14))})
-    assert error_of(log) == "turn 2, player A: 4 guesses, but 3 are allowed this turn " + (
+    # House ruling: the last guess is ignored (kept, marked, unanswered); --strict refuses it.
+    rows = play(log).turns[1].rows
+    assert [row.status for row in rows] == ["ok", "ok", "ok", "ignored"]
+    assert rows[3].cells == ("", "", "", "")
+    assert error_of(log, strict=True) == (
+        "turn 2, player A: 4 guesses, but 3 are allowed this turn ") + (
         "(2 + 1 hit last turn)"
     )
 
 
-def test_three_guesses_in_the_first_turn_is_an_error() -> None:
+def test_three_guesses_in_the_first_turn_is_an_error_when_strict() -> None:
     log = four_player_game({"A": Guesses((10, 11)), "B": Guesses((10, 11, 12))})
-    with pytest.raises(GameLogError) as caught:
-        play(log)
-    assert caught.value.field == "turn 1, player B"
-    assert str(caught.value) == (
+    caught = strict_error(log)
+    assert caught.field == "turn 1, player B"
+    assert str(caught) == (
         "turn 1, player B: 3 guesses, but 2 are allowed this turn (2 + 0 hits last turn)"
     )
 
@@ -257,10 +274,9 @@ def test_allowance_returns_to_two_after_a_turn_without_hits() -> None:
     result = play(four_player_game(*turns))
     assert [report.allowance["A"] for report in result.turns] == [2, 3, 2]
     assert dict(result.next_allowance)["A"] == 2
-    with pytest.raises(GameLogError) as caught:
-        play(four_player_game(*turns[:2], {"A": Guesses((13, 14, 15))}))
-    assert caught.value.field == "turn 3, player A"
-    assert "2 are allowed" in caught.value.message
+    caught = strict_error(four_player_game(*turns[:2], {"A": Guesses((13, 14, 15))}))
+    assert caught.field == "turn 3, player A"
+    assert "2 are allowed" in caught.message
 
 
 def test_no_orders_or_a_list_last_turn_means_allowance_two() -> None:
@@ -272,9 +288,8 @@ def test_no_orders_or_a_list_last_turn_means_allowance_two() -> None:
     result = play(log)
     assert result.turns[1].allowance["A"] == 3
     assert result.turns[2].allowance == {"A": 2, "B": 2, "C": 2, "D": 2}
-    with pytest.raises(GameLogError) as caught:
-        play(four_player_game(*log.turns[:2], {"A": Guesses((10, 11, 12))}))
-    assert caught.value.field == "turn 3, player A"
+    caught = strict_error(four_player_game(*log.turns[:2], {"A": Guesses((10, 11, 12))}))
+    assert caught.field == "turn 3, player A"
 
 
 def test_fewer_guesses_than_allowed_is_fine() -> None:
@@ -499,18 +514,22 @@ def test_zero_guesses() -> None:
 
 def test_guess_outside_range() -> None:
     log = GameLog(
-        players=SIX, range=(1, 50), secrets=REFERENCE_SECRETS, turns=({"A": Guesses((17, 61))},)
+        players=SIX, range=(1, 50), secrets=REFERENCE_SECRETS, turns=({"A": Guesses((61, 17))},)
     )
-    assert error_of(log) == "turn 1, player A: guess 61 is outside the range 1 to 50"
+    # House ruling: void, no answers, but guess 17 keeps position 2 (the tie rule counts it).
+    rows = play(log).turns[0].rows
+    assert [(row.index, row.status) for row in rows] == [(1, "void"), (2, "ok")]
+    assert play(log).turns[0].rulings[0].positions == (1,)
+    assert error_of(log, strict=True) == (
+        "turn 1, player A: guess 61 is outside the range 1 to 50")
 
 
 @pytest.mark.parametrize("bad", [0, 31, -5])
 def test_guesses_at_the_range_edges(bad: int) -> None:
     assert play(four_player_game({"A": Guesses((1, 30))})).turns[0].rows
-    with pytest.raises(GameLogError) as caught:
-        play(four_player_game({"A": Guesses((bad,))}))
-    assert caught.value.field == "turn 1, player A"
-    assert "outside the range 1 to 30" in caught.value.message
+    caught = strict_error(four_player_game({"A": Guesses((bad,))}))
+    assert caught.field == "turn 1, player A"
+    assert "outside the range 1 to 30" in caught.message
 
 
 @pytest.mark.parametrize("bad", [True, 12.5, 12.0, "12", None])
@@ -523,7 +542,10 @@ def test_non_integer_guess(bad: object) -> None:
 
 
 def test_list_missing_a_player() -> None:
-    assert error_of(four_player_game({"A": GuessList({"B": 2, "D": 4})})) == (
+    # House ruling: answered with the listed numbers that are right; it cannot win.
+    (row,) = play(four_player_game({"A": GuessList({"B": 2, "D": 4})})).turns[0].rows
+    assert (row.correct, row.partial, row.listed) == (2, True, 2)
+    assert error_of(four_player_game({"A": GuessList({"B": 2, "D": 4})}), strict=True) == (
         "turn 1, player A: the list is missing C; "
         "a list names every other player exactly once (B, C, D)"
     )
@@ -565,9 +587,12 @@ def test_orders_from_an_unknown_player() -> None:
 
 def test_errors_are_reported_for_the_first_turn_that_has_one() -> None:
     log = four_player_game({"B": Guesses((10, 11, 12))}, {"A": Guesses(())})
-    with pytest.raises(GameLogError) as caught:
-        play(log)
-    assert caught.value.field == "turn 1, player B"
+    assert error_of(log, strict=True).startswith("turn 1, player B: ")
+    # every error at once: the strict one of turn 1 and the empty orders of turn 2
+    with pytest.raises(KitError) as caught:
+        play(log, strict=True)
+    fields = [p.field for p in caught.value.problems if "no orders" not in p.message]
+    assert fields == ["turn 1, player B", "turn 2, player A"]
 
 
 # --- errors in setup -----------------------------------------------------------------------------
@@ -640,13 +665,13 @@ def test_long_names_up_to_24_characters() -> None:
     [
         (
             (0, 30),
-            "range: 0-30 is not allowed; give two whole numbers LO-HI with 1 <= LO < HI <= 999, "
-            "e.g. 1-20",
+            "range: 0-30 cannot be used: give the lowest and the highest number, e.g."
+            " 1-20, the lowest at least 1 and the highest above it, at most 999",
         ),
         (
             (20, 10),
-            "range: 20-10 is not allowed; give two whole numbers LO-HI with 1 <= LO < HI <= "
-            "999, e.g. 1-20",
+            "range: 20-10 cannot be used: give the lowest and the highest number, e.g."
+            " 1-20, the lowest at least 1 and the highest above it, at most 999",
         ),
         (
             (5, 7),
@@ -741,7 +766,8 @@ def test_parse_unknown_top_level_key() -> None:
     with pytest.raises(ConfigError) as caught:
         parse_game_log(minimal_data(colour="red"))
     assert str(caught.value) == (
-        "colour: unknown key; allowed keys are game, players, range, secrets, turn"
+        "colour: unknown key; allowed keys are game, title, players, range, secrets, "
+        "published, turn"
     )
 
 
@@ -773,9 +799,10 @@ def test_parse_players_must_be_a_list() -> None:
 def test_parse_missing_secrets_table_names_the_first_player() -> None:
     data = minimal_data()
     del data["secrets"]
-    with pytest.raises(GameLogError) as caught:
+    with pytest.raises(KitError) as caught:
         parse_game_log(data)
-    assert caught.value.field == "secrets.A"
+    # every missing secret at once, the first player first
+    assert [p.field for p in caught.value.problems][:2] == ["secrets.A", "secrets.B"]
 
 
 def test_parse_secrets_must_be_a_table() -> None:
@@ -804,7 +831,7 @@ def test_parse_turn_must_be_tables() -> None:
 
 def test_parse_replays_the_whole_log() -> None:
     data = minimal_data(turn=[{"A": [10, 11]}, {"A": [12, 13, 14]}])
-    assert error_of(data, parse=True) == (
+    assert error_of(data, parse=True, strict=True) == (
         "turn 2, player A: 3 guesses, but 2 are allowed this turn (2 + 0 hits last turn)"
     )
 
@@ -928,7 +955,7 @@ def test_property_allowance_follows_hits(game) -> None:
 
 @PROPERTY_SETTINGS
 @given(valid_games(), st.data())
-def test_property_one_guess_too_many_is_rejected(game, data) -> None:
+def test_property_one_guess_too_many_is_ignored_or_rejected(game, data) -> None:
     log, _, _, next_allowance, won = game
     label = data.draw(st.sampled_from(log.players))
     lo, hi = log.range
@@ -940,14 +967,18 @@ def test_property_one_guess_too_many_is_rejected(game, data) -> None:
         secrets=log.secrets,
         turns=(*log.turns, {label: Guesses(tuple(numbers))}),
     )
-    with pytest.raises(GameLogError) as caught:
-        play(longer)
     turn = len(longer.turns)
     if won:
+        with pytest.raises(GameLogError) as caught:
+            play(longer)
         assert caught.value.field == f"turn {turn}"
     else:
-        assert caught.value.field == f"turn {turn}, player {label}"
-        assert f"{size} guesses, but {size - 1} are allowed" in caught.value.message
+        caught = strict_error(longer)
+        assert caught.field == f"turn {turn}, player {label}"
+        assert f"{size} guesses, but {size - 1} are allowed" in caught.message
+        ruled = play(longer).turns[-1]
+        assert [r.kind for r in ruled.rulings if r.player == label] == ["extra-guesses"]
+        assert [row.status for row in ruled.rows if row.player == label][-1] == "ignored"
 
 
 @PROPERTY_SETTINGS

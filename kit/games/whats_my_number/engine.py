@@ -1,0 +1,295 @@
+"""What's My Number?: replay a game log under the rules and the house rulings.
+
+House rulings (printed on the GM card and the rules sheet; ``strict=True`` makes each an error):
+
+* Guesses beyond a player's allowance are ignored, the last ones written first; they are kept
+  in the report as "ignored" rows, with no answers.
+* A guess outside the range is void: it uses its slot and gets no answers, and later guesses
+  keep their positions (the tie rule counts positions).
+* A list that does not name every other player is answered with how many listed numbers are
+  right; it cannot win.
+* A player with no entry in a turn made no orders (the report says so).
+
+Everything else that breaks the rules (a guess that is not a number, a list naming an unknown
+player, orders after the winning turn) is an error; every error of a log is collected and
+raised at once (one ``GameLogError``, or ``Problems`` for several).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+
+from ...errors import GameLogError, Problems
+from .model import (
+    BASE_GUESSES,
+    HIT,
+    NO_ANSWER,
+    NO_INFO,
+    Finisher,
+    GameLog,
+    GameResult,
+    Guesses,
+    GuessList,
+    GuessRow,
+    Identification,
+    ListRow,
+    Orders,
+    Row,
+    Ruling,
+    TurnReport,
+    WinReason,
+    allowed_guesses,
+    answer_guess,
+    is_int,
+    join,
+    order_field,
+    plural,
+    show,
+)
+
+
+def raise_problems(problems: Sequence[GameLogError]) -> None:
+    """Raise what was found: nothing, the one error, or every error at once."""
+    if len(problems) == 1:
+        raise problems[0]
+    if problems:
+        raise Problems(list(problems))
+
+
+def play(log: GameLog, *, strict: bool = False) -> GameResult:
+    """Replay every turn of ``log`` under the rules and report each one.
+
+    Rule breaks the house rulings settle are applied and recorded (``TurnReport.rulings``);
+    with ``strict`` each is an error instead. Every error of the log is raised at once.
+    """
+    players = log.players
+    identified: dict[str, dict[str, Identification]] = {label: {} for label in players}
+    hits_last = dict.fromkeys(players, 0)
+    reports: list[TurnReport] = []
+    problems: list[GameLogError] = []
+    won: TurnReport | None = None
+
+    for number, orders in enumerate(log.turns, start=1):
+        if won is not None:
+            if orders:
+                problems.append(GameLogError(
+                    f"turn {number}",
+                    f"the game was won in turn {won.number} by {join(won.winners)}; "
+                    "no orders are allowed after that"))
+            continue
+        report = _play_turn(log, number, orders, identified, hits_last, strict, problems)
+        reports.append(report)
+        hits_last = dict(report.hits)
+        if report.winners:
+            won = report
+    raise_problems(problems)
+    return GameResult(
+        players=players,
+        turns=tuple(reports),
+        winners=won.winners if won else (),
+        winning_turn=won.number if won else None,
+        reason=won.reason if won else None,
+        identified=MappingProxyType({
+            label: MappingProxyType({target: found[target] for target in players
+                                     if target in found})
+            for label, found in identified.items()}),
+        next_allowance=MappingProxyType(
+            {label: allowed_guesses(hits_last[label]) for label in players}),
+    )
+
+
+def _guess_rows(log: GameLog, number: int, label: str, order: Guesses, allowed: int,
+                found: dict[str, Identification]) -> tuple[list[GuessRow], int, int | None]:
+    """Answer a player's guesses: the rows, the hits made, and the position of the guess
+    that found their last number (None if they have not found everyone)."""
+    players = log.players
+    lo, hi = log.range
+    rows: list[GuessRow] = []
+    hits = 0
+    completed = None
+    for index, guess in enumerate(order.numbers, start=1):
+        status = ("ignored" if index > allowed else
+                  "void" if not lo <= guess <= hi else "ok")
+        if status != "ok":
+            rows.append(GuessRow(player=label, index=index, number=guess,
+                                 cells=(NO_ANSWER,) * len(players), bonus=False, status=status))
+            continue
+        cells = []
+        newly_hit = []
+        for target in players:
+            # No information on one's own number or on numbers already identified.
+            if target == label or target in found:
+                cells.append(NO_INFO)
+                continue
+            cell = answer_guess(guess, log.secrets[target])
+            cells.append(cell)
+            if cell == HIT:
+                newly_hit.append(target)
+        # Record hits only after the whole row, so a guess matching two players answers ✓ in
+        # both columns and counts two hits.
+        for target in newly_hit:
+            found[target] = Identification(turn=number, guess=index)
+        hits += len(newly_hit)
+        if newly_hit and len(found) == len(players) - 1:
+            completed = index
+        rows.append(GuessRow(player=label, index=index, number=guess, cells=tuple(cells),
+                             bonus=index > BASE_GUESSES))
+    return rows, hits, completed
+
+
+def finishers(players: Sequence[str], correct_lists: Sequence[str],
+              completed_at: Mapping[str, int]) -> tuple[tuple[Finisher, ...],
+                                                         tuple[str, ...], WinReason | None]:
+    """Everyone who finished this turn, the winners and why: correct lists beat guesses;
+    among guessers the earliest guess position of the last needed hit wins, equal positions
+    share."""
+    if correct_lists:
+        winners, reason = tuple(correct_lists), "list"
+    elif completed_at:
+        earliest = min(completed_at.values())
+        winners = tuple(label for label in players if completed_at.get(label) == earliest)
+        reason = "guesses"
+    else:
+        return (), (), None
+    found = [Finisher(label, "list", None, label in winners) for label in correct_lists]
+    found += [Finisher(label, "guesses", completed_at[label], label in winners)
+              for label in players if label in completed_at]
+    return tuple(found), winners, reason  # type: ignore[return-value]
+
+
+def _play_turn(log: GameLog, number: int, orders: Mapping[str, Orders],
+               identified: dict[str, dict[str, Identification]], hits_last: Mapping[str, int],
+               strict: bool, problems: list[GameLogError]) -> TurnReport:
+    """Play one turn, updating ``identified`` in place, and return its report."""
+    players = log.players
+    for label in orders:
+        if label not in players:
+            problems.append(GameLogError(order_field(number, label),
+                                         f"{label} is not a player; players are "
+                                         f"{join(players)}"))
+    allowance = {label: allowed_guesses(hits_last[label]) for label in players}
+    hits = dict.fromkeys(players, 0)
+    rows: list[Row] = []
+    rulings: list[Ruling] = []
+    correct_lists: list[str] = []
+    completed_at: dict[str, int] = {}  # guessers who found their last number: guess position
+    for label in players:
+        order = orders.get(label)
+        found: list[GameLogError] = []
+        if order is None:
+            rulings.append(Ruling(number, label, "no-orders"))
+            if strict:
+                found.append(GameLogError(order_field(number, label), "no orders; with "
+                                          "--strict every player gives orders every turn"))
+        elif isinstance(order, Guesses):
+            found, ruled = _check_guesses(log, number, label, order, allowance[label],
+                                          hits_last[label], strict)
+            rulings += ruled
+            # Errors with no ruling are hard ones (no guesses, a guess that is no number).
+            if not found or ruled:
+                made, hits[label], completed = _guess_rows(
+                    log, number, label, order, allowance[label], identified[label])
+                rows += made
+                if completed is not None:
+                    completed_at[label] = completed
+        elif isinstance(order, GuessList):
+            found, ruling = _check_list(log, number, label, order, strict)
+            if ruling:
+                rulings.append(ruling)
+            if not found or (strict and ruling and len(found) == 1):
+                row = _list_row(log, label, order)
+                rows.append(row)
+                if not row.partial and row.correct == len(players) - 1:
+                    correct_lists.append(label)
+        else:
+            found.append(GameLogError(order_field(number, label),
+                                      f"{show(order)} is not orders; give guesses or a list"))
+        problems += found
+    done, winners, reason = finishers(players, correct_lists, completed_at)
+    return TurnReport(
+        number=number, rows=tuple(rows), hits=MappingProxyType(hits),
+        allowance=MappingProxyType(allowance), winners=winners, reason=reason,
+        no_orders=tuple(r.player for r in rulings if r.kind == "no-orders"),
+        next_allowance=MappingProxyType({label: allowed_guesses(hits[label])
+                                         for label in players}),
+        rulings=tuple(rulings), finishers=done)
+
+
+def _list_row(log: GameLog, label: str, order: GuessList) -> ListRow:
+    # A list only ever reveals a count, so it identifies nobody.
+    named = [target for target in order.entries if target in log.secrets and target != label]
+    correct = sum(1 for target in named if log.secrets[target] == order.entries[target])
+    partial = len(named) < len(log.players) - 1
+    return ListRow(player=label, correct=correct, partial=partial,
+                   listed=len(named) if partial else 0)
+
+
+def _check_guesses(log: GameLog, number: int, label: str, order: Guesses, allowed: int,
+                   hits_last: int, strict: bool) -> tuple[list[GameLogError], list[Ruling]]:
+    """Errors (always, or for rulings with ``strict``) and rulings for a player's guesses."""
+    where = order_field(number, label)
+    because = f"{allowed} {'is' if allowed == 1 else 'are'} allowed this turn " + (
+        f"({BASE_GUESSES} + {plural(hits_last, 'hit')} last turn)")
+    count = len(order.numbers)
+    lo, hi = log.range
+    if count == 0:
+        return [GameLogError(where, f"no guesses; make 1 to {allowed} guesses ({because}), "
+                             "or submit a list")], []
+    errors = [GameLogError(where, f"guess {index} is {show(guess)}, not a whole number; "
+                           f"guesses are whole numbers from {lo} to {hi}")
+              for index, guess in enumerate(order.numbers, start=1) if not is_int(guess)]
+    if errors:
+        return errors, []
+    rulings: list[Ruling] = []
+    kept = order.numbers[:allowed]
+    void = [(index, guess) for index, guess in enumerate(kept, start=1)
+            if not lo <= guess <= hi]
+    if count > allowed:
+        if strict:
+            errors.append(GameLogError(where, f"{plural(count, 'guess', 'guesses')}, but "
+                                       f"{because}"))
+        extra = order.numbers[allowed:]
+        rulings.append(Ruling(number, label, "extra-guesses", numbers=tuple(extra),
+                              positions=tuple(range(allowed + 1, count + 1)), allowed=allowed))
+    if void:
+        if strict:
+            errors += [GameLogError(where, f"guess {guess} is outside the range {lo} to {hi}")
+                       for _index, guess in void]
+        rulings.append(Ruling(number, label, "out-of-range",
+                              numbers=tuple(guess for _i, guess in void),
+                              positions=tuple(index for index, _g in void)))
+    return errors, rulings
+
+
+def _check_list(log: GameLog, number: int, label: str, order: GuessList, strict: bool
+                ) -> tuple[list[GameLogError], Ruling | None]:
+    """Errors (always, or for a partial list with ``strict``) and the ruling for a list."""
+    where = order_field(number, label)
+    others = tuple(target for target in log.players if target != label)
+    rule = f"a list names every other player exactly once ({join(others)})"
+    errors = []
+    for target in order.entries:
+        if target == label:
+            errors.append(GameLogError(where, f"the list names {label}, the player's own "
+                                       f"label; {rule}"))
+        elif target not in log.players:
+            errors.append(GameLogError(where, f"the list names {target}, who is not a player; "
+                                       f"{rule}"))
+    lo, hi = log.range
+    for target in others:
+        if target not in order.entries:
+            continue
+        value = order.entries[target]
+        if not is_int(value):
+            errors.append(GameLogError(where, f"the list gives {target} {show(value)}, not a "
+                                       f"whole number; numbers are from {lo} to {hi}"))
+        elif not lo <= value <= hi:
+            errors.append(GameLogError(where, f"the list gives {target} {value}, outside the "
+                                       f"range {lo} to {hi}"))
+    missing = tuple(target for target in others if target not in order.entries)
+    if not missing:
+        return errors, None
+    if strict:
+        errors.append(GameLogError(where, f"the list is missing {join(missing)}; {rule}"))
+    return errors, Ruling(number, label, "partial-list", missing=missing)

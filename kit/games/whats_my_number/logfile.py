@@ -1,0 +1,223 @@
+"""Read a What's My Number? game log (the dict ``tomllib`` gives for the TOML file).
+
+Every problem of a log is found in one pass and raised at once (``kit.errors.Problems``; a
+single problem is raised as itself). Player names in orders, lists and secrets match the
+``players`` list exactly, or after Unicode NFC and case-folding when that names one player
+only; a name that matches nobody suggests the nearest player ("did you mean Fay?").
+"""
+
+from __future__ import annotations
+
+import difflib
+import unicodedata
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ...errors import ConfigError, GameLogError, KitError, Problems
+from ...options import parse_range
+from .engine import play
+from .model import (
+    MAX_LOG_TURNS,
+    NAME,
+    TOP_LEVEL_KEYS,
+    GameLog,
+    Guesses,
+    GuessList,
+    Orders,
+    check_players,
+    check_range,
+    check_secrets,
+    default_range,
+    is_int,
+    join,
+    order_field,
+    show,
+)
+
+TITLE_MAX = 80  # a log's title names its report folder and heads its pages
+
+
+def name_key(name: str) -> str:
+    """What two spellings of one name share: NFC, then case-folded."""
+    return unicodedata.normalize("NFC", name).casefold()
+
+
+class Names:
+    """The players' names, and how a typed name finds one of them."""
+
+    def __init__(self, players: Sequence[str]) -> None:
+        self.players = tuple(players)
+        keys: dict[str, list[str]] = {}
+        for label in self.players:
+            keys.setdefault(name_key(label), []).append(label)
+        # Only a key that names one player matches loosely; "Ann" and "ann" both playing
+        # means each must be typed exactly.
+        self.loose = {key: labels[0] for key, labels in keys.items() if len(labels) == 1}
+
+    def match(self, name: str) -> str | None:
+        """The player ``name`` means, or None."""
+        if name in self.players:
+            return name
+        return self.loose.get(name_key(name))
+
+    def unknown(self, name: str) -> str:
+        """The message for a name that is nobody: the nearest player, then every player."""
+        near = difflib.get_close_matches(name_key(name), list(self.loose), n=1, cutoff=0.6)
+        hint = f"did you mean {self.loose[near[0]]}? " if near else ""
+        return f"{show(name)} is not a player; {hint}players are {join(self.players)}"
+
+
+def parse_game_log(data: Mapping[str, Any], *, strict: bool = False) -> GameLog:
+    """Validate a game log loaded from TOML and return it; every problem is raised at once.
+
+    The whole log is replayed (``engine.play``), so a log that comes back is known to follow
+    the rules, with the house rulings applied (or, with ``strict``, none needed).
+    """
+    if not isinstance(data, Mapping):
+        raise ConfigError("game", "the game log must be a TOML table")
+    problems: list[KitError] = []
+    for key in data:
+        if key not in TOP_LEVEL_KEYS:
+            problems.append(ConfigError(str(key), "unknown key; allowed keys are "
+                                        f"{join(TOP_LEVEL_KEYS)}"))
+    game = data.get("game")
+    if game != NAME:
+        shown = "missing" if game is None else f"is {show(game)}"
+        problems.append(ConfigError("game", f'{shown}; this kind of game log needs '
+                                    f'game = "{NAME}"'))
+    _check_header(data, problems)
+    if "players" not in data:
+        problems.append(ConfigError("players", 'missing; list the players like '
+                                    'players = ["A", "B", "C", "D"]'))
+        _raise(problems)
+    players = _collect(problems, check_players, data["players"])
+    if players is None:
+        _raise(problems)
+    bounds = _collect(problems, _bounds, data, len(players)) or default_range(len(players))
+    names = Names(players)
+    secrets = _secrets(data.get("secrets", {}), names, bounds, problems)
+    turns = _turns(data.get("turn", []), names, problems)
+    _raise(problems)
+    log = GameLog(players=players, range=bounds, secrets=secrets, turns=turns)
+    play(log, strict=strict)
+    return log
+
+
+def _raise(problems: Sequence[KitError]) -> None:
+    if len(problems) == 1:
+        raise problems[0]
+    if problems:
+        raise Problems(list(problems))
+
+
+def _collect(problems: list[KitError], check: Any, *args: Any) -> Any:
+    """``check(*args)``, or None with its error added to ``problems``."""
+    try:
+        return check(*args)
+    except Problems as exc:
+        problems += exc.problems
+    except KitError as exc:
+        problems.append(exc)
+    return None
+
+
+def _check_header(data: Mapping[str, Any], problems: list[KitError]) -> None:
+    """``title`` (text) and ``published`` (a turn count)."""
+    title = data.get("title")
+    if title is not None and (not isinstance(title, str) or not title.strip()
+                              or len(title) > TITLE_MAX or not title.isprintable()):
+        problems.append(ConfigError("title", f"{show(title)} is not a title; give one line of "
+                                    f"1 to {TITLE_MAX} characters, like \"Friday night\""))
+    published = data.get("published")
+    if published is not None and (not is_int(published) or published < 0):
+        problems.append(ConfigError("published", f"{show(published)} is not a turn number; "
+                                    "say how many turns' reports were handed out, like "
+                                    "published = 3"))
+
+
+def _bounds(data: Mapping[str, Any], players: int) -> tuple[int, int] | None:
+    if "range" not in data:
+        return None
+    bounds = parse_range("range", data["range"])
+    check_range(bounds, players)
+    return bounds
+
+
+def _secrets(raw: object, names: Names, bounds: tuple[int, int], problems: list[KitError]
+             ) -> dict[str, object]:
+    if not isinstance(raw, Mapping):
+        problems.append(ConfigError("secrets", "must be a table like [secrets] A = 12, not "
+                                    f"{show(raw)}"))
+        return {}
+    secrets: dict[str, object] = {}
+    for name, value in raw.items():
+        label = names.match(name)
+        if label is None:
+            problems.append(GameLogError(f"secrets.{name}", names.unknown(name)))
+        elif label in secrets:
+            problems.append(GameLogError(f"secrets.{label}", "given twice (as "
+                                         f"{show(name)} too); give each secret once"))
+        else:
+            secrets[label] = value
+    _collect(problems, check_secrets, secrets, names.players, bounds, True)
+    return secrets
+
+
+def _turns(raw: object, names: Names, problems: list[KitError]
+           ) -> tuple[Mapping[str, Orders], ...]:
+    if isinstance(raw, (str, bytes)) or not isinstance(raw, Sequence):
+        problems.append(ConfigError("turn", "turns must be [[turn]] tables, one per turn"))
+        return ()
+    if len(raw) > MAX_LOG_TURNS:
+        problems.append(ConfigError("turn", f"{len(raw)} turns logged; a game log takes at "
+                                    f"most {MAX_LOG_TURNS}"))
+        return ()
+    return tuple(_turn(number, orders, names, problems)
+                 for number, orders in enumerate(raw, start=1))
+
+
+def _turn(number: int, raw: object, names: Names, problems: list[KitError]
+          ) -> Mapping[str, Orders]:
+    if not isinstance(raw, Mapping):
+        problems.append(GameLogError(f"turn {number}", "must be a [[turn]] table of orders, "
+                                     "one per player"))
+        return {}
+    orders: dict[str, Orders] = {}
+    for name, value in raw.items():
+        label = names.match(name)
+        if label is None:
+            problems.append(GameLogError(order_field(number, name), names.unknown(name)))
+            continue
+        if label in orders:
+            problems.append(GameLogError(order_field(number, label), "orders given twice "
+                                         f"(also as {show(name)}); keep one entry a turn"))
+            continue
+        parsed = _orders(number, label, value, names, problems)
+        if parsed is not None:
+            orders[label] = parsed
+    return orders
+
+
+def _orders(number: int, label: str, value: object, names: Names, problems: list[KitError]
+            ) -> Orders | None:
+    if isinstance(value, (list, tuple)):
+        return Guesses(tuple(value))
+    if isinstance(value, Mapping) and set(value) == {"list"} and isinstance(value["list"],
+                                                                             Mapping):
+        entries: dict[str, object] = {}
+        for name, number_given in value["list"].items():
+            target = names.match(name)
+            if target is None:
+                problems.append(GameLogError(order_field(number, label), "the list names "
+                                             + names.unknown(name)))
+            elif target in entries:
+                problems.append(GameLogError(order_field(number, label), f"the list names "
+                                             f"{target} twice; name each player once"))
+            else:
+                entries[target] = number_given
+        return GuessList(entries)  # type: ignore[arg-type]
+    problems.append(GameLogError(
+        order_field(number, label),
+        f"{show(value)} is not orders; give guesses like [17, 33] "
+        "or a list like { list = { A = 12, B = 30 } }"))
+    return None
