@@ -32,6 +32,7 @@ from .render import (
     draw,
     faces_used,
     html_document,
+    marks_of,
     prose_jobs,
     prose_sections,
     sheets,
@@ -199,10 +200,10 @@ def finish(recipe: KitRecipe, rendered: dict[str, Rendered], drawn: list[bytes] 
         prose = {i: rendered[job.key].pdf for i, job in drawing.prose.items()}
         writer = assemble(pdf, prose)
         for name, (title, indices) in drawing.cuts.items():
-            files[name] = cut(writer, indices, title, lang)
+            files[name] = cut(writer, indices, title, lang, marks_of(drawing.sheets, indices))
         if drawing.whole is not None:
             name, title = drawing.whole
-            files[name] = whole(writer, title, lang)
+            files[name] = whole(writer, title, lang, marks_of(drawing.sheets))
     return KitFiles(recipe.folder, dict(sorted(files.items())))
 
 

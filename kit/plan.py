@@ -37,6 +37,11 @@ class Page:
     body: Form | Prose
     audience: str = "player"  # "player" pages carry the scale ruler; "host" pages say host only
     landscape: bool = False  # turned sideways (e.g. a wide turn-report grid)
+    # Where a reader jumps to: an entry of the PDF's outline (bookmarks) that opens at this
+    # page ("Turn 3", "Table 2", "Standings"), and the id of the page's section in the HTML
+    # ("turn-3": a link to file.html#turn-3 opens there). Each is optional and independent.
+    bookmark: str | None = None
+    anchor: str | None = None
 
 
 @dataclass(frozen=True)

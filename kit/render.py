@@ -127,6 +127,8 @@ class Sheet:
     chrome: Items
     form: Items = ()
     prose: Prose | None = None
+    bookmark: str | None = None  # the PDF outline entry opening at this page
+    anchor: str | None = None  # the id of this page's section in the HTML
 
 
 def sheets(document: Document, sheet: Paper, words: ChromeText) -> list[Sheet]:
@@ -140,7 +142,7 @@ def sheets(document: Document, sheet: Paper, words: ChromeText) -> list[Sheet]:
             page.label, page.audience, page.landscape, oriented,
             chrome(oriented, words, page.label, number, total, player),
             page.body.items if isinstance(page.body, Form) else (),
-            page.body if isinstance(page.body, Prose) else None))
+            page.body if isinstance(page.body, Prose) else None, page.bookmark, page.anchor))
     return out
 
 
@@ -186,8 +188,10 @@ def _section(plan: KitPlan, sheet: Sheet, for_pdf: bool, index: int = 0) -> str:
     # carries a bare mark (the page's key must not depend on where it sits), the HTML's names
     # its page, so the build can give each page the scale its PDF needed.
     fit = Markup("data-fit") if for_pdf else Markup(f'data-fit="p{index}"')
+    # the anchor only in the HTML: WeasyPrint's copy stays the same wherever the page sits
     view = {"label": sheet.label, "audience": sheet.audience, "landscape": sheet.landscape,
-            "svg": markup, "prose": sheet.prose, "fit": fit}
+            "svg": markup, "prose": sheet.prose, "fit": fit,
+            "anchor": None if for_pdf else sheet.anchor}
     return environment(plan.lang).get_template("_page.html").render(
         sheet=view, plan=plan, end_mark=end_mark)
 
@@ -246,8 +250,10 @@ def assemble(drawn: bytes, prose: Mapping[int, bytes]):
     return writer
 
 
-def _finish(writer, title: str, lang: str) -> bytes:
+def _finish(writer, title: str, lang: str, marks: Sequence[tuple[int, str]] = ()) -> bytes:
     from pypdf.generic import NameObject, TextStringObject
+
+    pdf_backend.outline(writer, marks)
 
     writer.add_metadata({"/Title": title, "/Author": AUTHOR, "/Subject": title,
                          "/Creator": f"{AUTHOR} {__version__}", "/Producer": AUTHOR})
@@ -259,17 +265,28 @@ def _finish(writer, title: str, lang: str) -> bytes:
     return out.getvalue()
 
 
-def cut(source, indices: Sequence[int], title: str, lang: str = "en") -> bytes:
+def cut(source, indices: Sequence[int], title: str, lang: str = "en",
+        marks: Sequence[tuple[int, str]] = ()) -> bytes:
     """One PDF file of pages ``indices`` of an assembled writer: version 1.7, fonts embedded,
-    metadata set, viewers asked to print at actual size; the same pages give the same bytes."""
+    metadata set, viewers asked to print at actual size; the same pages give the same bytes.
+    ``marks``: (page index in this file, title) of its outline entries."""
     from pypdf import PdfWriter
 
     writer = PdfWriter()
     for index in indices:
         writer.add_page(source.pages[index])
-    return _finish(writer, title, lang)
+    return _finish(writer, title, lang, marks)
 
 
-def whole(source, title: str, lang: str = "en") -> bytes:
+def whole(source, title: str, lang: str = "en", marks: Sequence[tuple[int, str]] = ()
+          ) -> bytes:
     """Every page of an assembled writer as one file (after its cuts: it is changed here)."""
-    return _finish(source, title, lang)
+    return _finish(source, title, lang, marks)
+
+
+def marks_of(pages: Sequence[Sheet], indices: Sequence[int] | None = None
+             ) -> list[tuple[int, str]]:
+    """The outline entries of a file made of ``pages`` (or of those at ``indices``, in that
+    order): (page index in the file, title)."""
+    chosen = range(len(pages)) if indices is None else indices
+    return [(n, pages[i].bookmark) for n, i in enumerate(chosen) if pages[i].bookmark]

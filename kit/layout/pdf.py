@@ -228,3 +228,14 @@ def items_bounds(items: Sequence[Item]) -> tuple[float, float, float, float] | N
             xs += [item.x, item.x + item.w]
             ys += [item.y, item.y + item.h]
     return (min(xs), min(ys), max(xs), max(ys)) if xs else None
+
+
+def outline(writer, marks: Sequence[tuple[int, str]]) -> None:
+    """Bookmarks: one top-level outline entry per (page index, title) of a pypdf writer, in
+    page order, and the viewer asked to open with the outline shown. No marks, no outline."""
+    from pypdf.generic import NameObject
+
+    for index, title in sorted(marks, key=lambda mark: mark[0]):
+        writer.add_outline_item(title, index)
+    if marks:
+        writer.root_object[NameObject("/PageMode")] = NameObject("/UseOutlines")

@@ -116,6 +116,11 @@ def correct_text(correct: int, words: Words) -> str:
     return words.ngettext("%(num)s correct.", "%(num)s correct.", correct)
 
 
+def turn_mark(turn: int, words: Words) -> str:
+    """"Turn 3": the turn's entry in the PDF's outline."""
+    return words.gettext("Turn %(turn)s", turn=turn)
+
+
 def turn_title(turn: int, words: Words, page: int = 1, pages: int = 1) -> str:
     if pages > 1:
         return words.gettext("Turn %(turn)s report (%(page)s of %(pages)s)", turn=turn,
@@ -345,7 +350,10 @@ def turn_pages(report: rules.TurnReport, players: Sequence[str], layout: ReportL
             note = column_note(players, part, words) if layout.split else ""
             items = report_page(body, layout, caption, note, players, report.rows[start:stop],
                                 part, winner if number == total else "", words)
-            pages.append(Page(caption, Form(tuple(items)), landscape=layout.landscape))
+            first = number == 1  # a turn's bookmark and anchor open at its first page
+            pages.append(Page(caption, Form(tuple(items)), landscape=layout.landscape,
+                              bookmark=turn_mark(report.number, words) if first else None,
+                              anchor=f"turn-{report.number}" if first else None))
     return pages
 
 
