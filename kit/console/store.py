@@ -1,0 +1,231 @@
+"""The console's store: one schema (SQLAlchemy Core) on SQLite or PostgreSQL, migrated by Alembic.
+
+Tables: ``games`` (public facts, the GM token's hash, the journal version) and ``journal`` (every
+action of a game, append-only, unique per ``(game_id, seq)``). Appending takes the version the
+caller saw; a stale one changes nothing and raises ``Stale`` (optimistic concurrency: the
+``UPDATE ... WHERE version = :seen`` is the row-version check on both databases).
+
+SQLite runs through the standard library's ``sqlite3``: WAL, foreign keys on, ``synchronous =
+FULL`` (a commit is on disk before the 201 goes out, so a SIGKILL loses nothing), writes begin
+``IMMEDIATE`` (no lock upgrade deadlocks between threads) and wait up to 30 s for the lock.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy import event
+from sqlalchemy.engine import URL, Engine, make_url
+
+from ..errors import ConfigError
+
+metadata = sa.MetaData()
+
+games = sa.Table(
+    "games", metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("kind", sa.String(40), nullable=False),
+    sa.Column("public", sa.Text, nullable=False),  # JSON: title, lang, paper, players/tables
+    sa.Column("gm_hash", sa.String(64), nullable=False),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
+)
+
+journal = sa.Table(
+    "journal", metadata,
+    sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"),
+              primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True),  # (game_id, seq) unique: one per version
+    sa.Column("kind", sa.String(20), nullable=False),
+    sa.Column("payload", sa.Text, nullable=False),  # JSON
+    sa.Column("at", sa.Float, nullable=False),
+)
+
+
+@dataclass(frozen=True)
+class Row:
+    """One journal entry as stored."""
+
+    seq: int
+    kind: str
+    payload: dict[str, Any]
+    at: float
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """A game's row: its facts and the journal version."""
+
+    id: str
+    kind: str
+    public: dict[str, Any]
+    gm_hash: str
+    version: int
+
+
+class Stale(Exception):
+    """An append based on an old version: ``current`` is the version now stored."""
+
+    def __init__(self, current: int) -> None:
+        super().__init__(current)
+        self.current = current
+
+
+class Missing(Exception):
+    """No game with that id."""
+
+
+def database_url(database: str | None, default_folder: Path | None = None) -> URL:
+    """A SQLAlchemy URL from ``--database`` (a path or a ``postgresql://`` URL) or the default.
+
+    ``postgresql://`` and ``postgres://`` use psycopg 3; a plain path is a SQLite file (its
+    folder is made). Credentials stay inside the URL object, never in a message.
+    """
+    if database and "://" in database:
+        try:
+            url = make_url(database)
+        except Exception:
+            raise ConfigError("database", "not a database URL; give a file path or "
+                              "postgresql://user@host/dbname") from None
+        if url.drivername in ("postgresql", "postgres", "postgresql+psycopg"):
+            return url.set(drivername="postgresql+psycopg")
+        if url.drivername in ("sqlite", "sqlite+pysqlite"):
+            return url
+        raise ConfigError("database", f"unsupported database {url.drivername!r}; give a SQLite "
+                          "file path or a postgresql:// URL")
+    if database:
+        path = Path(database).expanduser()
+    else:
+        from platformdirs import user_data_dir
+
+        path = (default_folder or Path(user_data_dir("number-party-kit"))) / "console.sqlite3"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ConfigError("database", f"cannot make the folder {path.parent}: "
+                          f"{exc.strerror}") from None
+    return URL.create("sqlite+pysqlite", database=str(path.resolve()))
+
+
+def _sqlite_setup(engine: Engine) -> None:
+    @event.listens_for(engine, "connect")
+    def on_connect(dbapi_connection, _record) -> None:  # noqa: ANN001
+        dbapi_connection.isolation_level = None  # we issue BEGIN ourselves (below)
+        cursor = dbapi_connection.cursor()
+        for pragma in ("journal_mode = WAL", "foreign_keys = ON", "synchronous = FULL",
+                       "busy_timeout = 30000"):
+            cursor.execute(f"PRAGMA {pragma}")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def on_begin(connection) -> None:  # noqa: ANN001
+        write = connection.get_execution_options().get("write", False)
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+
+
+def make_engine(url: URL) -> Engine:
+    """An engine for ``url`` with the settings above; the schema is not touched here."""
+    if url.get_backend_name() == "sqlite":
+        engine = sa.create_engine(url, connect_args={"timeout": 30, "check_same_thread": False},
+                                  pool_size=8, max_overflow=16, poolclass=sa.pool.QueuePool)
+        _sqlite_setup(engine)
+        return engine
+    return sa.create_engine(url, pool_size=8, max_overflow=16, pool_pre_ping=True,
+                            hide_parameters=True)
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the schema to the newest migration (Alembic, scripts inside this package)."""
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(Path(__file__).with_name("migrations")))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+
+
+class Store:
+    """Games and their journals in one database."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def _writer(self):
+        return self.engine.connect().execution_options(write=True)
+
+    def create(self, game_id: str, kind: str, public: Mapping[str, Any], gm_hash: str,
+               entries: Sequence[tuple[str, Mapping[str, Any]]]) -> int:
+        """Add a game with its first journal entries; returns its version (entries made)."""
+        now = time.time()
+        with self._writer() as conn, conn.begin():
+            conn.execute(games.insert().values(
+                id=game_id, kind=kind, public=json.dumps(public), gm_hash=gm_hash,
+                version=len(entries), created=now))
+            if entries:
+                conn.execute(journal.insert(), [
+                    {"game_id": game_id, "seq": seq, "kind": kind_, "at": now,
+                     "payload": json.dumps(payload)}
+                    for seq, (kind_, payload) in enumerate(entries, start=1)])
+        return len(entries)
+
+    def game(self, game_id: str) -> GameRow:
+        """The game's row, or ``Missing``."""
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(games).where(games.c.id == game_id)).first()
+        if row is None:
+            raise Missing(game_id)
+        return GameRow(row.id, row.kind, json.loads(row.public), row.gm_hash, row.version)
+
+    def load(self, game_id: str) -> tuple[GameRow, list[Row]]:
+        """The game and its whole journal, read in one transaction (a consistent version)."""
+        with self.engine.connect() as conn, conn.begin():
+            row = conn.execute(sa.select(games).where(games.c.id == game_id)).first()
+            if row is None:
+                raise Missing(game_id)
+            entries = conn.execute(
+                sa.select(journal.c.seq, journal.c.kind, journal.c.payload, journal.c.at)
+                .where(journal.c.game_id == game_id, journal.c.seq <= row.version)
+                .order_by(journal.c.seq)).all()
+        game = GameRow(row.id, row.kind, json.loads(row.public), row.gm_hash, row.version)
+        return game, [Row(e.seq, e.kind, json.loads(e.payload), e.at) for e in entries]
+
+    def append(self, game_id: str, seen: int, kind: str, payload: Mapping[str, Any]) -> int:
+        """Append one entry if the game is still at version ``seen``; returns the new version.
+
+        Raises ``Stale`` (nothing written) when another append came first, ``Missing`` for an
+        unknown game.
+        """
+        with self._writer() as conn, conn.begin():
+            done = conn.execute(
+                games.update().where(games.c.id == game_id, games.c.version == seen)
+                .values(version=seen + 1))
+            if done.rowcount != 1:
+                current = conn.execute(
+                    sa.select(games.c.version).where(games.c.id == game_id)).scalar()
+                if current is None:
+                    raise Missing(game_id)
+                raise Stale(current)
+            conn.execute(journal.insert().values(
+                game_id=game_id, seq=seen + 1, kind=kind, payload=json.dumps(payload),
+                at=time.time()))
+        return seen + 1
+
+    def since(self, game_id: str, seen: int) -> list[Row]:
+        """The entries after version ``seen`` (what a stale client missed)."""
+        with self.engine.connect() as conn:
+            entries = conn.execute(
+                sa.select(journal.c.seq, journal.c.kind, journal.c.payload, journal.c.at)
+                .where(journal.c.game_id == game_id, journal.c.seq > seen)
+                .order_by(journal.c.seq)).all()
+        return [Row(e.seq, e.kind, json.loads(e.payload), e.at) for e in entries]
+
+    def close(self) -> None:
+        self.engine.dispose()
