@@ -65,6 +65,8 @@ def answer(code: str, words: Words) -> str:
                               "identified)", "X")
     if code == rules.HIT:
         return rules.HIT
+    if code == rules.NO_ANSWER:  # a void or ignored guess: no answer in any column
+        return ""
     raise ValueError(f"not an answer of the turn report: {code!r}")
 
 
