@@ -75,9 +75,17 @@ class KitConfig:
 class GameReport:
     """How ``kit report`` handles a game's log: read it, lay it out, or print it as text."""
 
-    parse: Callable[[Mapping[str, object]], object]  # TOML data -> a checked log
-    plan: Callable[[object, KitConfig], KitPlan]  # log -> the report folder's plan
-    text: Callable[[object, Words], str]  # log, language -> Markdown
+    parse: Callable[..., object]  # TOML data (, strict=True) -> a checked log; Problems
+    # log, config (, turn=N, amendments=(...)) -> the report folder's plan
+    plan: Callable[..., KitPlan]
+    text: Callable[..., str]  # log, language (, turn=N) -> Markdown
+    csv: Callable[[object], str] | None = None  # log -> CSV text (``--format csv``)
+    # Games reported turn by turn (``--turn N``, published turns): the turns a log reports,
+    # each turn's snapshot (``kit.published``), and the one-line summary of a turn.
+    turns: Callable[[object], int] | None = None
+    snapshots: Callable[[object], Mapping[int, Mapping]] | None = None
+    summary: Callable[[object, int, Words], str] | None = None
+    strict: bool = False  # ``parse`` takes ``strict=True`` (house rulings become errors)
 
 
 @dataclass(frozen=True)
