@@ -1,49 +1,52 @@
 """Lowest Unique Number's game log: every table's rounds, checked and scored (pure data).
 
-The log ``kit report`` reads::
+The log ``kit report`` reads (and the console builds)::
 
     game = "lowest-unique"
     # range = "1-10"   (optional: the announced range; default the game's rule)
-    # rounds = 5       (optional: the rounds played; default the game's rule)
+    # rounds = 5       (optional: the rounds the party plays; default the game's rule)
+    # title = "Friday party"   (optional: names the report folder)
 
     [[table]]
     players = ["Ann", "Bob", "Cy", "Dee"]
 
-    [[table.round]]    (one per valid round, in order; a replayed round is logged once)
-    Ann = 3
-    Bob = 1
-    Cy = 1
-    Dee = "pass"
+    [[round]]          (one per valid round, anywhere after the tables, in any order)
+    table = 1
+    round = 1
+    choices = { Ann = 3, Bob = 1, Cy = 1, Dee = "pass" }
 
-Every player of a table appears in each of its rounds with a whole number in the range or
-``"pass"``; a table seats 3 to 12; every table plays the logged number of rounds. A rule break
-is a ``GameLogError`` naming the table and round.
+The older form, a table's rounds in order as ``[[table.round]]`` blocks of ``Name = choice``
+right after its ``[[table]]``, is still read (its rounds are numbered 1, 2, ... in the order
+given). Every player of a table appears in each of its rounds with a whole number in the range
+or ``"pass"``; a table seats 3 to 12. Tables may be at different rounds: the standings are then
+provisional. Every problem is found in one pass and raised together as ``Problems``, each
+naming the table and round, and its line when the TOML text is given.
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 
-from ...errors import ConfigError, GameLogError, shown
-from ...options import NAME_MAX, NumberRange
+from ...errors import ConfigError, Problems, shown
+from ...options import NumberRange
+from .checks import Entry, Found, check_choices, check_players
+from .lines import LogLines, locate
 from .rules import (
     DEFAULT_RANGE,
     DEFAULT_ROUNDS,
-    MAX_PLAYERS,
-    MIN_PLAYERS,
     NAME,
     RoundResult,
+    Tally,
     final_ranking,
     score_round,
 )
 
-KEYS = ("game", "range", "rounds", "table")
+KEYS = ("game", "title", "range", "rounds", "table", "round")
+ROUND_KEYS = ("table", "round", "choices")
 MAX_TABLES = 100
 MAX_ROUNDS = 12
-PASS = "pass"
 
 
 @dataclass(frozen=True)
@@ -55,15 +58,26 @@ class Round:
     result: RoundResult
     winner: str | None  # the player who wrote the lowest single
 
+    @property
+    def tally(self) -> Tally:
+        """The round as the console shows it (``rules.tally`` of its choices)."""
+        r = self.result
+        return Tally(r.choices, r.passes, r.cancelled, r.singles, r.winner, self.winner)
+
 
 @dataclass(frozen=True)
 class Table:
     number: int
     players: tuple[str, ...]
-    rounds: tuple[Round, ...]
+    rounds: tuple[Round, ...]  # rounds 1..played, in order
+
+    @property
+    def played(self) -> int:
+        """How many rounds the table has played so far."""
+        return len(self.rounds)
 
     def points(self, player: str) -> list[int]:
-        """1 or 0 per round."""
+        """1 or 0 per round played."""
         return [1 if r.winner == player else 0 for r in self.rounds]
 
     @property
@@ -78,11 +92,23 @@ class Table:
 
 @dataclass(frozen=True)
 class PartyLog:
-    """A checked log: the range and rounds, and every table with its scored rounds."""
+    """A checked log: the range and planned rounds, and every table with its scored rounds."""
 
     range: tuple[int, int]
-    rounds: int
+    rounds: int  # the rounds the party plays
     tables: tuple[Table, ...]
+
+    @property
+    def finished(self) -> bool:
+        """True once every table has played every planned round: the standings are final."""
+        return all(t.played == self.rounds for t in self.tables)
+
+    def progress(self) -> list[tuple[int, list[int]]]:
+        """(rounds played, the tables that far), furthest first."""
+        by_played: dict[int, list[int]] = {}
+        for t in self.tables:
+            by_played.setdefault(t.played, []).append(t.number)
+        return sorted(by_played.items(), reverse=True)
 
     def standings(self) -> list[tuple[int, str, int, int]]:
         """(place, player, table, points) over the whole party, most points first; equal
@@ -102,112 +128,193 @@ class PartyLog:
         return [player for place, player, _, _ in standings if place == 1], top
 
 
-def _count(key: str, value: object, lo: int, hi: int, default: int) -> int:
-    if value is None:
-        return default
-    if isinstance(value, int) and not isinstance(value, bool) and lo <= value <= hi:
-        return value
-    raise ConfigError(key, f"must be a whole number from {lo} to {hi}; got {shown(str(value))}")
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _players(where: str, raw: object, seen: dict[str, int], number: int) -> tuple[str, ...]:
-    if not isinstance(raw, list) or not all(isinstance(p, str) for p in raw):
-        raise GameLogError(where, 'players must be a list of names, like players = ["Ann", '
-                           '"Bob", "Cy"]')
-    if not MIN_PLAYERS <= len(raw) <= MAX_PLAYERS:
-        raise GameLogError(where, f"{len(raw)} players; a table seats {MIN_PLAYERS} to "
-                           f"{MAX_PLAYERS}")
-    players = []
-    for item in raw:
-        name = unicodedata.normalize("NFC", " ".join(item.split()))
-        if not 1 <= len(name) <= NAME_MAX:
-            raise GameLogError(where, f"the name {shown(item)} needs 1 to {NAME_MAX} "
-                               "characters")
-        if name.casefold() in seen:
-            other = seen[name.casefold()]
-            at = "this table" if other == number else f"tables {other} and {number}"
-            raise GameLogError(where, f"{shown(name)} is listed twice ({at}); give every "
-                               "player a different name")
-        seen[name.casefold()] = number
-        players.append(name)
-    return tuple(players)
-
-
-def _choice(where: str, player: str, value: object, lo: int, hi: int) -> int | None:
-    if isinstance(value, str) and value.strip().lower() == PASS:
-        return None
-    if isinstance(value, int) and not isinstance(value, bool) and lo <= value <= hi:
-        return value
-    got = shown(value) if isinstance(value, str) else shown(str(value))
-    raise GameLogError(where, f"{shown(player)} wrote {got}; give a whole number from {lo} to "
-                       f'{hi}, or "{PASS}"')
-
-
-def _round(table: int, number: int, raw: object, players: Sequence[str],
-           number_range: tuple[int, int]) -> Round:
-    where = f"table {table}, round {number}"
-    if not isinstance(raw, Mapping):
-        raise GameLogError(where, "must be a [[table.round]] table of choices, one per player")
-    by_name = {unicodedata.normalize("NFC", " ".join(str(k).split())): v for k, v in raw.items()}
-    for name in by_name:
-        if name not in players:
-            raise GameLogError(where, f"{shown(name)} does not sit at this table; its players "
-                               f"are {', '.join(players)}")
-    missing = [p for p in players if p not in by_name]
-    if missing:
-        raise GameLogError(where, f"no choice for {', '.join(missing)}; every player writes a "
-                           f'number or "{PASS}" in every round')
-    lo, hi = number_range
-    choices = tuple((p, _choice(where, p, by_name[p], lo, hi)) for p in players)
-    result = score_round(c for _, c in choices)
-    winner = next((p for p, c in choices if c is not None and c == result.winner), None)
-    return Round(number, choices, result, winner)
-
-
-def _table(number: int, raw: object, number_range: tuple[int, int], rounds: int,
-           seen: dict[str, int]) -> Table:
-    where = f"table {number}"
-    if not isinstance(raw, Mapping):
-        raise GameLogError(where, "must be a [[table]] with players and its rounds")
-    unknown = [k for k in raw if k not in ("players", "round")]
-    if unknown:
-        raise GameLogError(where, f"unknown key {shown(str(unknown[0]))}; a table has players "
-                           "and [[table.round]] entries")
-    players = _players(where, raw.get("players"), seen, number)
-    raw_rounds = raw.get("round", [])
-    if not isinstance(raw_rounds, list):
-        raise GameLogError(where, "rounds must be [[table.round]] tables, one per round")
-    if len(raw_rounds) != rounds:
-        raise GameLogError(where, f"{len(raw_rounds)} rounds logged, but the game has {rounds} "
-                           f"(set rounds = {len(raw_rounds)} if every table played that many)")
-    return Table(number, players, tuple(_round(number, n, r, players, number_range)
-                                        for n, r in enumerate(raw_rounds, start=1)))
-
-
-def parse_party_log(data: Mapping[str, object]) -> PartyLog:
-    """Check a log loaded from TOML and score every round; the first rule break is an error."""
+def _header(data: Mapping[str, object], found: Found) -> tuple[tuple[int, int] | None, int]:
+    """The range (None when it is broken) and the planned rounds."""
     for key in data:
         if key not in KEYS:
-            raise ConfigError(str(key), f"unknown key; allowed keys are {', '.join(KEYS)}")
-    if data.get("game") != NAME:
-        raise ConfigError("game", f'this kind of game log needs game = "{NAME}"')
-    number_range = DEFAULT_RANGE if data.get("range") is None else NumberRange().convert(
-        "range", data["range"])
-    if number_range[1] - number_range[0] + 1 < 4:
-        raise ConfigError("range", f"{number_range[0]}-{number_range[1]} holds fewer than 4 "
-                          "numbers; the game needs at least 4, e.g. 1-10")
-    rounds = _count("rounds", data.get("rounds"), 1, MAX_ROUNDS, DEFAULT_ROUNDS)
+            found.add(ConfigError, str(key), None,
+                      f"unknown key; allowed keys are {', '.join(KEYS)}")
+    if not isinstance(data.get("title", ""), str):
+        found.add(ConfigError, "title", None, 'must be text, like title = "Friday party"')
+    number_range: tuple[int, int] | None = DEFAULT_RANGE
+    if data.get("range") is not None:
+        try:
+            number_range = NumberRange().convert("range", data["range"])
+        except ConfigError as exc:
+            found.found.append((0, len(found.found), exc))
+            number_range = None
+    if number_range and number_range[1] - number_range[0] + 1 < 4:
+        found.add(ConfigError, "range", None, f"{number_range[0]}-{number_range[1]} holds fewer "
+                  "than 4 numbers; the game needs at least 4, e.g. 1-10")
+        number_range = None
+    rounds = data.get("rounds", DEFAULT_ROUNDS)
+    if not (_whole(rounds) and 1 <= rounds <= MAX_ROUNDS):  # type: ignore[operator]
+        found.add(ConfigError, "rounds", None, f"must be a whole number from 1 to {MAX_ROUNDS}; "
+                  f"got {shown(str(rounds))}")
+        rounds = MAX_ROUNDS
+    return number_range, int(rounds)  # type: ignore[arg-type]
+
+
+def _tables(data: Mapping[str, object], lines: LogLines | None, found: Found
+            ) -> tuple[list[tuple[str, ...] | None], list[Entry]]:
+    """Each table's players (None when its list is broken) and its [[table.round]] entries."""
     raw_tables = data.get("table")
     if not isinstance(raw_tables, list) or not raw_tables:
-        raise ConfigError("table", "give one or more [[table]] entries, each with its players "
-                          "and rounds")
+        found.add(ConfigError, "table", None, "give one or more [[table]] entries, each with its "
+                  "players")
+        return [], []
     if len(raw_tables) > MAX_TABLES:
-        raise ConfigError("table", f"{len(raw_tables)} tables logged; a log takes at most "
-                          f"{MAX_TABLES}")
+        found.add(ConfigError, "table", None, f"{len(raw_tables)} tables logged; a log takes at "
+                  f"most {MAX_TABLES}")
+        return [], []
     seen: dict[str, int] = {}
-    tables = tuple(_table(n, raw, number_range, rounds, seen)
-                   for n, raw in enumerate(raw_tables, start=1))
-    return PartyLog(number_range, rounds, tables)
+    players: list[tuple[str, ...] | None] = []
+    entries: list[Entry] = []
+    for index, raw in enumerate(raw_tables):
+        number, where = index + 1, f"table {index + 1}"
+        block = lines.table(index, len(raw_tables)) if lines else None
+        if not isinstance(raw, Mapping):
+            found.add(ConfigError, where, block and block.line, "must be a [[table]] with "
+                      "players")
+            players.append(None)
+            continue
+        for key in raw:
+            if key not in ("players", "round"):
+                found.add(ConfigError, where, block and block.key_line(str(key)),
+                          f"unknown key {shown(str(key))}; a table has players (and, in the "
+                          "older form, [[table.round]] entries)")
+        line = block.key_line("players") if block else None
+        players.append(check_players(where, line, raw.get("players"), seen, number, found))
+        raw_rounds = raw.get("round", [])
+        if not isinstance(raw_rounds, list):
+            found.add(ConfigError, where, block and block.key_line("round"), "rounds must be "
+                      "[[table.round]] tables, one per round")
+            continue
+        for n, choices in enumerate(raw_rounds, start=1):
+            at = lines.table_round(index, n - 1, len(raw_rounds)) if lines else None
+            entries.append(Entry(number, n, choices, at, None,
+                                 f"[[table.round]] {n} of table {number}"))
+    return players, entries
+
+
+def _round_entry(index: int, raw: object, block, tables: int, rounds: int,
+                 found: Found) -> Entry | None:
+    """A top-level [[round]] entry, or None when its table or round cannot be told."""
+    where, line = f"[[round]] #{index + 1}", block and block.line
+    if not isinstance(raw, Mapping):
+        found.add(ConfigError, where, line, "must be a [[round]] table with table, round and "
+                  "choices")
+        return None
+    for key in raw:
+        if key not in ROUND_KEYS:
+            found.add(ConfigError, where, block and block.key_line(str(key)),
+                      f"unknown key {shown(str(key))}; a [[round]] has table, round and choices")
+    table, number = raw.get("table"), raw.get("round")
+    ok = True
+    if not (_whole(table) and 1 <= table <= tables):  # type: ignore[operator]
+        found.add(ConfigError, where, block and block.key_line("table"), "table must be the "
+                  f"number of a [[table]] above, 1 to {tables}; got {shown(str(table))}")
+        ok = False
+    if not (_whole(number) and 1 <= number <= rounds):  # type: ignore[operator]
+        found.add(ConfigError, where, block and block.key_line("round"), "round must be a whole "
+                  f"number from 1 to {rounds} (the game's rounds); got {shown(str(number))}")
+        ok = False
+    if not ok:
+        return None
+    return Entry(int(table), int(number), raw.get("choices"), block, "choices",  # type: ignore
+                 f"[[round]] #{index + 1}")
+
+
+def _top_rounds(data: Mapping[str, object], lines: LogLines | None, tables: int, rounds: int,
+                found: Found) -> list[Entry]:
+    raw = data.get("round")
+    if raw is None:
+        return []
+    if not isinstance(raw, list):
+        found.add(ConfigError, "round", None, "rounds are [[round]] tables (double brackets), "
+                  "one per round, each with table, round and choices")
+        return []
+    entries = []
+    for i, item in enumerate(raw):
+        block = lines.round(i, len(raw)) if lines else None
+        entry = _round_entry(i, item, block, tables, rounds, found)
+        if entry is not None:
+            entries.append(entry)
+    return entries
+
+
+def _order(entries: list[Entry], rounds: int, found: Found) -> dict[int, list[Entry]]:
+    """Each table's entries by round number; a round logged twice, a round past the game's
+    rounds or a round missing before a logged one is a problem."""
+    by_table: dict[int, dict[int, Entry]] = {}
+    for entry in entries:
+        where = f"table {entry.table}, round {entry.number}"
+        if entry.number > rounds:
+            found.add(ConfigError, where, entry.line, f"the game has {rounds} "
+                      f"round{'s' if rounds > 1 else ''} (set rounds = {entry.number} if the "
+                      "party plays that many)")
+            continue
+        first = by_table.setdefault(entry.table, {}).setdefault(entry.number, entry)
+        if first is not entry:
+            both = (f"lines {first.line} and {entry.line}" if first.line and entry.line
+                    else f"{first.place} and {entry.place}")
+            found.add(ConfigError, where, entry.line, f"logged twice, at {both}; keep one")
+    ordered: dict[int, list[Entry]] = {}
+    for table, by_number in by_table.items():
+        ordered[table] = [by_number[n] for n in sorted(by_number)]
+        gap = next((n for n in range(1, max(by_number) + 1) if n not in by_number), None)
+        if gap is not None:
+            later = next(e for e in ordered[table] if e.number > gap)
+            found.add(ConfigError, f"table {table}, round {later.number}", later.line,
+                      f"round {gap} is not logged; log every round of a table, 1, 2, 3, ...")
+    return ordered
+
+
+def parse_party_log(data: Mapping[str, object], *, source: str | None = None,
+                    strict: bool = False) -> PartyLog:
+    """Check a log loaded from TOML and score every round; every problem is raised at once as
+    ``Problems``. ``source``, the TOML text, lets each problem name its line. ``strict`` is
+    accepted for the common report interface; this game has no house rulings to refuse."""
+    del strict
+    found = Found()
+    if data.get("game") != NAME:
+        found.add(ConfigError, "game", None, f'this kind of game log needs game = "{NAME}"')
+        found.raise_any()
+    lines = locate(source) if source is not None else None
+    number_range, rounds = _header(data, found)
+    players, entries = _tables(data, lines, found)
+    entries += _top_rounds(data, lines, len(players), rounds, found)
+    ordered = _order(entries, rounds, found)
+    scored: dict[tuple[int, int], Round] = {}
+    for entry in (e for table in ordered.values() for e in table):
+        names = players[entry.table - 1]
+        if names is None:  # its player list is already a problem
+            continue
+        choices = check_choices(entry, names, number_range, found)
+        if choices is not None:
+            result = score_round(c for _, c in choices)
+            winner = next((p for p, c in choices if c is not None and c == result.winner), None)
+            scored[entry.table, entry.number] = Round(entry.number, choices, result, winner)
+    found.raise_any()
+    tables = tuple(Table(n, names or (), tuple(scored[n, e.number]
+                                                for e in ordered.get(n, [])))
+                   for n, names in enumerate(players, start=1))
+    return PartyLog(number_range or DEFAULT_RANGE, rounds, tables)
+
+
+def read_party_log(source: str) -> PartyLog:
+    """Parse a log's TOML text (a syntax error is a ``Problems`` of one ``ConfigError``)."""
+    import tomllib
+
+    try:
+        data = tomllib.loads(source)
+    except tomllib.TOMLDecodeError as exc:
+        raise Problems([ConfigError("log", f"not valid TOML: {exc}")]) from None
+    return parse_party_log(data, source=source)
 
 
 _SAFE = re.compile(r"[|\\]")

@@ -60,6 +60,41 @@ def round_winner(choices: Mapping[str, int | None]) -> tuple[RoundResult, str | 
     return result, owner
 
 
+@dataclass(frozen=True)
+class Tally:
+    """A round's tally as a reveal shows it, with the name of the player who scored."""
+
+    choices: tuple[int, ...]  # every number handed in, sorted; passes left out
+    passes: int
+    cancelled: tuple[int, ...]  # numbers written by two or more players, ascending
+    singles: tuple[int, ...]  # numbers written by exactly one player, ascending
+    winning_number: int | None  # the lowest single, or None when every number cancelled
+    winner: str | None  # who wrote it
+
+
+PASS = "pass"
+
+
+def tally(choices: Mapping[str, int | None | str]) -> Tally:
+    """Tally one round from each player's choice: a whole number, or ``None``/``"pass"``.
+
+    Pure and public (the console shows it as a round is entered). Values are expected to be
+    checked already (``log.parse_party_log`` reports every bad one); anything else is a
+    ``ValueError``.
+    """
+    numbers: dict[str, int | None] = {}
+    for name, value in choices.items():
+        if value is None or (isinstance(value, str) and value.strip().lower() == PASS):
+            numbers[name] = None
+        elif isinstance(value, int) and not isinstance(value, bool):
+            numbers[name] = value
+        else:
+            raise ValueError(f"{name}: a choice is a whole number or {PASS!r}, not {value!r}")
+    result, owner = round_winner(numbers)
+    return Tally(result.choices, result.passes, result.cancelled, result.singles,
+                 result.winner, owner)
+
+
 def final_ranking(totals: Mapping[str, int]) -> list[tuple[int, list[str]]]:
     """Places after the last round: equal totals share a place (1, 1, 3 ...)."""
     ordered = sorted(set(totals.values()), reverse=True)
