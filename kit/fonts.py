@@ -7,11 +7,12 @@ print the same glyphs.
 
 Names may be in any script the faces cover: Latin with any diacritics, Greek and Cyrillic (Kit
 Sans), Hebrew, Arabic, Devanagari, Thai, and Chinese, Japanese and Korean (Kit CJK). A line of
-text is cut into runs by face and by direction (``line``): the Unicode bidirectional algorithm
-on the line as one paragraph, its direction set by its first strong character, so a name in a
-right-to-left script reads right to left inside the left-to-right page (``isolate`` marks a
-name inside a longer line as a paragraph of its own). A run in a script that needs shaping
-(``Face.shaped``), or right to left, or carrying combining marks, is shaped with HarfBuzz:
+text is cut into runs by face and by direction (``line``; ``lines`` for a wrapped paragraph):
+the Unicode bidirectional algorithm (python-bidi) on the paragraph, its direction set by its first
+strong character, so a name in a right-to-left script reads right to left inside the
+left-to-right page (``isolate`` marks a name inside a longer line as a paragraph of its own).
+A run in a script that needs shaping (``Face.shaped``), or right to left, or carrying combining
+marks, is shaped with HarfBuzz:
 its width is the shaped advance, and the PDF draws its glyphs' outlines (``shape``,
 ``outline``) over its text drawn invisibly, so that text extraction reads it; the browser
 shapes the same run with the same font.
@@ -19,6 +20,7 @@ shapes the same run with the same font.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -328,146 +330,59 @@ def runs(text: str, style: str) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
-# --- direction: the Unicode bidirectional algorithm for one line --------------------------------
+# --- direction: the Unicode bidirectional algorithm (UAX #9) -----------------------------------
+#
+# The levels come from python-bidi, which wraps the Rust unicode-bidi crate: a maintained UAX #9
+# with bracket pairs (N0) and isolates, shipped as a wheel for every platform we run on. GNU
+# FriBidi is loaded by Pango inside WeasyPrint, but it has no maintained Python binding: using it
+# would mean ctypes declarations of our own against whichever libfribidi the system carries, and
+# a PDF that changes with it. python-bidi's one public call lays out a whole paragraph as one line;
+# its debug form gives the levels it resolved for the paragraph (one per UTF-8 byte, before the
+# line rules). That is what wrapped text needs: levels from the whole paragraph, then each line
+# reordered on its own by rules L1 and L2 (below).
 
 _RTL_CLASSES = frozenset(("R", "AL", "AN", "RLI", "RLE", "RLO"))  # without: all left to right
-_NEUTRAL = frozenset(("ON", "WS", "B", "S"))
+_LEVELS = re.compile(r"levels: \[(.*?)\],\s*paragraphs", re.S)
+_LEVEL = re.compile(r"Level\(\s*(\d+)")
+_TRAILING = frozenset(("WS", "FSI", "LRI", "RLI", "PDI", "BN"))  # rule L1's white space
 
 
-def _first_strong(classes: list[str], start: int, stop: int) -> int | None:
-    """1 for right-to-left, 0 for left-to-right, None: the first strong class, isolates skipped."""
-    depth = 0
-    for i in range(start, stop):
-        c = classes[i]
-        if c in ("FSI", "LRI", "RLI"):
-            depth += 1
-        elif c == "PDI":
-            depth = max(0, depth - 1)
-        elif depth == 0 and c in ("L", "R", "AL"):
-            return 0 if c == "L" else 1
-    return None
-
-
-def _resolve(seq: list[int], level: int, classes: list[str], levels: list[int]) -> None:
-    """Rules W1-W7, N1-N2, I1-I2 for one isolating run sequence at embedding ``level``."""
-    edge = "R" if level % 2 else "L"
-    types = ["ON" if classes[i] in ("FSI", "LRI", "RLI", "PDI") else classes[i] for i in seq]
-    prev = edge
-    for k, t in enumerate(types):  # W1 (and BN, as if removed: it follows its neighbour)
-        if t in ("NSM", "BN"):
-            types[k] = prev
-        prev = types[k]
-    strong = edge
-    for k, t in enumerate(types):  # W2, W3
-        if t in ("L", "R", "AL"):
-            strong = t
-        elif t == "EN" and strong == "AL":
-            types[k] = "AN"
-    types = ["R" if t == "AL" else t for t in types]
-    for k in range(1, len(types) - 1):  # W4
-        if types[k - 1] == types[k + 1] and (
-                (types[k] == "ES" and types[k - 1] == "EN")
-                or (types[k] == "CS" and types[k - 1] in ("EN", "AN"))):
-            types[k] = types[k - 1]
-    k = 0
-    while k < len(types):  # W5
-        if types[k] == "ET":
-            m = k
-            while m < len(types) and types[m] == "ET":
-                m += 1
-            if (k and types[k - 1] == "EN") or (m < len(types) and types[m] == "EN"):
-                types[k:m] = ["EN"] * (m - k)
-            k = m
-        else:
-            k += 1
-    types = ["ON" if t in ("ES", "ET", "CS") else t for t in types]  # W6
-    strong = edge
-    for k, t in enumerate(types):  # W7
-        if t in ("L", "R"):
-            strong = t
-        elif t == "EN" and strong == "L":
-            types[k] = "L"
-    k = 0
-    while k < len(types):  # N1, N2
-        if types[k] in _NEUTRAL or types[k] not in ("L", "R", "EN", "AN"):
-            m = k
-            while m < len(types) and (types[m] in _NEUTRAL
-                                      or types[m] not in ("L", "R", "EN", "AN")):
-                m += 1
-            left = edge if k == 0 else ("L" if types[k - 1] == "L" else "R")
-            right = edge if m == len(types) else ("L" if types[m] == "L" else "R")
-            types[k:m] = [left if left == right else edge] * (m - k)
-            k = m
-        else:
-            k += 1
-    for i, t in zip(seq, types, strict=True):  # I1, I2
-        if level % 2 == 0:
-            levels[i] = level + (1 if t == "R" else 2 if t in ("AN", "EN") else 0)
-        else:
-            levels[i] = level + (1 if t in ("L", "EN", "AN") else 0)
-
-
-def bidi_levels(text: str) -> tuple[int, list[int]]:
+@lru_cache(maxsize=16384)
+def paragraph_levels(text: str) -> tuple[int, tuple[int, ...]]:
     """The paragraph level (0 left to right, 1 right to left) and each character's level.
 
-    A line that starts inside an isolated name (the name was wrapped) has the end mark without
-    the start: the start of the line is taken as the start of the isolate.
+    The levels are resolved on ``text`` as one paragraph (rules P2 to I2), before the line rules.
     """
-    depth = 0
+    if not any(unicodedata.bidirectional(ch) in _RTL_CLASSES for ch in text):
+        return 0, (0,) * len(text)
+    from bidi import get_base_level, get_display
+
+    found = _LEVELS.search(get_display(text, debug=True))
+    per_byte = [int(n) for n in _LEVEL.findall(found.group(1))] if found else []
+    if len(per_byte) != len(text.encode()):
+        raise RuntimeError("python-bidi gave no level for each byte; is it version 0.6?")
+    levels, at = [], 0
     for ch in text:
-        if ch in "\u2066\u2067\u2068":
-            depth += 1
-        elif ch == PDI:
-            if not depth:
-                base, levels = bidi_levels(FSI + text)
-                return base, levels[1:]
-            depth -= 1
-    classes = [unicodedata.bidirectional(ch) or "L" for ch in text]
-    for i, c in enumerate(classes):
-        if c in ("LRE", "RLE", "LRO", "RLO", "PDF"):  # refused in user text; inert here
-            classes[i] = "BN"
-        elif c in ("B", "S"):
-            classes[i] = "WS"
-    match: dict[int, int] = {}
-    stack: list[int] = []
-    for i, c in enumerate(classes):
-        if c in ("FSI", "LRI", "RLI"):
-            stack.append(i)
-        elif c == "PDI":
-            if stack:
-                match[stack.pop()] = i
-            else:
-                classes[i] = "BN"  # an unmatched end mark (a line cut inside a name)
-    for i in stack:
-        match[i] = len(text)
-    levels = [0] * len(text)
+        levels.append(per_byte[at])
+        at += len(ch.encode())
+    return get_base_level(text), tuple(levels)
 
-    def sequence(start: int, stop: int, level: int) -> None:
-        seq: list[int] = []
-        i = start
-        while i < stop:
-            seq.append(i)
-            c = classes[i]
-            if c in ("FSI", "LRI", "RLI"):
-                end = match[i]
-                rtl = (c == "RLI" if c != "FSI"
-                       else _first_strong(classes, i + 1, min(end, stop)) == 1)
-                inner = level + (1 if (level % 2 == 0) == rtl else 2)
-                sequence(i + 1, min(end, stop), inner)
-                if end < stop:
-                    seq.append(end)
-                i = end + 1
-            else:
-                i += 1
-        _resolve(seq, level, classes, levels)
 
-    base = 1 if _first_strong(classes, 0, len(text)) == 1 else 0
-    sequence(0, len(text), base)
-    i = len(text)  # L1: white space at the end of the line takes the paragraph's level
-    while i > 0 and (classes[i - 1] in ("WS", "BN", "FSI", "LRI", "RLI", "PDI")):
-        i -= 1
-        levels[i] = base
-    return base, levels
+def _line_levels(text: str, base: int, levels: tuple[int, ...]) -> list[int]:
+    """Rule L1 on one line: separators, and white space before them or at the line's end,
+    take the paragraph's level."""
+    out = list(levels)
+    trailing = True
+    for i in range(len(text) - 1, -1, -1):
+        kind = unicodedata.bidirectional(text[i])
+        if kind in ("S", "B"):
+            out[i] = base
+            trailing = True
+        elif trailing and kind in _TRAILING:
+            out[i] = base
+        else:
+            trailing = False
+    return out
 
 
 def _visual(indices: list[int], levels: list[int]) -> list[int]:
@@ -499,44 +414,57 @@ class Run:
     text: str  # logical order
     face: str
     rtl: bool
-    start: int
+    start: int  # in the line
     part: int  # which of the line's styled parts it comes from
 
 
-@lru_cache(maxsize=16384)
-def line(parts: tuple[tuple[str, str], ...]) -> tuple[Run, ...]:
-    """Styled ``(text, style)`` parts of one line as runs in visual order, left to right.
+Part = tuple[str, str]  # (text, style)
 
-    The parts are one bidirectional paragraph (its direction from its first strong character);
-    a run never spans two parts, two faces or two directions.
+
+@lru_cache(maxsize=16384)
+def lines(paragraph: tuple[tuple[Part, ...], ...]) -> tuple[tuple[Run, ...], ...]:
+    """The lines of one wrapped paragraph, each styled ``(text, style)`` parts, as runs.
+
+    The levels are resolved on the whole paragraph (its lines joined by the spaces they were
+    broken at; its direction from its first strong character), then each line is reordered on
+    its own (rules L1, L2): runs in visual order, left to right. A run never spans two parts,
+    two faces or two directions.
     """
+    texts = ["".join(content for content, _ in parts) for parts in paragraph]
+    base, levels = paragraph_levels(" ".join(texts))
+    out, at = [], 0
+    for parts, text in zip(paragraph, texts, strict=True):
+        out.append(_runs(parts, _line_levels(text, base, levels[at:at + len(text)])))
+        at += len(text) + 1
+    return tuple(out)
+
+
+def line(parts: tuple[Part, ...]) -> tuple[Run, ...]:
+    """Styled ``(text, style)`` parts of one line (a paragraph) as runs in visual order."""
+    return lines((parts,))[0]
+
+
+def _runs(parts: tuple[Part, ...], levels: list[int]) -> tuple[Run, ...]:
+    """One line's runs in visual order, from its characters' levels."""
     text = "".join(content for content, _ in parts)
     faces: list[str | None] = []
     part_of: list[int] = []
     for n, (content, style) in enumerate(parts):
         faces += assign(content, style)
         part_of += [n] * len(content)
-    if any(unicodedata.bidirectional(ch) in _RTL_CLASSES for ch in text):
-        levels = bidi_levels(text)[1]
-    else:
-        levels = [0] * len(text)
     visible = [i for i, key in enumerate(faces) if key is not None]
     rank = {i: n for n, i in enumerate(visible)}  # neighbours, the unprinted marks skipped
-    order = _visual(visible, levels)
     groups: list[list[int]] = []
-    for i in order:
+    for i in _visual(visible, levels):
         last = groups[-1][-1] if groups else None
         if (last is not None and abs(rank[last] - rank[i]) == 1 and levels[last] == levels[i]
                 and faces[last] == faces[i] and part_of[last] == part_of[i]):
             groups[-1].append(i)
         else:
             groups.append([i])
-    out = []
-    for group in groups:
-        first = min(group)
-        out.append(Run("".join(text[i] for i in sorted(group)), faces[first] or "regular",
-                       levels[first] % 2 == 1, first, part_of[first]))
-    return tuple(out)
+    return tuple(Run("".join(text[i] for i in sorted(group)), faces[min(group)] or "regular",
+                     levels[min(group)] % 2 == 1, min(group), part_of[min(group)])
+                 for group in groups)
 
 
 # --- shaping and outlines ----------------------------------------------------------------------

@@ -9,10 +9,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .fonts import isolate
+from .fonts import lines as fonts_lines
 from .i18n import Words
 from .layout.blocks import para, title
 from .layout.fit import LEADING, fit_in, wrap
-from .layout.model import Item, pt, text
+from .layout.model import Item, place_runs, pt
 from .layout.table import PAD_MM, Cell, ruled_table
 from .paper import Frame
 
@@ -76,7 +77,8 @@ def seating_page(body: Frame, tables: Sequence[tuple[str, Sequence[str]]], playe
         items += fit_in(label, x + PAD_MM, top, widths[0] - 2 * PAD_MM, height, 10.0, 8.0,
                         "bold")
         first = top + (height - step * len(lines)) / 2 + step / 2 + pt(NAMES_PT) * 0.334
-        for i, line in enumerate(lines):
-            items += text(x + widths[0] + PAD_MM, first + i * step, line, NAMES_PT)
+        # the names are one paragraph: levels over all its lines, each line reordered alone
+        for i, runs in enumerate(fonts_lines(tuple(((line, "regular"),) for line in lines))):
+            items += place_runs(x + widths[0] + PAD_MM, first + i * step, runs, NAMES_PT)
         top += height
     return items

@@ -233,8 +233,9 @@ def test_widths_are_the_shaped_advances() -> None:
 
 def test_rich_places_right_to_left_runs_and_keeps_reading_order() -> None:
     items = model.text(10, 20, "חנה 2", 12)
-    assert [i.text for i in items] == ["חנה", "2"]  # reading order for the text layer
-    hebrew, digit = items
+    # reading order for the text layer, the space kept so the words stay apart
+    assert [i.text for i in items] == ["חנה", " ", "2"]
+    hebrew, _, digit = items
     assert hebrew.rtl and not digit.rtl and digit.x < hebrew.x
     space = fonts.run_width_pt(" ", "regular", 12, True) * model.MM_PER_PT
     assert hebrew.x == pytest.approx(digit.x + fonts.run_width_pt("2", "regular", 12)

@@ -10,7 +10,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .model import Text, pt, rich, text_width
+from ..fonts import lines as fonts_lines
+from .model import Text, place_runs, pt, text_width
 
 STEP = 0.5  # pt between the sizes tried
 LEADING = 1.22  # line height as a multiple of the size
@@ -100,9 +101,10 @@ def place(fitted: Fitted, x: float, top: float, width: float, height: float,
     first = top + (height - step * len(fitted.lines)) / 2
     anchor = x + width / 2 if align == "center" else x + width if align == "right" else x
     out: list[Text] = []
-    for i, line in enumerate(fitted.lines):
+    laid = fonts_lines(tuple(((line, style),) for line in fitted.lines))  # one paragraph
+    for i, runs in enumerate(laid):
         base = first + i * step + step / 2 + pt(fitted.size) * 0.668 / 2
-        out += rich(anchor, base, [(line, style)], fitted.size, align)
+        out += place_runs(anchor, base, runs, fitted.size, align)
     return out
 
 
@@ -126,8 +128,8 @@ def paragraph(x: float, top: float, width: float, parts: Sequence[Part], size: f
     lines = break_lines(tuple(parts), round(width, 3), size)
     step = pt(size) * leading
     out: list[Text] = []
-    for i, line in enumerate(lines):
-        out += rich(x, top + pt(size) * 0.95 + i * step, line, size)
+    for i, runs in enumerate(fonts_lines(tuple(tuple(p for p in line if p[0]) for line in lines))):
+        out += place_runs(x, top + pt(size) * 0.95 + i * step, runs, size)
     return out, len(lines) * step
 
 

@@ -84,15 +84,23 @@ def rich(x: float, y: float, parts: Sequence[tuple[str, str]], size: float,
     The pieces are one bidirectional paragraph: a line whose first letter is right to left is
     laid out right to left (wrap a name inside other text in ``fonts.isolate``).
     """
-    runs = fonts.line(tuple((content, style) for content, style in parts if content))
+    return place_runs(x, y, fonts.line(tuple((c, s) for c, s in parts if c)), size, align)
+
+
+def place_runs(x: float, y: float, runs: Sequence[fonts.Run], size: float,
+               align: str = "left") -> list[Text]:
+    """One line's runs (``fonts.line``, ``fonts.lines``) placed left to right from ``x``.
+
+    The items come in reading order. A run of spaces is kept (it prints nothing): without it
+    the text layer would join the words on either side of it.
+    """
     widths = [fonts.run_width_pt(r.text, r.face, size, r.rtl) * MM_PER_PT for r in runs]
     total = sum(widths)
     start = x - total / 2 if align == "center" else x - total if align == "right" else x
     placed = []
     for run, width in zip(runs, widths, strict=True):
-        if run.text.strip():
-            placed.append((run.start, Text(round(start, 3), round(y, 3), run.text, size,
-                                           run.face, run.rtl)))
+        placed.append((run.start, Text(round(start, 3), round(y, 3), run.text, size,
+                                       run.face, run.rtl)))
         start += width
     return [item for _, item in sorted(placed, key=lambda p: p[0])]
 
