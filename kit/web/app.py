@@ -304,7 +304,8 @@ def create_app(*, workers: int = 2, queue: int | None = None, cache_mb: int = 25
                executor: str = "process", prewarm: bool = True,
                games: Iterable[str] | None = None, players: Iterable[int] | None = None,
                papers: Iterable[str] | None = None, render: Render | None = None,
-               store: RenderCache | None = None) -> Starlette:
+               store: RenderCache | None = None, database: str | None = None,
+               console: object | None = None) -> Starlette:
     """The ASGI app. ``executor='thread'`` renders in this process (tests); 'process' in workers.
 
     ``store`` is the persistent render cache (default: ``kit.cache.default_cache()``);
@@ -319,10 +320,15 @@ def create_app(*, workers: int = 2, queue: int | None = None, cache_mb: int = 25
                          ready=ready_configs(games, players, papers, langs=tuple(LANGUAGES)),
                          prewarm=prewarm,
                          store=store)
-    app = Starlette(routes=ROUTES, lifespan=lifespan,
+    from ..console.routes import routes as console_routes
+    from ..console.service import open_console
+
+    app = Starlette(routes=[*ROUTES, *console_routes()], lifespan=lifespan,
                     exception_handlers={HTTPProblem: on_problem, Busy: on_busy,
                                         HTTPException: on_http_error, Exception: on_error})
     app.state.service = service
+    # the game-night console: --database / KIT_DATABASE_URL, else the user data folder
+    app.state.console = console if console is not None else open_console(database)
     app.state.css, app.state.icon = site_css(), site_icon()
     app.add_middleware(SecurityHeaders)
     return app
@@ -330,12 +336,13 @@ def create_app(*, workers: int = 2, queue: int | None = None, cache_mb: int = 25
 
 def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 2, queue: int | None = None,
           cache_mb: int = 256, prewarm: bool = True, games: Iterable[str] | None = None,
-          players: Iterable[int] | None = None, papers: Iterable[str] | None = None) -> None:
+          players: Iterable[int] | None = None, papers: Iterable[str] | None = None,
+          database: str | None = None) -> None:
     """Run the app under uvicorn until interrupted; the render workers stop with it."""
     import uvicorn
 
     app = create_app(workers=workers, queue=queue, cache_mb=cache_mb, prewarm=prewarm,
-                     games=games, players=players, papers=papers)
+                     games=games, players=players, papers=papers, database=database)
     capacity = app.state.service.pool.capacity
     print(f"kit: serving on http://{host}:{port}/ ({workers} render workers, "
           f"{capacity} renders admitted at once)", file=sys.stderr)

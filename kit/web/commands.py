@@ -93,6 +93,9 @@ def _add_serve(sub: argparse._SubParsersAction) -> None:
     serve.add_argument("--cache-mb", default="256", metavar="MB",
                        help="memory for built kits, least recently used dropped first "
                        f"({CACHE_MB.lo} to {CACHE_MB.hi}; default: 256)")
+    serve.add_argument("--database", default=None, metavar="PATH_OR_URL",
+                       help="the game-night console's store: a SQLite file or a postgresql:// URL "
+                       "(default: KIT_DATABASE_URL, else console.sqlite3 in the user data folder)")
     serve.add_argument("--no-prewarm", dest="prewarm", action="store_false",
                        help="do not render the ready-made kits in the background at start")
     _filters(serve)
@@ -139,7 +142,8 @@ def run_serve(args: argparse.Namespace) -> int:
         raise ConfigError("serve", f"needs the web extra ({exc.name} is missing): "
                           "pip install 'number-party-kit[web]'") from None
     serve(host=args.host, port=port, workers=workers, queue=queue, cache_mb=cache_mb,
-          prewarm=args.prewarm, games=args.games, players=args.players, papers=args.paper)
+          prewarm=args.prewarm, games=args.games, players=args.players, papers=args.paper,
+          database=args.database)
     return 0
 
 

@@ -1,0 +1,293 @@
+"""The console's JSON API (issue 17), over ``Console`` (``request.app.state.console``).
+
+- ``POST /api/games`` (JSON spec) and ``POST /api/games/import`` (a TOML log: ``application/toml``
+  or JSON ``{"log": "..."}``) -> 201 ``{"id", "gm_token", "gm_url", "public_url", "version"}``
+- ``POST /api/games/{id}/turns`` ``{"orders": {...}, "version"?}`` -> 201 ``{"turn", "version",
+  "received", "missing", "report"}``
+- ``POST /api/games/{id}/tables/{t}/rounds`` ``{"choices": {...}, "version"?}`` -> 201 ``{"table",
+  "round", "version", "tally"}``
+- ``POST /api/games/{id}/turns/{n}/publish`` -> 200 ``{"published", "version"}``
+- ``POST /api/games/{id}/undo``, ``POST /api/games/{id}/turns/{n}/amend`` ``{"orders", "confirm"}``
+- ``GET /api/games/{id}/log.toml`` (GM), ``GET /api/games/{id}/state.json`` (GM),
+  ``GET /api/games/{id}/public.json`` (anyone)
+
+GM calls need ``Authorization: Bearer <gm_token>``: 401 without, 403 wrong (nothing changes);
+404 an unknown game; 422 ``{"errors": [every problem]}``; 409 a stale ``version`` with
+``{"errors", "version", "changes"}``; 413 a body over 64 KB; 415 not JSON. A POST whose
+``Origin`` (or ``Sec-Fetch-Site``) says another site is refused with 403.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from ..errors import KitError, Problems
+from .service import Conflict, Console, NotFound
+
+BODY_LIMIT = 64 * 1024
+NO_STORE = {"cache-control": "no-store"}
+
+
+class ApiError(Exception):
+    """An HTTP error with the JSON ``errors`` list to send."""
+
+    def __init__(self, status: int, field: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.body = {"errors": [problem(field, message)]}
+
+
+def problem(field: str, message: str) -> dict[str, str]:
+    return {"field": field, "message": message, "text": f"{field}: {message}"}
+
+
+def _console(request: Request) -> Console:
+    return request.app.state.console
+
+
+def _same_site(request: Request) -> None:
+    """Refuse a state-changing request sent by a page of another site."""
+    if request.headers.get("sec-fetch-site", "same-origin") not in ("same-origin", "none"):
+        raise ApiError(403, "origin", "cross-site requests are refused")
+    origin = request.headers.get("origin")
+    if origin is not None:
+        own = f"{request.url.scheme}://{request.url.netloc}"
+        if origin != own:
+            raise ApiError(403, "origin", "cross-site requests are refused")
+
+
+async def read_body(request: Request, limit: int = BODY_LIMIT) -> bytes:
+    """The request body, at most ``limit`` bytes (413 past it, before reading it all)."""
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > limit):
+        raise ApiError(413, "body", f"the request body is over {limit // 1024} KB")
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise ApiError(413, "body", f"the request body is over {limit // 1024} KB")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+async def read_json(request: Request, limit: int = BODY_LIMIT) -> dict[str, Any]:
+    """A JSON object body: 415 when not ``application/json``, 400 when not an object."""
+    import json
+
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        raise ApiError(415, "body", "send JSON (Content-Type: application/json)")
+    raw = await read_body(request, limit)
+    try:
+        data = json.loads(raw or b"{}")
+    except (ValueError, UnicodeDecodeError):
+        raise ApiError(400, "body", "the body is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise ApiError(422, "body", "the body must be a JSON object")
+    return data
+
+
+def _version(body: dict[str, Any]) -> int | None:
+    version = body.get("version")
+    if version is None:
+        return None
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise ApiError(422, "version", "must be a whole number (the version you loaded)")
+    return version
+
+
+async def _gm(request: Request) -> tuple[Console, str]:
+    """The console and game id of a GM request: 404 unknown game, 401 no token, 403 wrong."""
+    console, game_id = _console(request), request.path_params["id"]
+    if not await run_in_threadpool(console.exists, game_id):
+        raise ApiError(404, "game", "there is no game with that id")
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ApiError(401, "authorization", "give the game master's token: Authorization: "
+                       "Bearer <gm_token>")
+    if not await run_in_threadpool(console.authorize, game_id, token.strip()):
+        raise ApiError(403, "authorization", "that is not this game's game master token")
+    return console, game_id
+
+
+def _links(request: Request, created) -> dict[str, Any]:
+    base = f"{request.url.scheme}://{request.url.netloc}"
+    return {"id": created.id, "gm_token": created.gm_token,
+            "gm_url": f"{base}/console/{created.id}/gm/{created.gm_token}",
+            "public_url": f"{base}/console/{created.id}", "version": created.version}
+
+
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+def handled(endpoint: Handler) -> Handler:
+    """Turn the console's errors into the API's JSON answers."""
+
+    async def wrapper(request: Request) -> Response:
+        try:
+            return await endpoint(request)
+        except ApiError as exc:
+            return JSONResponse(exc.body, exc.status, headers=NO_STORE)
+        except NotFound as exc:
+            return JSONResponse({"errors": [problem(exc.field, exc.message)]}, 404,
+                                headers=NO_STORE)
+        except Conflict as exc:
+            return JSONResponse({"errors": [problem(exc.field, exc.message)],
+                                 "version": exc.version, "changes": exc.changes}, 409,
+                                headers=NO_STORE)
+        except Problems as exc:
+            return JSONResponse({"errors": [problem(p.field, p.message) for p in exc.problems]},
+                                422, headers=NO_STORE)
+        except KitError as exc:
+            return JSONResponse({"errors": [problem(exc.field, exc.message)]}, 422,
+                                headers=NO_STORE)
+
+    wrapper.__name__ = endpoint.__name__
+    wrapper.__doc__ = endpoint.__doc__
+    return wrapper
+
+
+@handled
+async def create_game(request: Request) -> Response:
+    _same_site(request)
+    body = await read_json(request)
+    created = await run_in_threadpool(_console(request).create_game, body)
+    return JSONResponse(_links(request, created), 201, headers=NO_STORE)
+
+
+@handled
+async def import_game(request: Request) -> Response:
+    _same_site(request)
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind == "application/json":
+        text = (await read_json(request)).get("log")
+        if not isinstance(text, str):
+            raise ApiError(422, "log", "give the TOML log as text: {\"log\": \"...\"}")
+    elif kind == "application/toml":
+        try:
+            text = (await read_body(request)).decode("utf-8")
+        except UnicodeDecodeError:
+            raise ApiError(422, "log", "the log is not UTF-8 text") from None
+    else:
+        raise ApiError(415, "body", "send the log as application/toml, or JSON {\"log\": ...}")
+    created = await run_in_threadpool(_console(request).import_log, text)
+    return JSONResponse(_links(request, created), 201, headers=NO_STORE)
+
+
+@handled
+async def enter_turn(request: Request) -> Response:
+    _same_site(request)
+    console, game_id = await _gm(request)
+    body = await read_json(request)
+    orders = body.get("orders")
+    if not isinstance(orders, dict):
+        raise ApiError(422, "orders", "give orders as an object: {\"A\": [17, 33]}")
+    entry = await run_in_threadpool(
+        lambda: console.enter_turn(game_id, orders, version=_version(body)))
+    return JSONResponse({"turn": entry.turn, "version": entry.version,
+                         "received": list(entry.received), "missing": list(entry.missing),
+                         "report": entry.report}, 201, headers=NO_STORE)
+
+
+@handled
+async def enter_round(request: Request) -> Response:
+    _same_site(request)
+    console, game_id = await _gm(request)
+    body = await read_json(request)
+    choices = body.get("choices")
+    if not isinstance(choices, dict):
+        raise ApiError(422, "choices", "give choices as an object: {\"Ann\": 3, \"Dee\": \"pass\"}")
+    table = request.path_params["table"]
+    entry = await run_in_threadpool(
+        lambda: console.enter_round(game_id, table, choices, version=_version(body)))
+    return JSONResponse({"table": entry.table, "round": entry.round, "version": entry.version,
+                         "tally": entry.tally}, 201, headers=NO_STORE)
+
+
+@handled
+async def publish(request: Request) -> Response:
+    _same_site(request)
+    console, game_id = await _gm(request)
+    body = await read_json(request) if await _has_body(request) else {}
+    turn = request.path_params["turn"]
+    entry = await run_in_threadpool(
+        lambda: console.publish(game_id, turn, version=_version(body)))
+    return JSONResponse({"published": turn, "version": entry.version}, headers=NO_STORE)
+
+
+@handled
+async def undo(request: Request) -> Response:
+    _same_site(request)
+    console, game_id = await _gm(request)
+    body = await read_json(request) if await _has_body(request) else {}
+    entry = await run_in_threadpool(lambda: console.undo(game_id, version=_version(body)))
+    return JSONResponse({"version": entry.version}, headers=NO_STORE)
+
+
+@handled
+async def amend(request: Request) -> Response:
+    _same_site(request)
+    console, game_id = await _gm(request)
+    body = await read_json(request)
+    orders = body.get("orders")
+    if not isinstance(orders, dict):
+        raise ApiError(422, "orders", "give the turn's changed orders as an object")
+    confirm = body.get("confirm") is True
+    changes = await run_in_threadpool(lambda: console.amend(
+        game_id, request.path_params["turn"], orders, version=_version(body), confirm=confirm))
+    state = await run_in_threadpool(console.state, game_id)
+    return JSONResponse({"changes": changes, "amended": confirm, "version": state.version},
+                        headers=NO_STORE)
+
+
+async def _has_body(request: Request) -> bool:
+    return request.headers.get("content-length", "0") != "0" or \
+        "chunked" in request.headers.get("transfer-encoding", "")
+
+
+@handled
+async def log_toml(request: Request) -> Response:
+    console, game_id = await _gm(request)
+    text = await run_in_threadpool(console.export_log, game_id)
+    return Response(text, media_type="application/toml; charset=utf-8", headers={
+        **NO_STORE, "content-disposition": 'attachment; filename="game.toml"'})
+
+
+@handled
+async def state_json(request: Request) -> Response:
+    console, game_id = await _gm(request)
+    state = await run_in_threadpool(console.state, game_id)
+    return JSONResponse({"id": state.id, "game": state.kind, "version": state.version,
+                         "published": state.published, "open_turn": state.open_turn,
+                         "received": list(state.received), "missing": list(state.missing),
+                         "rounds_entered": {str(k): v for k, v in state.rounds_entered.items()},
+                         "entries": list(state.entries)}, headers=NO_STORE)
+
+
+@handled
+async def public_json(request: Request) -> Response:
+    state = await run_in_threadpool(_console(request).public_state, request.path_params["id"])
+    return JSONResponse(state, headers=NO_STORE)
+
+
+def api_routes() -> list[Route]:
+    """The JSON API's routes."""
+    post = ["POST"]
+    return [
+        Route("/api/games", create_game, methods=post),
+        Route("/api/games/import", import_game, methods=post),
+        Route("/api/games/{id}/turns", enter_turn, methods=post),
+        Route("/api/games/{id}/tables/{table:int}/rounds", enter_round, methods=post),
+        Route("/api/games/{id}/turns/{turn:int}/publish", publish, methods=post),
+        Route("/api/games/{id}/turns/{turn:int}/amend", amend, methods=post),
+        Route("/api/games/{id}/undo", undo, methods=post),
+        Route("/api/games/{id}/log.toml", log_toml, methods=["GET"]),
+        Route("/api/games/{id}/state.json", state_json, methods=["GET"]),
+        Route("/api/games/{id}/public.json", public_json, methods=["GET"]),
+    ]
