@@ -65,10 +65,10 @@ class Run:
         if code == 2:
             assert stdout == ""
             assert stderr.startswith("Error: ") and stderr.endswith("\n")
-            line = stderr[:-1]
-            assert "\n" not in line and "\r" not in line, stderr
-            assert not any(unicodedata.category(ch)[0] == "C" for ch in line), repr(stderr)
-            assert len(line) < 520
+            for line in stderr[:-1].split("\n"):  # one line per problem (Problems)
+                assert line.startswith("Error: ") and "\r" not in line, stderr
+                assert not any(unicodedata.category(ch)[0] == "C" for ch in line), repr(stderr)
+                assert len(line) < 520
             assert files_under(self.work) == before, "an error wrote files"
         return code, stdout, stderr
 
@@ -412,8 +412,9 @@ def test_generated_lowest_unique_logs(run: Run, players: list[str],
     log = run.root / "lun.toml"
     log.write_text("\n".join(lines) + "\n", encoding="utf-8")
     code, out, _ = run("report", str(log), "--format", "text", out=None)
-    if code == 0:
-        assert re.search(r"(wins|share first place) with \d+ points?\.\n$", out)
+    if code == 0:  # a winner once every round is logged; else provisional standings
+        assert re.search(r"(wins|share first place) with \d+ points?\.\n$", out) or (
+            len(rounds) == 0 and out.endswith("no round played yet; the game has 1 round.\n"))
 
 
 @GENERATED
