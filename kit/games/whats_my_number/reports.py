@@ -43,6 +43,7 @@ from ...layout.table import PAD_MM, Cell, ruled_table
 from ...paper import Frame, Paper
 from ...plan import Form, Page
 from . import rules
+from . import turn_notes as notes
 from .people import MIN_CELL_MM, MIN_TEXT_PT, answer, split
 
 # --- the turn report: sizes -------------------------------------------------------------------
@@ -102,18 +103,20 @@ def win_text(result_winners: Sequence[str], reason: str | None, turn: int, words
 
 
 def row_label(row: rules.Row, words: Words) -> str:
-    """"A 1", "B 3 (bonus)", "C List": a row of the turn report."""
+    """"A 1", "B 3 (bonus)", "C List"; "E 3 (void)", "G 4 (ignored)", "F List (partial)"
+    where a house ruling applied: a row of the turn report."""
     if isinstance(row, rules.GuessRow):
+        if row.status != "ok":
+            return words.gettext("%(player)s %(index)s %(mark)s", player=row.player,
+                                 index=row.index, mark=notes.status_mark(row.status, words))
         if row.bonus:
             return words.gettext("%(player)s %(index)s (bonus)", player=row.player,
                                  index=row.index)
         return words.gettext("%(player)s %(index)s", player=row.player, index=row.index)
+    if row.partial:
+        return words.gettext("%(player)s List %(mark)s", player=row.player,
+                             mark=notes.status_mark("partial", words))
     return words.gettext("%(player)s List", player=row.player)
-
-
-def correct_text(correct: int, words: Words) -> str:
-    """"3 correct.": all a list's row says."""
-    return words.ngettext("%(num)s correct.", "%(num)s correct.", correct)
 
 
 def turn_mark(turn: int, words: Words) -> str:
@@ -165,18 +168,26 @@ def columns_fit(room: float, columns: int) -> bool:
     return room / columns >= MIN_CELL_MM - 1e-9
 
 
-def reserved_mm(width: float, words: Words) -> tuple[float, float]:
+def legend_height(width: float, words: Words, marks: Sequence[str] = ()) -> float:
+    """The legend's height: the answers, and the line of the ruling marks a turn uses."""
+    height = paragraph(0.0, 0.0, width, legend(words), LEGEND_PT)[1]
+    if marks:
+        height += paragraph(0.0, 0.0, width, notes.rulings_legend(marks, words), LEGEND_PT)[1]
+    return height
+
+
+def reserved_mm(width: float, words: Words, marks: Sequence[str] = ()) -> tuple[float, float]:
     """(above, below) the table on a report page ``width`` mm wide: title and intro line;
     the gap and the legend."""
     _, title_mm = title(0.0, 0.0, turn_title(1, words))
     _, intro_mm = para(0.0, 0.0, width, intro(words), INTRO_PT)
-    _, legend_mm = paragraph(0.0, 0.0, width, legend(words), LEGEND_PT)
-    return title_mm + intro_mm + 1.0, GAP_MM + legend_mm + SLACK_MM
+    return title_mm + intro_mm + 1.0, GAP_MM + legend_height(width, words, marks) + SLACK_MM
 
 
-def rows_fit(body: Frame, head_mm: float, words: Words, below_extra: float = 0.0) -> int:
+def rows_fit(body: Frame, head_mm: float, words: Words, below_extra: float = 0.0,
+             marks: Sequence[str] = ()) -> int:
     """Table rows (7.5 mm) that fit a report page's body under the header row."""
-    above, below = reserved_mm(body.w, words)
+    above, below = reserved_mm(body.w, words, marks)
     return int((body.h - above - head_mm - below - below_extra + 1e-6) // ROW_MM)
 
 
@@ -286,42 +297,116 @@ def report_title(body: Frame, caption: str, note: str) -> tuple[list[Item], floa
     return items, used
 
 
-def report_page(body: Frame, layout: ReportLayout, caption: str, note: str,
-                players: Sequence[str], rows: Sequence[rules.Row], part: tuple[int, int],
-                winner: str, words: Words) -> list[Item]:
-    """One page of a turn report: the rows given, for the player columns of ``part``."""
+def table_rows(rows: Sequence[rules.Row], layout: ReportLayout, part: tuple[int, int],
+               words: Words) -> list[list[Cell]]:
+    """The table's cells for the player columns of ``part``: a guess's answers, a list's
+    count, or across the columns why a void or ignored guess has no answers."""
+    c0, c1 = part
+    table: list[list[Cell]] = []
+    for row in rows:
+        label = Cell(row_label(row, words), size=layout.label_pt, least=MIN_TEXT_PT)
+        if isinstance(row, rules.ListRow):
+            table.append([label, Cell(notes.list_text(row, words), "bold", size=CELL_PT,
+                                      span=c1 - c0)])
+        elif row.status != "ok":
+            table.append([label, Cell(notes.no_answer_text(row, words), "italic",
+                                      size=CELL_PT, least=MIN_TEXT_PT, span=c1 - c0)])
+        else:
+            table.append([label] + [Cell(answer(cell, words), align="center", size=CELL_PT)
+                                    for cell in row.cells[c0:c1]])
+    return table
+
+
+def report_page(body: Frame, layout: ReportLayout, players: Sequence[str],
+                rows: Sequence[rules.Row], part: tuple[int, int], marks: Sequence[str],
+                words: Words) -> tuple[list[Item], float]:
+    """One page of a turn report below its title: the rows given, for the player columns of
+    ``part``, and the legend; returns the items and where the legend ends (the closing lines
+    go below)."""
     x, y, w = body.x, body.y, body.w
-    items, used = report_title(body, caption, note)
-    y += used
+    items: list[Item] = []
+    y += title(0.0, 0.0, turn_title(1, words))[1]
     more, used = para(x, y, w, intro(words), INTRO_PT)
     items += more
     y += used + 1.0
     c0, c1 = part
-    columns = c1 - c0
     lines = 2 if layout.head_mm > HEAD_MM else 1
     head = [Cell(words.gettext("Guess"), "bold", size=LABEL_PT)] + [
         Cell(label, "bold", "center", layout.head_pt, MIN_TEXT_PT, lines=lines)
         for label in players[c0:c1]]
-    table: list[list[Cell]] = [head]
-    for row in rows:
-        label = Cell(row_label(row, words), size=layout.label_pt, least=MIN_TEXT_PT)
-        if isinstance(row, rules.GuessRow):
-            table.append([label] + [Cell(answer(cell, words), align="center", size=CELL_PT)
-                                    for cell in row.cells[c0:c1]])
-        else:
-            table.append([label, Cell(correct_text(row.correct, words), "bold", size=CELL_PT,
-                                      span=columns)])
-    widths = [layout.label_mm] + [layout.cell_mm] * columns
+    widths = [layout.label_mm] + [layout.cell_mm] * (c1 - c0)
     heights = [layout.head_mm] + [ROW_MM] * len(rows)
-    items += ruled_table(x, y, widths, heights, table, heavy=(1,))
+    items += ruled_table(x, y, widths, heights, [head, *table_rows(rows, layout, part, words)],
+                         heavy=(1,))
     y += sum(heights) + GAP_MM
-    more, used = paragraph(x, y, w, legend(words), LEGEND_PT)
-    items += more
-    y += used
-    if winner:
-        more, _ = bold_box(x, y + GAP_MM, w, winner)
-        items += more
-    return items
+    for parts in (legend(words), notes.rulings_legend(marks, words)):
+        if parts:
+            more, used = paragraph(x, y, w, parts, LEGEND_PT)
+            items += more
+            y += used
+    return items, y
+
+
+# --- the lines that close a turn's report ---------------------------------------------------------
+
+LINE_PT = 10.0  # "No orders: Cy", "Next turn: ..."
+RULING_PT = 9.5  # a ruling's note, the tie explanation
+LINE_GAP_MM = 1.2
+
+Block = tuple[str, str]  # (text, kind): "line" (bold), "note", "win" (the boxed winner line)
+
+
+def closing_blocks(report: rules.TurnReport, players: Sequence[str],
+                   number_range: tuple[int, int], words: Words) -> list[Block]:
+    """No orders, each ruling's note, then the allowances for the next turn or, on a winning
+    turn, the winner and (when several players finished) why."""
+    blocks: list[Block] = []
+    if report.no_orders:
+        blocks.append((notes.no_orders_line(report.no_orders, words), "line"))
+    blocks += [(text, "note") for text in notes.ruling_notes(report, number_range, words)]
+    if report.winners:
+        blocks.append((win_text(report.winners, report.reason, report.number, words), "win"))
+        explained = notes.finish_explanation(report, words)
+        if explained:
+            blocks.append((explained, "note"))
+    else:
+        blocks.append((notes.next_turn_line(report.next_allowance, players, words), "line"))
+    return blocks
+
+
+def draw_block(x: float, top: float, width: float, block: Block) -> tuple[list[Item], float]:
+    """One closing block at ``top``; returns its items and the height it takes."""
+    content, kind = block
+    if kind == "win":
+        items, used = bold_box(x, top + GAP_MM, width, content)
+        return items, used + GAP_MM
+    size = LINE_PT if kind == "line" else RULING_PT
+    items, used = paragraph(x, top + LINE_GAP_MM, width, [(content, "bold" if kind == "line"
+                                                                  else "regular")], size)
+    return list(items), used + LINE_GAP_MM
+
+
+def block_height(block: Block, width: float) -> float:
+    return draw_block(0.0, 0.0, width, block)[1]
+
+
+def flow_blocks(blocks: Sequence[Block], body: Frame, start: float
+                ) -> tuple[list[Item], list[list[Item]]]:
+    """The closing blocks from ``start`` down the last table page, then on pages of their
+    own (below the title) when they do not fit: (the last page's items, further pages)."""
+    top = body.y + title(0.0, 0.0, "Turn")[1]
+    pages: list[list[Item]] = [[]]
+    y, fresh = start, False
+    for block in blocks:
+        height = block_height(block, body.w)
+        if y + height > body.bottom - SLACK_MM and not fresh:
+            pages.append([])
+            y, fresh = top, True
+        more, used = draw_block(body.x, y, body.w, block)
+        pages[-1] += more
+        y += used
+        fresh = False
+    return pages[0], pages[1:]
 
 
 def column_note(players: Sequence[str], part: tuple[int, int], words: Words) -> str:
@@ -333,27 +418,35 @@ def column_note(players: Sequence[str], part: tuple[int, int], words: Words) -> 
 
 
 def turn_pages(report: rules.TurnReport, players: Sequence[str], layout: ReportLayout,
-               body: Frame, words: Words) -> list[Page]:
-    """Every page of one turn's report."""
-    winner = (win_text(report.winners, report.reason, report.number, words)
-              if report.winners else "")
-    last = layout.rows_per_page
-    if winner:
-        last = rows_fit(body, layout.head_mm, words, GAP_MM + box_height(winner, body.w))
-    runs = row_pages(len(report.rows), layout.rows_per_page, last)
-    total = len(runs) * len(layout.parts)
-    pages: list[Page] = []
+               body: Frame, words: Words, number_range: tuple[int, int]) -> list[Page]:
+    """Every page of one turn's report: the table's runs of rows (each for every column
+    part), its closing lines on the last page, or on pages of their own when they need more
+    room than a page leaves beside a row."""
+    marks = notes.marks_used(report.rows)
+    blocks = closing_blocks(report, players, number_range, words)
+    closing = sum(block_height(block, body.w) for block in blocks)
+    per_page = rows_fit(body, layout.head_mm, words, marks=marks)
+    last = rows_fit(body, layout.head_mm, words, closing, marks)
+    runs = row_pages(len(report.rows), per_page, last if last >= 1 else per_page)
+    bodies: list[tuple[list[Item], tuple[int, int] | None]] = []  # items, column part
+    end = 0.0
     for start, stop in runs:
         for part in layout.parts:
-            number = len(pages) + 1
-            caption = turn_title(report.number, words, number, total)
-            note = column_note(players, part, words) if layout.split else ""
-            items = report_page(body, layout, caption, note, players, report.rows[start:stop],
-                                part, winner if number == total else "", words)
-            first = number == 1  # a turn's bookmark and anchor open at its first page
-            pages.append(Page(caption, Form(tuple(items)), landscape=layout.landscape,
-                              bookmark=turn_mark(report.number, words) if first else None,
-                              anchor=f"turn-{report.number}" if first else None))
+            items, end = report_page(body, layout, players, report.rows[start:stop], part,
+                                     marks, words)
+            bodies.append((items, part))
+    closing_items, spill = flow_blocks(blocks, body, end)
+    bodies[-1][0].extend(closing_items)
+    bodies += [(items, None) for items in spill]
+    pages: list[Page] = []
+    for number, (items, part) in enumerate(bodies, start=1):
+        caption = turn_title(report.number, words, number, len(bodies))
+        note = column_note(players, part, words) if layout.split and part else ""
+        heading, _used = report_title(body, caption, note)
+        first = number == 1  # a turn's bookmark and anchor open at its first page
+        pages.append(Page(caption, Form(tuple(heading + items)), landscape=layout.landscape,
+                          bookmark=turn_mark(report.number, words) if first else None,
+                          anchor=f"turn-{report.number}" if first else None))
     return pages
 
 
@@ -380,7 +473,7 @@ def report_pages(log: rules.GameLog, result: rules.GameResult, sheet: Paper, wor
     layout = game_layout(log, result, sheet, words)
     body = sheet.oriented(layout.landscape).body
     pages = [page for report in result.turns
-             for page in turn_pages(report, players, layout, body, words)]
+             for page in turn_pages(report, players, layout, body, words, log.range)]
     if not pages:
         items, used = title(sheet.body.x, sheet.body.y, _("No turns played yet"))
         more, _used = para(sheet.body.x, sheet.body.y + used, sheet.body.w,
