@@ -90,3 +90,26 @@ def test_plurals_follow_their_count() -> None:
             if (plural[1] or first) != "count":
                 wrong.append(f"{template.relative_to(ROOT)}: {block['args'].strip()}")
     assert wrong == [], "write {% pluralize count %}: " + "; ".join(wrong)
+
+
+# --- answer letters and player labels ----------------------------------------------------------
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+def test_no_player_label_reads_as_an_answer(lang: str) -> None:
+    from kit.game import KitConfig
+    from kit.games.whats_my_number import people
+    from kit.games.whats_my_number.labels import LOOKALIKE
+
+    w = words(lang)
+    marks = set(people.answers(w).values())
+    looks = {LOOKALIKE.get(mark, mark) for mark in marks}
+    for count in (8, 12, 13, 26, 30, 100):
+        labels = people.labels(count, w)
+        assert len(set(labels)) == count
+        assert not any(label in marks | looks or set(label) & (marks | looks)
+                       for label in labels), (lang, count, labels)
+    # the kit's grids, forms and registers take their letters from here
+    config = KitConfig("whats-my-number", 13, (), "a4", (1, 120), False, lang=lang)
+    assert [p.letter for p in people.people(config)] == people.labels(13, w)
+    if lang == "en":  # the reference's H, L and X stay; players H and L are gone
+        assert people.labels(12, w)[-5:] == ["I", "J", "K", "M", "N"]

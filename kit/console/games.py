@@ -62,11 +62,13 @@ def check_new_game(spec: Mapping[str, Any], rng: random.Random
 
 def _wmn_header(spec: Mapping[str, Any], public: dict[str, Any], rng: random.Random,
                 problems: list[KitError]) -> dict[str, Any]:
-    from ..games.whats_my_number.rules import default_range, player_labels
+    from ..games.whats_my_number.people import labels
+    from ..games.whats_my_number.rules import default_range
+    from ..i18n import words
 
     players = spec.get("players")
     if isinstance(players, int) and not isinstance(players, bool) and 2 <= players <= 200:
-        players = player_labels(players)
+        players = labels(players, words(public["lang"]))  # no label reads as an answer
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         problems.append(ConfigError("players", "give a list of names, or a count"))
         return {}

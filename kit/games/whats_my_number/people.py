@@ -7,10 +7,11 @@ from dataclasses import dataclass
 
 from ...fonts import isolate
 from ...game import KitConfig
-from ...i18n import Words
+from ...i18n import Words, words
 from ...layout.fit import fit
 from ...layout.model import Text, text
 from . import rules
+from .labels import player_labels
 
 MIN_CELL_MM = 7.0  # smallest cell a pen can write a letter in
 MIN_TEXT_PT = 8.0  # smallest text anyone reads
@@ -31,7 +32,7 @@ class Person:
 
 
 def people(config: KitConfig) -> list[Person]:
-    letters = rules.player_labels(config.players)
+    letters = labels(config.players, words(config.lang))
     names = list(config.names) or [""] * config.players
     return [Person(i, letter, name)
             for i, (letter, name) in enumerate(zip(letters, names, strict=True))]
@@ -68,6 +69,11 @@ def answer(code: str, words: Words) -> str:
     if code == rules.NO_ANSWER:  # a void or ignored guess: no answer in any column
         return ""
     raise ValueError(f"not an answer of the turn report: {code!r}")
+
+
+def labels(count: int, words: Words) -> list[str]:
+    """The players' labels in a kit of ``words``' language: no label equals an answer mark."""
+    return player_labels(count, answers(words).values())
 
 
 def answers(words: Words) -> dict[str, str]:

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ...errors import LayoutError
-from ...i18n import Words
+from ...i18n import LANGUAGES, Words, words
 from ...layout import slip
 from ...layout.blocks import para
 from ...layout.fit import fit, fit_in, paragraph, sizes
@@ -38,8 +38,7 @@ from ...layout.model import Item, baseline_in, box, hline, pt, text, text_width,
 from ...layout.slip import SlipGrid
 from ...layout.table import cut_grid
 from ...paper import Frame, Paper
-from . import rules
-from .people import MIN_CELL_MM, MIN_TEXT_PT, Person, one_line, range_words, split
+from .people import MIN_CELL_MM, MIN_TEXT_PT, Person, labels, one_line, range_words, split
 
 Pages = list[tuple[str, list[Item]]]
 
@@ -191,8 +190,8 @@ def bonus_box_mm(number_range: tuple[int, int]) -> float:
 
 def letter_slot_mm(count: int) -> float:
     """Room left of a list box for the widest opponent letter (AA and on need more)."""
-    widest = max(text_width(label, LIST_LETTER_PT, "bold")
-                 for label in rules.player_labels(count))
+    widest = max(text_width(label, LIST_LETTER_PT, "bold")  # the same grid in every language
+                 for lang in LANGUAGES for label in labels(count, words(lang)))
     return round(widest + PAD_MM + 0.3, 2)
 
 
