@@ -18,7 +18,9 @@ from ...layout.model import Item, pt, text, text_width
 from ...layout.table import PAD_MM, Cell, ruled_table
 from ...paper import Frame, Paper
 from ...plan import Form, Page
+from ...published import Amendment
 from . import rules
+from . import turn_notes as notes
 from .people import range_words
 from .reports import GAP_MM, HEAD_MM, ROW_MM, SLACK_MM, bold_box, win_text
 
@@ -153,15 +155,15 @@ def lines_fitting(room: float, size: float = REG_PT) -> int:
 
 
 def register_cells(x: float, top: float, widths: Sequence[float], row: RegisterRow,
-                   words: Words) -> list[Item]:
+                   words: Words, centred: Sequence[int] = (1, 4)) -> list[Item]:
     """The text of one register row, top-aligned, the tallest cell centred in the row;
-    Secret and Guesses centred across their columns."""
+    the ``centred`` columns (Secret and Guesses) centred across their columns."""
     items: list[Item] = []
     step = line_step()
     first = top + (row.height - row.lines * step) / 2
     left = x
     for c, (width, cell) in enumerate(zip(widths, row.cells, strict=True)):
-        align = "center" if c in (1, 4) else "left"
+        align = "center" if c in centred else "left"
         anchor = left + width / 2 if align == "center" else left + PAD_MM
         for i, line in enumerate(cell):
             style = "italic" if line == continued(words) else "regular"
@@ -251,7 +253,7 @@ def register_table(flow: Flow, x: float, widths: Sequence[float], rows: list[Reg
 
 
 def lists_table(flow: Flow, x: float, player_mm: float,
-                lists: Sequence[tuple[int, str, int]], words: Words) -> None:
+                lists: Sequence[tuple[int, str, str]], words: Words) -> None:
     """"Lists submitted": turn, player, how many correct; continued over pages."""
     _ = words.gettext
     widths = [LIST_TURN_MM, player_mm, LIST_CORRECT_MM]
@@ -270,7 +272,7 @@ def lists_table(flow: Flow, x: float, player_mm: float,
         take = max(1, min(len(lists) - done, int((flow.room() - HEAD_MM + 1e-6) // ROW_MM)))
         chunk = lists[done:done + take]
         table = [head] + [[Cell(str(turn), align="center"), Cell(player, lines=2),
-                           Cell(str(correct), align="center")]
+                           Cell(correct, align="center")]
                           for turn, player, correct in chunk]
         flow.items.extend(ruled_table(x, flow.y, widths, [HEAD_MM] + [ROW_MM] * len(chunk),
                                       table, heavy=(1,)))
@@ -280,9 +282,10 @@ def lists_table(flow: Flow, x: float, player_mm: float,
             flow.new_page()
 
 
-def register_pages(log: rules.GameLog, result: rules.GameResult, sheet: Paper, words: Words
-                   ) -> list[Page]:
-    """The GM register: status, range, then the register table and the lists submitted,
+def register_pages(log: rules.GameLog, result: rules.GameResult, sheet: Paper, words: Words,
+                   amendments: Sequence[Amendment] = ()) -> list[Page]:
+    """The GM register: status (and why, when several finished), range, then the register
+    table, the lists submitted, the rulings applied and the amendments of published turns,
     continued over as many pages as they need (table headers repeated)."""
     body = sheet.body
     x, w = body.x, body.w
@@ -291,6 +294,12 @@ def register_pages(log: rules.GameLog, result: rules.GameResult, sheet: Paper, w
     more, used = bold_box(x, flow.y, w, status_text(result, words), 12.0)
     flow.items.extend(more)
     flow.y += used + GAP_MM
+    if result.winning_turn is not None:
+        explained = notes.finish_explanation(result.turns[-1], words)
+        if explained:
+            more, used = para(x, flow.y, w, explained)
+            flow.items.extend(more)
+            flow.y += used
     more, used = para(x, flow.y, w, words.ngettext(
         "For the game master only. Range %(range)s · %(num)s turn reported.",
         "For the game master only. Range %(range)s · %(num)s turns reported.", played,
@@ -299,10 +308,17 @@ def register_pages(log: rules.GameLog, result: rules.GameResult, sheet: Paper, w
     flow.y += used + 1.0
     widths = register_widths(w, log.players)
     register_table(flow, x, widths, register_rows(log, result, widths, words), words)
-    lists = [(report.number, row.player, row.correct) for report in result.turns
-             for row in report.rows if isinstance(row, rules.ListRow)]
+    lists = [(report.number, row.player, f"{row.correct} {notes.status_mark('partial', words)}"
+              if row.partial else str(row.correct))
+             for report in result.turns for row in report.rows if isinstance(row, rules.ListRow)]
     if lists:
         lists_table(flow, x, widths[0], lists, words)
+    _ = words.gettext
+    record_table(flow, x, w, (_("Rulings applied"), _("What was decided")),
+                 ruling_entries(log, result, words), words)
+    record_table(flow, x, w, (_("Amendments of published turns"),
+                              _("Row, column: as printed → now")),
+                 amendment_entries(amendments, words), words)
     total = len(flow.pages)
     out = []
     for i, page_items in enumerate(flow.pages, start=1):
@@ -312,3 +328,70 @@ def register_pages(log: rules.GameLog, result: rules.GameResult, sheet: Paper, w
     return out
 
 
+
+
+# --- the record: rulings applied and amendments ---------------------------------------------------
+
+RECORD_TURN_MM = 18.0
+
+
+def ruling_entries(log: rules.GameLog, result: rules.GameResult, words: Words
+                   ) -> list[tuple[int, str]]:
+    """(turn, note) for every ruling of the game, "no orders" included."""
+    entries = []
+    for report in result.turns:
+        for ruling in report.rulings:
+            text = notes.ruling_note(ruling, log.range, words) or notes.no_orders_line(
+                (ruling.player,), words)
+            entries.append((report.number, text))
+    return entries
+
+
+def amendment_entries(amendments: Sequence[Amendment], words: Words
+                      ) -> list[tuple[int, str]]:
+    """(turn, change) for every cell an amendment changed: "Ann 1, Cy: L → X"."""
+    return [(change.turn, change_text(change, words)) for amendment in amendments
+            for change in amendment.changes]
+
+
+def change_text(change, words: Words) -> str:
+    """One changed cell of a published turn: "row, column: old → new"."""
+    return words.gettext("%(row)s, %(column)s: %(old)s → %(new)s", row=change.row,
+                         column=change.column, old=change.old, new=change.new)
+
+
+def record_table(flow: Flow, x: float, width: float, captions: tuple[str, str],
+                 entries: Sequence[tuple[int, str]], words: Words) -> None:
+    """A heading and a Turn | text table (``captions``: the heading and the text column's),
+    the text wrapped in its column, continued over pages (heading "(continued)"); nothing
+    when there are no entries."""
+    caption, column = captions
+    widths = [RECORD_TURN_MM, width - RECORD_TURN_MM]
+    head = [Cell(words.gettext("Turn"), "bold", "center", REG_HEAD_PT),
+            Cell(column, "bold", size=REG_HEAD_PT)]
+    rows = [RegisterRow(((str(turn),), tuple(wrap(text, widths[1] - 2 * PAD_MM, REG_PT))))
+            for turn, text in entries]
+    done = 0
+    while done < len(rows):
+        _items, heading_mm = heading(x, 0.0, caption)
+        if flow.room() < heading_mm + HEAD_MM + rows[done].height:
+            flow.new_page()
+        more, used = heading(x, flow.y, caption if not done else words.gettext(
+            "%(heading)s (continued)", heading=caption))
+        flow.items.extend(more)
+        flow.y += used
+        room, placed = flow.room() - HEAD_MM, []
+        while done < len(rows) and (rows[done].height <= room or not placed):
+            placed.append(rows[done])
+            room -= rows[done].height
+            done += 1
+        heights = [HEAD_MM] + [row.height for row in placed]
+        flow.items.extend(ruled_table(x, flow.y, widths, heights,
+                                      [head] + [[] for _ in placed], heavy=(1,)))
+        y = flow.y + HEAD_MM
+        for row in placed:
+            flow.items.extend(register_cells(x, y, widths, row, words, centred=(0,)))
+            y += row.height
+        flow.y = y
+        if done < len(rows):
+            flow.new_page()
