@@ -53,6 +53,15 @@ def write(data: Mapping[str, Any], *, out: Path, folder: str, paper: str, lang: 
     return write_reports(data, out=out, folder=folder, paper=paper, lang=lang, cache=_cache())
 
 
+def folder_name(data: Mapping[str, Any], default: str) -> str:
+    """The report folder ``kit report game.toml`` makes for ``data`` (from its title)."""
+    try:
+        from ..report import report_folder
+    except ImportError:
+        return default
+    return report_folder(data, "game.toml")
+
+
 def _cache():
     from ..cache import default_cache
 

@@ -32,7 +32,7 @@ from .store import Missing, Stale, Store, database_url, make_engine, migrate
 from .tokens import new_game_id, new_token, token_hash, token_matches
 
 RETRIES = 5  # an append without a version retries this often on a race, then reports 409
-REPORT_FOLDER = "game-reports"  # what `kit report game.toml` names its folder
+REPORT_FOLDER = "game-reports"  # what `kit report game.toml` names its folder (no title)
 
 
 class NotFound(KitError):
@@ -358,16 +358,17 @@ class Console:
         row, folded, _ = self._load(game_id)
         data = folded.public_log() if row.kind == WMN else folded.export_log()
         folder = self.files / row.id / f"v{self._published_version(row, folded)}"
-        target = folder / REPORT_FOLDER
+        name_of = engine.folder_name(data, REPORT_FOLDER)
+        target = folder / name_of
         if not target.is_dir():
             folder.parent.mkdir(parents=True, exist_ok=True)
             staging = Path(tempfile.mkdtemp(prefix=".render-", dir=folder.parent))
             try:
-                engine.write(data, out=staging, folder=REPORT_FOLDER,
+                engine.write(data, out=staging, folder=name_of,
                              paper=row.public["paper"], lang=row.public["lang"])
                 folder.mkdir(exist_ok=True)
                 with contextlib.suppress(OSError):  # another request made it first: same bytes
-                    os.rename(staging / REPORT_FOLDER, target)
+                    os.rename(staging / name_of, target)
             finally:
                 shutil.rmtree(staging, ignore_errors=True)
         path = (target / name).resolve()
