@@ -228,7 +228,8 @@ def _known(store: RenderCache, config: KitConfig) -> bool:
 
 def build(configs: Iterable[KitConfig], store: RenderCache | None = None,
           progress: Progress = lambda done, total: None,
-          recipes: Iterable[KitRecipe] = (), workers: int = 0) -> list[Path]:
+          recipes: Iterable[KitRecipe] = (), workers: int = 0, keep: str = "none"
+          ) -> list[Path]:
     """Plan, render and draw every kit first, then write them: a failure leaves no folder.
 
     With ``workers``, a process forked at once loads WeasyPrint while the kits are planned,
@@ -257,7 +258,7 @@ def build(configs: Iterable[KitConfig], store: RenderCache | None = None,
     for n, (recipe, pdfs) in enumerate(zip(recipes, drawn, strict=True), start=len(recipes) + 2):
         kits.append((Path(recipe.config.out), finish(recipe, rendered, pdfs)))
         progress(n, total)
-    return write_kits(kits)
+    return write_kits(kits, keep)  # keep: see ``kit.output.write_kits``
 
 
 __all__ = ["KitRecipe", "build", "build_files", "plan_kit", "plan_recipe"]

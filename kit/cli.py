@@ -22,11 +22,11 @@ from .config import check_keys, load_toml, resolve
 from .errors import ConfigError, KitError, escaped
 from .game import KitConfig
 from .i18n import DEFAULT as DEFAULT_LANGUAGE
-from .i18n import LANGUAGES, words
+from .i18n import LANGUAGES
 from .options import MAX_PLAYERS, Flag, Option
 from .output import check_out
 from .paper import PAPERS
-from .registry import GAMES, all_options, game_spec
+from .registry import GAMES, all_options
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports Ctrl-C
@@ -85,9 +85,19 @@ def add_report(sub: argparse._SubParsersAction) -> None:
         "a GM-only register, or Lowest Unique Number tallies, score sheets and party "
         "standings, as PDF and HTML, or as Markdown tables with --format text.")
     report.add_argument("log", metavar="GAME_LOG", help="the game log, a TOML file")
-    report.add_argument("--format", choices=("files", "text"), default="files",
-                        help="files: PDF and HTML into --out; text: Markdown on stdout "
+    report.add_argument("--format", choices=("files", "text", "csv"), default="files",
+                        help="files: PDF and HTML into --out; text: Markdown on stdout; csv: "
+                        "one row per guess and answer (or per player and round) on stdout "
                         "(default: files)")
+    report.add_argument("--turn", type=int, metavar="N",
+                        help="only turn N: writes turn-N.pdf, turn-N.html and turn-N.md and "
+                        "prints a one-line summary (with --format text: only that turn)")
+    report.add_argument("--strict", action="store_true",
+                        help="make every house ruling an error (extra or out-of-range guesses, "
+                        "lists missing players, players without orders)")
+    report.add_argument("--amend", action="store_true",
+                        help="accept a log change that alters a report already handed out "
+                        "(published = N): an erratum is printed and recorded")
     report.add_argument("--paper", default="a4", metavar="|".join(PAPERS),
                         help="paper size (default: a4)")
     report.add_argument("--lang", default=DEFAULT_LANGUAGE, choices=tuple(LANGUAGES),
@@ -221,28 +231,29 @@ def cache_for(args: argparse.Namespace):
 
 def run_report(args: argparse.Namespace) -> int:
     """``kit report``: read a game log, then write its filled reports or print them."""
-    from .build import build, plan_recipe
-    from .paper import paper
+    from .report import report_csv, report_folder, report_text, turn_summary, write_reports
 
     data = load_toml(args.log, "log")
-    spec = game_spec(data.get("game")) if isinstance(data.get("game"), str) else None
-    if spec is None or spec.report is None:
-        takes = [name for name, g in GAMES.items() if g.report is not None]
-        raise ConfigError("game", f"a game log names its game: game = \"{takes[0]}\" (games with "
-                          f"reports: {', '.join(takes)})")
-    log = spec.report.parse(data)
-    if args.format == "text":
-        print(spec.report.text(log, words(args.lang)), end="")
+    if args.format == "csv":
+        print(report_csv(data, strict=args.strict), end="")
         return 0
-    sheet = paper(args.paper)
+    if args.format == "text":
+        print(report_text(data, lang=args.lang, turn=args.turn, strict=args.strict), end="")
+        return 0
     out = check_out(args.out)
-    stem = Path(args.log).stem
-    folder = f"{stem if PARTY_NAME.fullmatch(stem) else 'game'}-reports"
-    config = KitConfig(game=spec.name, players=0, names=(), paper=sheet.name, range=(1, 1),
-                       custom_range=False, out=str(out), party=folder, lang=args.lang)
-    recipe = plan_recipe(spec.report.plan(log, config), config)
-    for path in build([], cache_for(args), recipes=[recipe], workers=prose_workers()):
-        print(path)
+    paths = write_reports(data, out=out, folder=report_folder(data, args.log),
+                          paper=args.paper, lang=args.lang, turn=args.turn,
+                          strict=args.strict, amend=args.amend, cache=cache_for(args),
+                          workers=prose_workers())
+    if args.turn is None:
+        for path in paths:
+            print(path)
+        return 0
+    from pypdf import PdfReader
+
+    pdf = next(path for path in paths if path.name == f"turn-{args.turn}.pdf")
+    print(turn_summary(data, args.turn, lang=args.lang, pages=len(PdfReader(pdf).pages))
+          + f" ({pdf})")
     return 0
 
 

@@ -49,7 +49,10 @@ def load_toml(path: str | Path, what: str = "config") -> dict[str, object]:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(what, f"{shown_path(path)} is not valid TOML: {exc}") from None
+        from .tomlhelp import explain  # line and column, and the usual trap in plain words
+
+        raise ConfigError(what, f"{shown_path(path)} is not valid TOML: "
+                          f"{explain(text, str(exc))}") from None
 
 
 def allowed_keys(spec: GameSpec | None = None) -> list[str]:

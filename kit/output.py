@@ -3,7 +3,9 @@
 Every folder of a build is written in full into a hidden staging folder beside its final
 place before any of them is renamed into place, so a failure leaves nothing half-written.
 A kit folder records the files it holds (``.kit-files``); rebuilding replaces a folder only
-when it holds nothing else, so files a host added are never deleted.
+when it holds nothing else, so files a host added are never deleted. A report folder
+(``keep``) keeps the files a user put there instead, and, for one turn's files, every other
+file too.
 """
 
 from __future__ import annotations
@@ -112,19 +114,54 @@ def _error(exc: OSError, where: Path) -> OutputError:
     return OutputError("out", f"cannot write {_say(where)}: {reason}")
 
 
-def write_kits(kits: Sequence[tuple[Path, KitFiles]]) -> list[Path]:
-    """Write every kit folder or none; returns the written files (fonts left out)."""
+def _carry(final: Path, staging: Path, kit: KitFiles, keep: str) -> None:
+    """Move the files to keep from the old folder into the new one before it takes its place:
+    files the kit did not write ("foreign"), or every file not written anew ("all")."""
+    ours = _manifest(final) or set()
+    kept = []
+    for path in sorted(final.rglob("*")):
+        rel = path.relative_to(final).as_posix()
+        if path.is_dir() or rel == MANIFEST or rel in kit.files:
+            continue
+        if rel in ours:
+            if keep != "all":
+                continue
+            kept.append(rel)
+        (staging / rel).parent.mkdir(parents=True, exist_ok=True)
+        os.replace(path, staging / rel)
+    if kept:
+        (staging / MANIFEST).write_text("".join(f"{rel}\n" for rel in sorted(
+            {*kit.files, *kept})), encoding="utf-8")
+
+
+def _check_final(final: Path, kit: KitFiles, keep: str) -> None:
+    """The folder a kit goes to: a folder (or nothing), holding no file we must not touch."""
+    if final.exists() and not final.is_dir():
+        raise OutputError("out", f"{_say(final)} is a file; the kit folder would replace it")
+    if not final.is_dir():
+        return
+    foreign = _foreign(final)
+    if keep != "none":  # a user's file is kept, unless the kit would write over it
+        foreign = [rel for rel in foreign if rel in kit.files]
+        if foreign:
+            raise OutputError("out", f"{_say(final)} holds {_say(foreign[0])}, which the kit "
+                              "did not write and would replace; move or rename it")
+    if foreign:
+        shown = ", ".join(_say(f) for f in foreign[:3])
+        more = f" and {len(foreign) - 3} more" if len(foreign) > 3 else ""
+        raise OutputError("out", f"{_say(final)} holds files the kit did not write "
+                          f"({shown}{more}); move them, or choose another --out")
+
+
+def write_kits(kits: Sequence[tuple[Path, KitFiles]], keep: str = "none") -> list[Path]:
+    """Write every kit folder or none; returns the written files (fonts left out).
+
+    ``keep``: "none" refuses a folder holding files the kit did not write; "foreign" keeps
+    them (a report folder); "all" also keeps the kit's own files not written this time (one
+    turn's reports beside the whole game's).
+    """
     for out, kit in kits:
-        final = out / kit.folder
-        if final.exists() and not final.is_dir():
-            raise OutputError("out", f"{_say(final)} is a file; the kit folder would replace it")
-        if final.is_dir():
-            foreign = _foreign(final)
-            if foreign:
-                shown = ", ".join(_say(f) for f in foreign[:3])
-                more = f" and {len(foreign) - 3} more" if len(foreign) > 3 else ""
-                raise OutputError("out", f"{_say(final)} holds files the kit did not write "
-                                  f"({shown}{more}); move them, or choose another --out")
+        _check_final(out / kit.folder, kit, keep)
     created: list[Path] = []  # output folders this build made, removed again on failure
     staged: list[tuple[Path, Path]] = []
     out = Path(".")
@@ -146,6 +183,8 @@ def write_kits(kits: Sequence[tuple[Path, KitFiles]]) -> list[Path]:
     written: list[Path] = []
     for (staging, final), (_, kit) in zip(staged, kits, strict=True):
         if final.exists():
+            if keep != "none":
+                _carry(final, staging, kit, keep)
             old = Path(tempfile.mkdtemp(prefix=f".{kit.folder}.old.", dir=final.parent))
             final.rename(old / "kit")
             staging.rename(final)

@@ -27,5 +27,7 @@ GAME = GameSpec(
     players_note="the game needs at least 4; the upper limit is the kit's, the rules set none",
     templates=Path(__file__).parent / "templates",
     report=GameReport(parse=rules.parse_game_log, plan=report_plan.plan_report,
-                      text=report_plan.text_report),
+                      text=report_plan.text_report, csv=report_plan.csv_text,
+                      turns=report_plan.turn_count, snapshots=report_plan.turn_snapshots,
+                      summary=report_plan.summary, strict=True),
 )

@@ -1,8 +1,12 @@
 """``kit report`` for What's My Number?: the folder's plan (turn reports for everyone, the GM
-register for the game master) and the Markdown text of ``--format text``."""
+register for the game master), the texts the turn reports add (rulings, no orders, next turn's
+allowances, why the winner won), the Markdown of ``--format text`` and the CSV of
+``--format csv``."""
 
 from __future__ import annotations
 
+import csv
+import io
 from collections.abc import Sequence
 
 from ...errors import shown
@@ -11,14 +15,21 @@ from ...i18n import Words
 from ...options import printable_text
 from ...paper import paper
 from ...plan import Document, KitPlan
+from ...published import Amendment
 from . import rules
+from . import turn_notes as notes
 from .gm_register import register_pages
 from .people import answer, range_words
 from .people import title as game_title
-from .reports import report_pages, win_text
+from .reports import game_layout, legend, report_pages, row_label, turn_pages, win_text
+from .snapshot import snapshots
 
 
-def plan_reports(log: rules.GameLog, result: rules.GameResult, config: KitConfig) -> KitPlan:
+def plan_reports(log: rules.GameLog, result: rules.GameResult, config: KitConfig, *,
+                 turn: int | None = None, amendments: Sequence[Amendment] = ()) -> KitPlan:
+    """The report folder's documents: every turn and the register; or, with ``turn``, only
+    that turn's report (``turn-N``). ``amendments``: every correction of a published turn
+    recorded so far, oldest first (for the erratum and the register)."""
     for label in log.players:  # printed on every page: only what our fonts can draw
         printable_text("players", f"the label {shown(label)}", label, rules.MAX_LABEL_LENGTH)
     sheet = paper(config.paper)
@@ -26,6 +37,15 @@ def plan_reports(log: rules.GameLog, result: rules.GameResult, config: KitConfig
     _ = words.gettext
     name = game_title(words)
     banner = _("Secret numbers from %(range)s", range=range_words(log.range, words))
+    if turn is not None:
+        report = result.turns[turn - 1]
+        layout = game_layout(log, result, sheet, words)
+        pages = turn_pages(report, list(log.players), layout,
+                           sheet.oriented(layout.landscape).body, words, log.range)
+        return KitPlan(folder=config.folder_name, game_title=name, banner=banner,
+                       documents=(Document(f"turn-{turn}", _("%(game)s — turn %(turn)s report",
+                                                             game=name, turn=turn),
+                                           tuple(pages)),), lang=words.lang)
     return KitPlan(
         folder=config.folder_name,
         game_title=name,
@@ -40,41 +60,140 @@ def plan_reports(log: rules.GameLog, result: rules.GameResult, config: KitConfig
     )
 
 
+# --- what a turn report adds (the texts are ``turn_notes``', shared with the pages) ---------------
+
+
+def erratum_lines(amendment: Amendment, words: Words) -> list[str]:
+    """An amendment's changed cells, one line each: "Ann 1, Cy: L -> X"."""
+    return [words.gettext("%(row)s, %(column)s: %(old)s → %(new)s", row=c.row,
+                          column=c.column, old=c.old, new=c.new) for c in amendment.changes]
+
+
+def turn_lines(log: rules.GameLog, report: rules.TurnReport, words: Words) -> list[str]:
+    """Every line a turn report adds under its table, in order (empty ones left out): no
+    orders, the rulings, next turn's allowances (or the winner and why)."""
+    lines = [notes.no_orders_line(report.no_orders, words),
+             *notes.ruling_notes(report, log.range, words)]
+    if report.winners:
+        lines += [win_text(report.winners, report.reason, report.number, words),
+                  notes.finish_explanation(report, words)]
+    else:
+        lines.append(notes.next_turn_line(report.next_allowance, log.players, words))
+    return [line for line in lines if line]
+
+
+# --- --format text -----------------------------------------------------------------------------
+
+
 def markdown_table(report: rules.TurnReport, players: Sequence[str], words: Words) -> str:
     """One turn report as the reference's Markdown table (``rules.format_report_markdown``),
-    in the kit's language: its words, and the answers as the printed reports show them."""
+    in the kit's language: its words, the row labels as printed ("Bob 3 (bonus)"), and the
+    answers as the printed reports show them."""
     lines = ["| " + words.gettext("Guess") + " | " + " | ".join(players) + " |",
              "|" + "---|" * (len(players) + 1)]
     for row in report.rows:
         if isinstance(row, rules.GuessRow):
-            label = words.gettext("%(player)s %(index)s", player=row.player, index=row.index)
+            label = row_label(row, words)
             lines.append(f"| {label} | " + " | ".join(answer(cell, words) for cell in row.cells)
                          + " |")
         else:
-            text = words.ngettext("%(player)s List - %(num)s correct.",
-                                  "%(player)s List - %(num)s correct.", row.correct,
-                                  player=row.player)
+            text = row_label(row, words) + " - " + notes.list_text(row, words)
             lines.append(f"| {text} |" + " |" * len(players))
     return "\n".join(lines) + "\n"
 
 
-def markdown(log: rules.GameLog, result: rules.GameResult, words: Words) -> str:
-    """Every turn's report as the reference's Markdown table, then the winner line if won."""
+def legend_text(words: Words) -> str:
+    """The legend of the answers, as one line of text."""
+    return "".join(text for text, _style in legend(words)).replace("\u00a0", " ")
+
+
+def markdown(log: rules.GameLog, result: rules.GameResult, words: Words,
+             turn: int | None = None) -> str:
+    """Every turn's report (or only ``turn``'s) as the reference's Markdown table, each with
+    its added lines, then the legend."""
     parts = []
     for report in result.turns:
+        if turn is not None and report.number != turn:
+            continue
+        extra = "".join(line + "\n" for line in turn_lines(log, report, words))
         parts.append(words.gettext("Turn %(turn)s", turn=report.number) + "\n\n"
-                     + markdown_table(report, log.players, words))
-    if result.winning_turn is not None:
-        parts.append(win_text(result.winners, result.reason, result.winning_turn, words) + "\n")
+                     + markdown_table(report, log.players, words)
+                     + ("\n" + extra if extra else ""))
+    if not parts:
+        parts.append(words.gettext("No turns played yet") + "\n")
+    parts.append(legend_text(words) + "\n")
     return "\n".join(parts)
 
 
-def plan_report(log: rules.GameLog, config: KitConfig) -> KitPlan:
+# --- --format csv ------------------------------------------------------------------------------
+
+CSV_COLUMNS = ("turn", "player", "guess", "number", "status", "bonus", "column", "answer")
+
+
+def csv_rows(log: rules.GameLog, result: rules.GameResult) -> list[tuple[object, ...]]:
+    """One row per guess and answered column; one per list (answer: how many are right),
+    per void or ignored guess (no answer) and per player without orders."""
+    rows: list[tuple[object, ...]] = []
+    for report in result.turns:
+        for row in report.rows:
+            if isinstance(row, rules.ListRow):
+                rows.append((report.number, row.player, "list", "",
+                             "partial" if row.partial else "ok", "", "", row.correct))
+            elif row.status != "ok":
+                rows.append((report.number, row.player, row.index, row.number, row.status,
+                             "", "", ""))
+            else:
+                bonus = "yes" if row.bonus else "no"
+                rows += [(report.number, row.player, row.index, row.number, "ok", bonus,
+                          column, cell)
+                         for column, cell in zip(log.players, row.cells, strict=True)
+                         if column != row.player]
+        rows += [(report.number, label, "", "", "no-orders", "", "", "")
+                 for label in report.no_orders]
+    return rows
+
+
+def csv_text(log: rules.GameLog) -> str:
+    """``kit report --format csv``: the header, then ``csv_rows`` (RFC 4180, CRLF lines)."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(CSV_COLUMNS)
+    writer.writerows(csv_rows(log, rules.play(log)))
+    return out.getvalue()
+
+
+# --- what kit report calls ---------------------------------------------------------------------
+
+
+def plan_report(log: rules.GameLog, config: KitConfig, *, turn: int | None = None,
+                amendments: Sequence[Amendment] = ()) -> KitPlan:
     """``kit report``'s files for a log, in ``config.words``' language: it is replayed under
     the rules, then laid out."""
-    return plan_reports(log, rules.play(log), config)
+    return plan_reports(log, rules.play(log), config, turn=turn, amendments=amendments)
 
 
-def text_report(log: rules.GameLog, words: Words) -> str:
+def text_report(log: rules.GameLog, words: Words, turn: int | None = None) -> str:
     """``kit report --format text``: the same reports as Markdown, in ``words``' language."""
-    return markdown(log, rules.play(log), words)
+    return markdown(log, rules.play(log), words, turn)
+
+
+def turn_count(log: rules.GameLog) -> int:
+    """How many turns the log reports (turns after the winning one are not)."""
+    return len(rules.play(log).turns)
+
+
+def turn_snapshots(log: rules.GameLog) -> dict[int, dict[str, object]]:
+    """Every reported turn's snapshot (``kit.published``)."""
+    return snapshots(rules.play(log))
+
+
+def summary(log: rules.GameLog, turn: int, words: Words) -> str:
+    """The ``--turn N`` line after the page count: the winner if any, else next turn's
+    allowances; and who sent no orders."""
+    report = rules.play(log).turns[turn - 1]
+    parts = [notes.no_orders_line(report.no_orders, words)]
+    if report.winners:
+        parts.append(win_text(report.winners, report.reason, report.number, words))
+    else:
+        parts.append(notes.next_turn_line(report.next_allowance, log.players, words))
+    return "; ".join(part for part in parts if part)

@@ -1,0 +1,160 @@
+"""``kit report`` for any game with a game log: check it, write its report folder, or say it
+as text or CSV. The command line and the console both call these, so their files agree.
+
+A game log is the dict ``tomllib`` gives for the TOML file. Every problem of a log is raised at
+once (``kit.errors.Problems``). The report folder is named after the log's ``title`` (or the
+file name), keeps files a user put there, and records the reports of published turns
+(``kit.published``): a log change that would alter one is refused unless amended.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from pathlib import Path
+
+from .errors import ConfigError
+from .game import GameReport, GameSpec, KitConfig
+from .i18n import DEFAULT, words
+from .published import check_published, read_record, record_bytes, recorded_amendments
+from .registry import GAMES, game_spec
+
+FOLDER_MAX = 40  # characters of the name a report folder takes from the title or file name
+SUFFIX = "-reports"
+
+
+def _spec(data: Mapping) -> tuple[GameSpec, GameReport]:
+    """The game a log names, if it has reports."""
+    if not isinstance(data, Mapping):
+        raise ConfigError("game", "the game log must be a TOML table")
+    name = data.get("game")
+    spec = game_spec(name) if isinstance(name, str) and name in GAMES else None
+    if spec is None or spec.report is None:
+        takes = [n for n, g in GAMES.items() if g.report is not None]
+        raise ConfigError("game", f"a game log names its game: game = \"{takes[0]}\" (games "
+                          f"with reports: {', '.join(takes)})")
+    return spec, spec.report
+
+
+def check_log(data: Mapping, *, strict: bool = False) -> object:
+    """The game's checked log; every problem of ``data`` at once. ``strict``: the house
+    rulings are errors instead (for games that have them)."""
+    spec, report = _spec(data)
+    if strict and not report.strict:
+        raise ConfigError("strict", f"{spec.title} logs have no house rulings to make strict; "
+                          "leave --strict out")
+    return report.parse(data, strict=True) if strict else report.parse(data)
+
+
+def slug(text: str) -> str:
+    """A folder-safe name: letters and digits of any script kept, every other run of
+    characters one "-"; at most 40 characters."""
+    return re.sub(r"[\W_]+", "-", text).strip("-")[:FOLDER_MAX].strip("-")
+
+
+def report_folder(data: Mapping, log_path: str | Path | None = None) -> str:
+    """The report folder's name: the log's ``title``, else its file name, then "-reports"
+    ("Friday night.toml" -> "Friday-night-reports"); "game-reports" when neither has a
+    letter or digit."""
+    title = data.get("title") if isinstance(data, Mapping) else None
+    for source in (title if isinstance(title, str) else "",
+                   Path(log_path).stem if log_path else ""):
+        name = slug(source)
+        if name:
+            return name + SUFFIX
+    return "game" + SUFFIX
+
+
+def _turn(report: GameReport, log: object, turn: int | None) -> None:
+    if turn is None:
+        return
+    if report.turns is None:
+        raise ConfigError("turn", "this game's reports are not turn by turn; leave --turn out")
+    played = report.turns(log)
+    if not 1 <= turn <= played:
+        where = f"turns 1 to {played}" if played else "no turns yet"
+        raise ConfigError("turn", f"{turn} is not a turn of this log; it reports {where}")
+
+
+def _published(data: Mapping, report: GameReport, log: object, folder: Path, amend: bool
+               ) -> tuple[dict | None, tuple]:
+    """The folder's new record of published turns and every amendment it holds (None: the
+    game or the log keeps no record)."""
+    published = data.get("published")
+    if report.snapshots is None:
+        if published is not None:
+            raise ConfigError("published", "this game's reports are not turn by turn; "
+                              "leave published out")
+        return None, ()
+    record = read_record(folder)
+    if published is None:
+        return (record if record["turns"] else None), recorded_amendments(record)
+    snapshots = report.snapshots(log)
+    if published > len(snapshots):
+        raise ConfigError("published", f"{published} turns handed out, but the log reports "
+                          f"{len(snapshots)}; published counts the turns whose reports the "
+                          "players have")
+    record, _new = check_published(record, snapshots, published, amend)
+    return record, recorded_amendments(record)
+
+
+def write_reports(data: Mapping, *, out: Path, folder: str, paper: str = "a4",
+                  lang: str = DEFAULT, turn: int | None = None, strict: bool = False,
+                  amend: bool = False, cache=None, workers: int = 0) -> list[Path]:
+    """Write the report folder ``out/folder`` (or, with ``turn``, only that turn's files into
+    it) and return the files written; nothing is written when a problem is found."""
+    from .build import build, plan_recipe
+    from .paper import paper as paper_size
+
+    log = check_log(data, strict=strict)
+    spec, report = _spec(data)
+    _turn(report, log, turn)
+    sheet = paper_size(paper)
+    record, amendments = _published(data, report, log, out / folder, amend)
+    config = KitConfig(game=spec.name, players=0, names=(), paper=sheet.name, range=(1, 1),
+                       custom_range=False, out=str(out), party=folder, lang=lang)
+    extra: dict[str, object] = {}
+    if turn is not None:
+        extra["turn"] = turn
+    if amendments:
+        extra["amendments"] = amendments
+    recipe = plan_recipe(report.plan(log, config, **extra), config)
+    if turn is not None:
+        recipe.files[f"turn-{turn}.md"] = report.text(log, words(lang), turn=turn).encode()
+    if record is not None:
+        recipe.files["published.json"] = record_bytes(record)
+    return build([], cache, recipes=[recipe], workers=workers,
+                 keep="all" if turn is not None else "foreign")
+
+
+def turn_summary(data: Mapping, turn: int, *, lang: str = DEFAULT, pages: int = 0) -> str:
+    """``--turn N``'s line: the turn, its pages, then the winner or next turn's allowances."""
+    log = check_log(data)
+    _spec_, report = _spec(data)
+    _turn(report, log, turn)
+    say = words(lang)
+    head = say.ngettext("Turn %(turn)s: %(num)s page", "Turn %(turn)s: %(num)s pages", pages,
+                        turn=turn)
+    rest = report.summary(log, turn, say) if report.summary else ""
+    return f"{head}; {rest}" if rest else head
+
+
+def report_text(data: Mapping, *, lang: str = DEFAULT, turn: int | None = None,
+                strict: bool = False) -> str:
+    """``--format text``: the reports as Markdown (only ``turn``'s, when given)."""
+    log = check_log(data, strict=strict)
+    _spec_, report = _spec(data)
+    _turn(report, log, turn)
+    if turn is None:
+        return report.text(log, words(lang))
+    return report.text(log, words(lang), turn=turn)
+
+
+def report_csv(data: Mapping, *, strict: bool = False) -> str:
+    """``--format csv``: the game's rows for a spreadsheet (What's My Number?: one row per
+    guess and answer; Lowest Unique Number: one per player and round)."""
+    log = check_log(data, strict=strict)
+    spec, report = _spec(data)
+    if report.csv is None:
+        raise ConfigError("format", f"{spec.title} logs have no CSV yet; use --format text")
+    return report.csv(log)

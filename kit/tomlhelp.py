@@ -1,0 +1,60 @@
+"""TOML syntax errors said for people who do not write TOML every day.
+
+``tomllib`` says "Invalid initial character for a key part (at line 45, column 45)"; a game
+master typing a log at a party needs "line 45, column 45: a { ... } must be on one line".
+``explain`` keeps the line and column, names the usual trap in plain words, and keeps the
+parser's own words at the end for anyone who knows TOML.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .errors import escaped
+
+WHERE = re.compile(r"^(?P<what>.*?) \(at line (?P<line>\d+), column (?P<column>\d+)\)$", re.S)
+INLINE = ("the { ... } of a list or table must be on one line; join this line with the next "
+          "(a [ ... ] list may be split over lines, a { ... } may not)")
+TRAPS = (
+    ("Cannot overwrite a value", "a name is given twice in one table; in a game log that is "
+     "usually the same player twice in one turn: keep one entry (orders that arrive late "
+     "belong to the next turn)"),
+    ("Cannot declare", "this table is declared twice; give each [table] once"),
+    ("Unclosed array", "a [ ... ] list is not closed, or two of its values have no comma "
+     "between them; write lists like [17, 33]"),
+    ("Unclosed inline table", INLINE),
+    ("Invalid value", "a value must be a number, \"text in quotes\", a [list] or a { table }; "
+     "names go in quotes, like players = [\"Ann\", \"Bob\"]"),
+    ("Illegal character '\\n'", "a \"text\" is not closed on its line; add the closing quote"),
+    ("Unterminated string", "a \"text\" is not closed; add the closing quote"),
+    ("Expected '=' after a key", "write name = value, like Ann = [17, 33]"),
+    ("Invalid initial character for a key part", "a name must start with a letter, a digit, "
+     "_ or -, or be written in quotes"),
+)
+
+
+def _open_brace(text: str, line: int, column: int) -> bool:
+    """Whether a { ... } is still open where the parser stopped (so it was split over
+    lines)."""
+    lines = text.splitlines()
+    if not 1 <= line <= len(lines):
+        return False
+    before = "\n".join(lines[: line - 1])
+    return before.count("{") > before.count("}") or (
+        lines[line - 1][: column - 1].count("{") > lines[line - 1][: column - 1].count("}")
+        and column > len(lines[line - 1].rstrip()))
+
+
+def explain(text: str, message: str) -> str:
+    """``message`` (a ``TOMLDecodeError``'s text for ``text``) as "line L, column C: what is
+    wrong, in plain words (TOML: the parser's words)"."""
+    found = WHERE.match(message)
+    if not found:
+        return escaped(message)
+    what, line, column = found["what"], int(found["line"]), int(found["column"])
+    plain = next((words for start, words in TRAPS if what.startswith(start)), "")
+    if what.startswith(("Invalid initial character for a key part", "Invalid value",
+                        "Expected '=' after a key")) and _open_brace(text, line, column):
+        plain = INLINE
+    said = f"line {line}, column {column}: "
+    return said + (f"{plain} (TOML: {escaped(what)})" if plain else escaped(what))
