@@ -282,3 +282,15 @@ def test_csv_has_a_row_per_player_and_round() -> None:
     comma = seated('Jo = 1, Kim = 2, Lee = 2, Max = 3, "Zoë" = 5').replace('"Jo"', '"Jo, Jr."')
     tricky = csv_report(read_party_log(comma.replace("Jo =", '"Jo, Jr." =')))
     assert '1,1,"Jo, Jr.",1,no,1\n' in tricky  # quoted by the csv module
+
+
+def test_choices_as_a_table_of_their_own_name_their_lines() -> None:
+    text = ('game = "lowest-unique"\n[[table]]\nplayers = ["Ann", "Bob", "Cy"]\n\n'
+            "[[round]]  # table 1's first\ntable = 1\nround = 1\n[round.choices]\nAnn = 1\n"
+            "Bob = 0\nCyy = 2\n")
+    assert problems(text) == [
+        "line 10, table 1, round 1: 'Bob' wrote '0'; give a whole number from 1 to 10, or "
+        '"pass"',
+        "line 11, table 1, round 1: 'Cyy' does not sit at this table; did you mean Cy?"]
+    fixed = read_party_log(text.replace("Bob = 0", "Bob = 3").replace("Cyy", "cy"))
+    assert fixed.tables[0].rounds[0].winner == "Ann"

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 
 _HEADER = re.compile(r"\s*\[\[\s*([^\[\]]+?)\s*\]\]\s*(#.*)?$")
+_TABLE = re.compile(r"\s*\[\s*([^\[\]]+?)\s*\]\s*(#.*)?$")  # [round.choices]
 _KEY = re.compile(r"""\s*(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|([A-Za-z0-9_-]+))\s*=""")
 _INLINE_KEY = re.compile(r"""(?:^|[{,])\s*(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|([A-Za-z0-9_-]+))"""
                          r"""\s*=""")
@@ -76,11 +77,12 @@ def locate(source: str) -> LogLines:
     """Scan a log's text for its blocks and keys."""
     found = LogLines()
     block: Block | None = None
+    prefix = ""  # "choices." inside a [round.choices] table of the last [[round]]
     for number, text in _code_lines(source):
         header = _HEADER.match(text)
         if header:
             name = re.sub(r"""[\s"']""", "", header[1])
-            block = Block(number)
+            block, prefix = Block(number), ""
             if name == "table":
                 found.tables.append(block)
                 found.table_rounds.append([])
@@ -91,12 +93,19 @@ def locate(source: str) -> LogLines:
             else:
                 block = None
             continue
-        if text.lstrip().startswith("["):  # a [table] of another kind ends the block
-            block = None
+        table = _TABLE.match(text)
+        if table:  # [round.choices] goes on with the last [[round]]; any other ends the block
+            name = re.sub(r"""[\s"']""", "", table[1])
+            if name == "round.choices" and found.rounds and block is found.rounds[-1]:
+                block.keys.setdefault("choices", number)
+                prefix = "choices."
+            else:
+                block = None
+            continue
         key = _KEY.match(text)
         if block is None or key is None:
             continue
-        name = _key(key)
+        name = prefix + _key(key)
         block.keys.setdefault(name, number)
         rest = text[key.end():]
         if rest.lstrip().startswith("{"):  # an inline table: its keys share this line
