@@ -362,6 +362,10 @@ KITS = [
     KitSpec("report-lowest-unique-fr", ("--lang", "fr", "--paper", "letter"), ("results",),
             LUN_TWO_TABLES_LOG, axe=True),
     KitSpec("report-lowest-unique-es", ("--lang", "es"), ("results",), LUN_TWO_TABLES_LOG),
+    # tables at different rounds: provisional standings, score sheets with unplayed rounds
+    KitSpec("report-lowest-unique-provisional-de", ("--lang", "de"), ("results",),
+            (Path(__file__).parent / "data" / "lun-three-tables.toml").read_text("utf-8"),
+            axe=True),
 ]
 SPECS = {spec.name: spec for spec in KITS}
 def _sampled(spec: KitSpec, document: str) -> bool:
