@@ -1,7 +1,9 @@
 """Lowest Unique Number: the game as one package.
 
 ``rules`` (pure scoring), ``options`` (its own settings), ``planner`` and ``forms`` (its
-pages), ``log`` (the game log ``kit report`` reads), ``templates/`` (its prose pages).
+pages), ``log`` (the game log ``kit report`` reads and the console builds; ``checks`` and
+``lines`` find every problem and its line), ``reports`` (the report folder, text and CSV),
+``templates/`` (its prose pages).
 """
 
 from __future__ import annotations
@@ -24,5 +26,5 @@ GAME = GameSpec(
     check_config=planner.check_config,
     templates=Path(__file__).parent / "templates",
     report=GameReport(parse=log.parse_party_log, plan=reports.plan_report,
-                      text=reports.text_report),
+                      text=reports.text_report, csv=reports.csv_report),
 )
