@@ -294,3 +294,14 @@ def test_choices_as_a_table_of_their_own_name_their_lines() -> None:
         "line 11, table 1, round 1: 'Cyy' does not sit at this table; did you mean Cy?"]
     fixed = read_party_log(text.replace("Bob = 0", "Bob = 3").replace("Cyy", "cy"))
     assert fixed.tables[0].rounds[0].winner == "Ann"
+
+
+def test_kit_report_format_csv(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "friday.toml"
+    path.write_text(THREE_TABLES, encoding="utf-8")
+    assert main(["report", str(path), "--format", "csv", "--out", str(tmp_path / "out")]) == 0
+    out, err = capsys.readouterr()
+    assert err == "" and not (tmp_path / "out").exists()
+    assert out == csv_report(read_party_log(THREE_TABLES))
+    assert out.splitlines()[-4:] == ["3,1,Jo,2,yes,0", "3,1,Kim,2,yes,0", "3,1,Lee,5,no,0",
+                                     "3,1,Max,3,no,1"]
