@@ -1,0 +1,239 @@
+"""The console's store on SQLite and PostgreSQL: migrations, the append-only journal and its
+row versions, concurrent writers, database URLs, and two ``kit serve`` processes: one killed
+with SIGKILL right after a 201 loses nothing; two sharing one database continue each other's
+game."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette", reason="the console needs the web extra")
+
+import httpx  # noqa: E402
+import sqlalchemy as sa  # noqa: E402
+from console_db import console_url, free_port, postgres_server  # noqa: E402,F401  (fixtures)
+
+from kit.console.service import Conflict, Console, open_console  # noqa: E402
+from kit.console.store import Stale, database_url, journal  # noqa: E402
+from kit.errors import ConfigError  # noqa: E402
+
+PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
+
+
+@pytest.fixture
+def console(console_url: str, tmp_path: Path) -> Iterator[Console]:  # noqa: F811
+    opened = open_console(console_url, tmp_path / "files")
+    try:
+        yield opened
+    finally:
+        opened.close()
+
+
+def new_game(console: Console) -> str:
+    return console.create_game({"game": "whats-my-number", "players": PLAYERS}).id
+
+
+def test_schema_is_migrated_once(console: Console, console_url: str,  # noqa: F811
+                                 tmp_path: Path) -> None:
+    with console.store.engine.connect() as conn:
+        assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() \
+            == "0001"
+        names = set(sa.inspect(conn).get_table_names())
+    assert {"games", "journal", "alembic_version"} <= names
+    game = new_game(console)
+    again = open_console(console_url, tmp_path / "files")  # a restart: nothing to migrate
+    try:
+        assert again.state(game).version == 1
+    finally:
+        again.close()
+
+
+def test_sqlite_settings(tmp_path: Path) -> None:
+    opened = open_console(str(tmp_path / "db.sqlite3"), tmp_path / "files")
+    try:
+        with opened.store.engine.connect() as conn:
+            pragma = {name: conn.exec_driver_sql(f"PRAGMA {name}").scalar()
+                      for name in ("journal_mode", "foreign_keys", "synchronous")}
+    finally:
+        opened.close()
+    assert pragma == {"journal_mode": "wal", "foreign_keys": 1, "synchronous": 2}  # 2: FULL
+
+
+def test_journal_is_one_row_per_version(console: Console) -> None:
+    game = new_game(console)
+    store = console.store
+    assert store.append(game, 1, "orders", {"turn": 1, "orders": {"Ann": [1, 2]}}) == 2
+    with pytest.raises(Stale) as stale:
+        store.append(game, 1, "orders", {"turn": 1, "orders": {"Bob": [1, 2]}})
+    assert stale.value.current == 2
+    with pytest.raises(sa.exc.IntegrityError), store.engine.begin() as conn:
+        conn.execute(journal.insert().values(game_id=game, seq=2, kind="orders",
+                                             payload="{}", at=0.0))
+    _, rows = store.load(game)
+    assert [(r.seq, r.kind) for r in rows] == [(1, "create"), (2, "orders")]
+
+
+def test_concurrent_writers_lose_nothing(console: Console) -> None:
+    """Eight game masters post at once without a version: every entry lands, once."""
+    game = new_game(console)
+    errors: list[BaseException] = []
+
+    def post(player: str) -> None:
+        try:
+            console.enter_turn(game, {player: [10, 20]})
+        except Conflict:
+            pass  # allowed only after several lost races; counted below
+        except BaseException as exc:  # noqa: BLE001
+            errors.append(exc)
+
+    threads = [threading.Thread(target=post, args=(p,)) for p in PLAYERS]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert not errors
+    state = console.state(game)
+    assert set(state.received) == set(PLAYERS)
+    assert state.version == 1 + len(PLAYERS)
+
+
+def test_a_stale_version_raises_conflict_with_the_changes(console: Console) -> None:
+    game = new_game(console)
+    console.enter_turn(game, {"Ann": [1, 2]}, version=1)
+    with pytest.raises(Conflict) as conflict:
+        console.enter_turn(game, {"Bob": [1, 2]}, version=1)
+    assert conflict.value.version == 2
+    assert conflict.value.changes == [{"version": 2, "kind": "orders",
+                                       "text": "turn 1: orders for Ann"}]
+
+
+def test_database_urls() -> None:
+    assert database_url("postgres://u:p@h/db").drivername == "postgresql+psycopg"
+    assert database_url("postgresql://u@h:5433/db").port == 5433
+    with pytest.raises(ConfigError):
+        database_url("mysql://u@h/db")
+
+
+def test_a_password_never_shows_in_errors() -> None:
+    port = free_port()  # nothing listens there
+    with pytest.raises(ConfigError) as failed:
+        open_console(f"postgresql://kit:hunter2secret@127.0.0.1:{port}/kit")
+    assert "hunter2secret" not in str(failed.value)
+    assert failed.value.field == "database"
+
+
+# --- kit serve processes --------------------------------------------------------------------------
+
+class Server:
+    """``kit serve`` on a free loopback port, with its own database and render cache."""
+
+    def __init__(self, database: str, cache: Path, log: Path) -> None:
+        self.port = free_port()
+        self.database = database
+        self.cache = cache
+        self.log = log
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> Server:
+        env = {**os.environ, "KIT_CACHE_DIR": str(self.cache)}
+        env.pop("KIT_DATABASE_URL", None)
+        with self.log.open("ab") as out:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "kit", "serve", "--port", str(self.port),
+                 "--database", self.database, "--workers", "1", "--no-prewarm",
+                 "--games", "lowest-unique", "--players", "3", "--paper", "a4"],
+                stdout=out, stderr=out, env=env)
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise AssertionError(f"kit serve stopped: {self.log.read_text()[-2000:]}")
+            try:
+                if httpx.get(self.url + "/healthz", timeout=2).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                time.sleep(0.2)
+        raise AssertionError("kit serve did not answer within 90 s")
+
+    def kill(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(30)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(30)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+@pytest.fixture
+def servers(tmp_path: Path) -> Iterator[list[Server]]:
+    made: list[Server] = []
+    yield made
+    for server in made:
+        server.stop()
+
+
+@pytest.mark.slow
+def test_sigkill_right_after_201_loses_nothing(console_url: str, tmp_path: Path,  # noqa: F811
+                                               servers: list[Server]) -> None:
+    first = Server(console_url, tmp_path / "cache", tmp_path / "serve.log")
+    servers.append(first.start())
+    made = httpx.post(first.url + "/api/games", json={"game": "whats-my-number",
+                                                      "players": PLAYERS}, timeout=30)
+    assert made.status_code == 201
+    game = made.json()
+    gm = {"Authorization": f"Bearer {game['gm_token']}"}
+    entered = httpx.post(f"{first.url}/api/games/{game['id']}/turns",
+                         json={"orders": {"Ann": [17, 33]}}, headers=gm, timeout=30)
+    assert entered.status_code == 201
+    first.kill()  # at once, no shutdown: only what was committed before the 201 survives
+    second = Server(console_url, tmp_path / "cache", tmp_path / "serve.log")
+    servers.append(second.start())
+    state = httpx.get(f"{second.url}/api/games/{game['id']}/state.json", headers=gm, timeout=30)
+    assert state.status_code == 200
+    assert state.json()["received"] == ["Ann"]
+    assert state.json()["version"] == entered.json()["version"]
+    log = (tmp_path / "serve.log").read_text(errors="replace")
+    assert game["gm_token"] not in log
+
+
+@pytest.mark.slow
+def test_two_servers_share_one_game(console_url: str, tmp_path: Path,  # noqa: F811
+                                    servers: list[Server]) -> None:
+    """Created on one server, continued and published through the other; a stale version
+    sent to either gets 409."""
+    one = Server(console_url, tmp_path / "cache", tmp_path / "one.log")
+    two = Server(console_url, tmp_path / "cache", tmp_path / "two.log")
+    servers += [one.start(), two.start()]
+    game = httpx.post(one.url + "/api/games", json={"game": "whats-my-number",
+                                                    "players": PLAYERS}, timeout=30).json()
+    gm = {"Authorization": f"Bearer {game['gm_token']}"}
+    path = f"/api/games/{game['id']}"
+    first = httpx.post(two.url + path + "/turns", json={"orders": {"Ann": [5, 6]},
+                                                        "version": game["version"]},
+                       headers=gm, timeout=30)
+    assert first.status_code == 201
+    stale = httpx.post(one.url + path + "/turns", json={"orders": {"Bob": [5, 6]},
+                                                        "version": game["version"]},
+                       headers=gm, timeout=30)
+    assert stale.status_code == 409 and stale.json()["version"] == first.json()["version"]
+    assert httpx.post(one.url + path + "/turns/1/publish", headers=gm,
+                      timeout=30).status_code == 200
+    seen = httpx.get(two.url + path + "/public.json", timeout=30).json()
+    assert seen["published"] == 1 and seen["turns"][0]["rows"][0]["player"] == "Ann"
