@@ -1,0 +1,102 @@
+"""What anyone with the public link sees: the public page, the big-screen standings and the
+published report files (the GM register and slips only with the GM cookie).
+
+Both pages read ``Console.public_state`` alone. The standings page refreshes itself without a
+script (``<noscript>`` meta refresh); with its small script it polls ``public.json`` and swaps
+in the new standings when the game's version changes, without reloading the page.
+"""
+
+from __future__ import annotations
+
+import mimetypes
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from ..i18n import N_, words
+from .pages import PageProblem, call, console, language, render
+from .views import board, guard
+
+WMN = "whats-my-number"
+REFRESH_SECONDS = 5
+POLL_MS = 2000
+PRIVATE = ("register", "slip", "secret")  # report files for the GM's eyes only
+
+
+def _board_context(public: dict[str, Any], lang: str) -> dict[str, Any]:
+    w = words(lang)
+    if public["game"] == WMN:
+        return {"kind": "wmn", "turns": board.wmn_turns(public, w),
+                "standings": board.wmn_standings(public), "players": public.get("players", []),
+                "published": public.get("published", 0),
+                "winners": public.get("winners", [])}
+    boards = board.lun_boards(public)
+    rounds = int(public.get("rounds") or 5)
+    return {"kind": "lun", "boards": boards, "rounds": rounds,
+            "progress": board.progress_text(boards, rounds, w)}
+
+
+async def public_page(request: Request) -> Response:
+    game_id = request.path_params["id"]
+    public = await call(console(request).public_state, game_id)
+    context = _board_context(public, language(request)["lang"])
+    return render(request, "console/public.html", public=public, game_id=game_id, **context)
+
+
+async def standings_page(request: Request) -> Response:
+    game_id = request.path_params["id"]
+    public = await call(console(request).public_state, game_id)
+    context = _board_context(public, language(request)["lang"])
+    return render(request, "console/standings.html", script=True, connect=True, public=public,
+                  game_id=game_id, refresh=REFRESH_SECONDS, poll=POLL_MS, **context)
+
+
+async def report_file(request: Request) -> Response:
+    """A file of the published reports; the GM register (and any slip) needs the GM cookie."""
+    from .service import NotFound
+
+    game_id, name = request.path_params["id"], request.path_params["name"]
+    service = console(request)
+    if any(word in name for word in PRIVATE):
+        token = guard.gm_token(request)
+        if not token or not await call(service.authorize, game_id, token):
+            raise PageProblem(403, N_("Game master only"),
+                              N_("This file is for the game master."))
+    if name == "report.txt":
+        text = await call(_text_report, service, game_id)
+        return Response(text, media_type="text/plain; charset=utf-8",
+                        headers={"cache-control": "no-store"})
+    try:
+        path = await call(service.report_file, game_id, name)
+    except NotFound:
+        raise PageProblem(404, N_("Not found"), N_("There is no such report file.")) from None
+    media = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+    headers = {"cache-control": "no-store"}
+    if path.suffix == ".html":
+        headers["content-security-policy"] = (
+            "default-src 'none'; style-src 'unsafe-inline'; font-src 'self'; img-src 'self' "
+            "data:; form-action 'none'; base-uri 'none'; frame-ancestors 'none'")
+        media = "text/html; charset=utf-8"
+    return Response(path.read_bytes(), media_type=media, headers=headers)
+
+
+def _text_report(service: Any, game_id: str) -> str:
+    """The published turns as text for an email (``kit report --format text``)."""
+    import tomllib
+
+    from ..registry import game_spec
+
+    state = service.state(game_id)
+    data = tomllib.loads(service.export_log(game_id))
+    if state.kind == WMN:
+        data["turn"] = list(data.get("turn", []))[: state.published]
+        if not data["turn"]:
+            del data["turn"]
+        data.pop("published", None)
+    try:
+        from ..report import report_text
+    except ImportError:
+        spec = game_spec(state.kind)
+        return spec.report.text(spec.report.parse(data), words(state.lang))
+    return report_text(data, lang=state.lang)

@@ -1,0 +1,165 @@
+"""The entry grid of a What's My Number? turn: one row per player, and its post -> orders.
+
+A row has the player's allowance filled in and a box per guess, plus one dashed box for a guess
+written beyond the allowance (the engine's ruling ignores it, but the GM records what the slip
+says); a "list" toggle with a box per other player; and "no orders". Input names carry the
+player's position, never the name: ``g{i}_{k}`` guess k, ``t{i}`` list toggle, ``l{i}_{j}``
+the list's number for player j, ``n{i}`` no orders.
+
+``read_grid`` returns only the rows that differ from what is already entered, as the orders
+``Console.enter_turn`` takes (``[17, 33]``, ``{"list": {...}}``, or ``None``: no orders), and
+every problem of the form at once, keyed by row and by box.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...errors import KitError, Problems
+from ...i18n import Words
+
+EXTRA_BOXES = 1
+_PLAYER = re.compile(r"player (.+?)(?:, guess [0-9]+)?$")
+
+
+@dataclass
+class Grid:
+    """What the grid post says: changed orders by player, problems by row and by input."""
+
+    orders: dict[str, Any] = field(default_factory=dict)
+    rows: dict[int, list[str]] = field(default_factory=dict)  # row index -> messages
+    boxes: set[str] = field(default_factory=set)  # input names marked aria-invalid
+    general: list[str] = field(default_factory=list)
+
+    def add(self, row: int, message: str, box: str | None = None) -> None:
+        self.rows.setdefault(row, []).append(message)
+        if box:
+            self.boxes.add(box)
+
+    @property
+    def ok(self) -> bool:
+        return not (self.rows or self.general)
+
+
+def box_count(allowance: int) -> int:
+    return allowance + EXTRA_BOXES
+
+
+def _number(text: str) -> int | None:
+    text = text.strip()
+    return int(text) if re.fullmatch(r"-?[0-9]{1,6}", text) else None
+
+
+def _read_list(grid: Grid, values: Mapping[str, str], i: int, players: Sequence[str],
+               w: Words) -> dict[str, int] | None:
+    entries: dict[str, int] = {}
+    for j, other in enumerate(players):
+        if j == i:
+            continue
+        text = values.get(f"l{i}_{j}", "").strip()
+        if not text:
+            continue
+        number = _number(text)
+        if number is None:
+            grid.add(i, w.gettext("%(value)s for %(name)s is not a whole number.",
+                                  value=text[:12], name=other), f"l{i}_{j}")
+        else:
+            entries[other] = number
+    if not entries and i not in grid.rows:
+        grid.add(i, w.gettext("List ticked, but no numbers in it: fill the list, or untick "
+                              "it."), f"t{i}")
+        return None
+    return entries if i not in grid.rows else None
+
+
+def _read_guesses(grid: Grid, values: Mapping[str, str], i: int, boxes: int,
+                  w: Words) -> list[int]:
+    guesses: list[int] = []
+    for k in range(1, boxes + 1):
+        text = values.get(f"g{i}_{k}", "").strip()
+        if not text:
+            continue
+        number = _number(text)
+        if number is None:
+            grid.add(i, w.gettext("Guess %(k)s: %(value)s is not a whole number.", k=k,
+                                  value=text[:12]), f"g{i}_{k}")
+        else:
+            guesses.append(number)
+    return guesses
+
+
+def read_grid(values: Mapping[str, str], players: Sequence[str], allowance: Mapping[str, int],
+              current: Mapping[str, Any], w: Words) -> Grid:
+    """The grid's post -> the orders that changed, and every problem (nothing raised)."""
+    grid = Grid()
+    for i, name in enumerate(players):
+        had = current.get(name)
+        if values.get(f"n{i}"):
+            if had is not None:
+                grid.orders[name] = None
+            continue
+        if values.get(f"t{i}"):
+            order: Any = _read_list(grid, values, i, players, w)
+            if order is not None:
+                order = {"list": order}
+        else:
+            guesses = _read_guesses(grid, values, i, box_count(allowance.get(name, 2)), w)
+            order = guesses or None
+            if not guesses and had is not None and i not in grid.rows:
+                grid.add(i, w.gettext("The row was emptied: to take orders back use “Undo "
+                                      "last entry”, or tick “No orders”."), f"g{i}_1")
+        if order is not None and order != had:
+            grid.orders[name] = order
+    return grid
+
+
+def absorb(grid: Grid, error: KitError, players: Sequence[str]) -> None:
+    """The engine's problems (``turn 3, player Cy: ...``), each on its player's row."""
+    index = {name: i for i, name in enumerate(players)}
+    for problem in error.problems if isinstance(error, Problems) else (error,):
+        found = _PLAYER.search(problem.field)
+        row = index.get(found[1]) if found else None
+        if row is None:
+            grid.general.append(str(problem))
+        else:
+            grid.add(row, problem.message)
+
+
+def _posted_or(values: Mapping[str, str] | None, key: str, fallback: str) -> str:
+    return values.get(key, "") if values is not None else fallback
+
+
+def grid_rows(players: Sequence[str], allowance: Mapping[str, int], current: Mapping[str, Any],
+              w: Words, posted: Mapping[str, str] | None = None,
+              grid: Grid | None = None) -> list[dict[str, object]]:
+    """What the template shows per row: from the entries, or from a refused post."""
+    rows = []
+    for i, name in enumerate(players):
+        order = current.get(name)
+        allowed = allowance.get(name, 2)
+        is_list = isinstance(order, Mapping)
+        guesses = list(order) if isinstance(order, list) else []
+        listed = dict(order["list"]) if is_list else {}
+        boxes = []
+        for k in range(1, box_count(allowed) + 1):
+            value = _posted_or(posted, f"g{i}_{k}", str(guesses[k - 1]) if k <= len(guesses)
+                               else "")
+            boxes.append({"name": f"g{i}_{k}", "k": k, "value": value, "extra": k > allowed,
+                          "label": w.gettext("%(name)s, extra guess (beyond %(allowed)s)",
+                                             name=name, allowed=allowed) if k > allowed else
+                          w.gettext("%(name)s, guess %(k)s", name=name, k=k)})
+        others = [{"name": f"l{i}_{j}", "player": other,
+                   "value": _posted_or(posted, f"l{i}_{j}", str(listed.get(other, ""))),
+                   "label": w.gettext("%(name)s’s list: %(other)s", name=name, other=other)}
+                  for j, other in enumerate(players) if j != i]
+        rows.append({
+            "i": i, "name": name, "allowance": allowed, "guesses": boxes, "list": others,
+            "is_list": bool(posted.get(f"t{i}")) if posted is not None else is_list,
+            "none": bool(posted.get(f"n{i}")) if posted is not None else False,
+            "entered": name in current, "errors": (grid.rows.get(i, []) if grid else []),
+            "invalid": sorted(grid.boxes) if grid else [],
+        })
+    return rows

@@ -1,0 +1,116 @@
+"""What a What's My Number? game shows the GM: the open turn's allowances, entries and rulings,
+and each published turn's report rows, all from the engine (``kit.console.engine``) replaying
+the game's log dict. Nothing here decides a rule.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...errors import KitError
+from ...games.whats_my_number.people import answer
+from ...i18n import Words
+from .. import engine
+
+
+@dataclass
+class TurnView:
+    """The open turn as the GM sees it."""
+
+    number: int
+    players: tuple[str, ...]
+    allowance: dict[str, int]
+    entries: dict[str, Any]
+    rulings: list[str] = field(default_factory=list)
+    winners: tuple[str, ...] = ()
+    over: bool = False  # the game was won in a published turn
+
+
+def _played(log: Mapping[str, Any], turns: int) -> Any:
+    data = copy.deepcopy(dict(log))
+    data.pop("published", None)
+    kept = list(data.get("turn", []))[:turns]
+    if kept:
+        data["turn"] = kept
+    else:
+        data.pop("turn", None)
+    return engine.wmn_result(engine.check(data))
+
+
+def ruling_text(ruling: Any, w: Words) -> str:
+    """One house ruling in the page's words."""
+    numbers = w.join([str(n) for n in getattr(ruling, "numbers", ())])
+    name = ruling.player
+    if ruling.kind == "extra-guesses":
+        return w.gettext("%(name)s wrote more guesses than the %(allowed)s allowed: %(numbers)s "
+                         "ignored.", name=name, allowed=ruling.allowed, numbers=numbers)
+    if ruling.kind == "out-of-range":
+        return w.gettext("%(name)s: %(numbers)s outside the range, so void (the other guesses "
+                         "keep their places).", name=name, numbers=numbers)
+    if ruling.kind == "partial-list":
+        return w.gettext("%(name)s’s list leaves out %(missing)s: its right numbers are counted, "
+                         "but it cannot win.", name=name, missing=w.join(list(ruling.missing)))
+    if ruling.kind == "no-orders":
+        return w.gettext("%(name)s: no orders.", name=name)
+    return f"{name}: {ruling.kind}"
+
+
+def open_turn(log: Mapping[str, Any], published: int, w: Words) -> TurnView:
+    """The open turn: allowances from the published turns, entries so far, their rulings."""
+    players = tuple(log.get("players", ()))
+    turns = list(log.get("turn", []))
+    number = published + 1
+    before = _played(log, published)
+    entries = dict(turns[published]) if len(turns) > published else {}
+    view = TurnView(number, players, dict(before.next_allowance), entries,
+                    winners=tuple(before.winners), over=bool(before.winners))
+    if entries:
+        try:
+            now = _played(log, number)
+        except KitError:
+            return view
+        if len(now.turns) >= number:
+            report = now.turns[number - 1]
+            view.rulings = [ruling_text(r, w) for r in report.rulings if r.kind != "no-orders"]
+    return view
+
+
+def report_rows(report: Any, players: Sequence[str], w: Words) -> list[dict[str, object]]:
+    """A published turn's report as table rows: guesses with answers, lists with counts."""
+    rows = []
+    for row in report.rows:
+        if hasattr(row, "cells"):
+            status = getattr(row, "status", "ok")
+            label = f"{row.player} {row.index}"
+            if status == "void":
+                label += " " + w.gettext("(void)")
+            elif status == "ignored":
+                label += " " + w.gettext("(ignored)")
+            elif row.bonus:
+                label += " " + w.gettext("(bonus)")
+            rows.append({"label": label, "number": row.number,
+                         "cells": [answer(c, w) for c in row.cells]})
+        else:
+            text = w.ngettext("List: %(num)s correct", "List: %(num)s correct", row.correct)
+            if getattr(row, "partial", False):
+                text += " " + w.gettext("(partial list)")
+            rows.append({"label": row.player, "number": "", "cells": [], "list": text})
+    return rows
+
+
+def published_reports(log: Mapping[str, Any], published: int, w: Words
+                      ) -> tuple[list[dict[str, object]], Any]:
+    """Every published turn's report rows (newest first) and the game result so far."""
+    result = _played(log, published)
+    players = tuple(log.get("players", ()))
+    turns = []
+    for report in result.turns[:published]:
+        turns.append({"number": report.number, "rows": report_rows(report, players, w),
+                      "no_orders": list(getattr(report, "no_orders", ())),
+                      "rulings": [ruling_text(r, w) for r in getattr(report, "rulings", ())
+                                  if r.kind != "no-orders"],
+                      "winners": list(report.winners)})
+    return list(reversed(turns)), result
