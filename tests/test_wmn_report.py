@@ -174,7 +174,8 @@ def test_report_files_for_players_and_for_the_gm(capsys: pytest.CaptureFixture[s
     assert main(["report", str(log_file), "--out", str(tmp_path), "--no-cache"]) == 0
     folder = tmp_path / "game-reports"
     assert capsys.readouterr().out.splitlines() == [str(folder / f) for f in (
-        "gm-register.html", "gm-register.pdf", "turn-reports.html", "turn-reports.pdf")]
+        "gm-register.html", "gm-register.pdf", "private-slips.html", "private-slips.pdf",
+        "turn-reports.html", "turn-reports.pdf")]
     reports = page_texts(folder / "turn-reports.pdf")
     assert [header_label(t) for t in reports] == ["Turn 1 report", "Turn 2 report",
                                                   "Turn 3 report"]

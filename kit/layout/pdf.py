@@ -236,6 +236,6 @@ def outline(writer, marks: Sequence[tuple[int, str]]) -> None:
     from pypdf.generic import NameObject
 
     for index, title in sorted(marks, key=lambda mark: mark[0]):
-        writer.add_outline_item(title, index)
+        writer.add_outline_item(title=title, page_number=index)
     if marks:
         writer.root_object[NameObject("/PageMode")] = NameObject("/UseOutlines")

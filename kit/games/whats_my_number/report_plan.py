@@ -18,18 +18,21 @@ from ...plan import Document, KitPlan
 from ...published import Amendment
 from . import rules
 from . import turn_notes as notes
+from .erratum import erratum_pages
 from .gm_register import register_pages
 from .people import answer, range_words
 from .people import title as game_title
 from .reports import game_layout, legend, report_pages, row_label, turn_pages, win_text
+from .slips import slip_pages
 from .snapshot import snapshots
 
 
 def plan_reports(log: rules.GameLog, result: rules.GameResult, config: KitConfig, *,
                  turn: int | None = None, amendments: Sequence[Amendment] = ()) -> KitPlan:
-    """The report folder's documents: every turn and the register; or, with ``turn``, only
-    that turn's report (``turn-N``). ``amendments``: every correction of a published turn
-    recorded so far, oldest first (for the erratum and the register)."""
+    """The report folder's documents: every turn's report, the register and the private
+    slips; or, with ``turn``, only that turn's report (``turn-N``) and slips
+    (``slips-turn-N``). ``amendments``: every correction of a published turn recorded so
+    far, oldest first (the register lists them; each gets a page of ``erratum``)."""
     for label in log.players:  # printed on every page: only what our fonts can draw
         printable_text("players", f"the label {shown(label)}", label, rules.MAX_LABEL_LENGTH)
     sheet = paper(config.paper)
@@ -42,22 +45,26 @@ def plan_reports(log: rules.GameLog, result: rules.GameResult, config: KitConfig
         layout = game_layout(log, result, sheet, words)
         pages = turn_pages(report, list(log.players), layout,
                            sheet.oriented(layout.landscape).body, words, log.range)
-        return KitPlan(folder=config.folder_name, game_title=name, banner=banner,
-                       documents=(Document(f"turn-{turn}", _("%(game)s — turn %(turn)s report",
-                                                             game=name, turn=turn),
-                                           tuple(pages)),), lang=words.lang)
-    return KitPlan(
-        folder=config.folder_name,
-        game_title=name,
-        banner=banner,
-        documents=(
+        documents = [
+            Document(f"turn-{turn}", _("%(game)s — turn %(turn)s report", game=name, turn=turn),
+                     tuple(pages)),
+            Document(f"slips-turn-{turn}", _("%(game)s — private slips, turn %(turn)s",
+                                             game=name, turn=turn),
+                     tuple(slip_pages(log, result, sheet, words, (turn,))))]
+    else:
+        documents = [
             Document("turn-reports", _("%(game)s — turn reports", game=name),
                      tuple(report_pages(log, result, sheet, words))),
             Document("gm-register", _("%(game)s — GM register", game=name),
-                     tuple(register_pages(log, result, sheet, words))),
-        ),
-        lang=words.lang,
-    )
+                     tuple(register_pages(log, result, sheet, words, amendments))),
+            Document("private-slips", _("%(game)s — private slips", game=name),
+                     tuple(slip_pages(log, result, sheet, words)))]
+    if amendments:
+        documents.append(Document("erratum", _("%(game)s — erratum", game=name),
+                                  tuple(erratum_pages(amendments, sheet, words))))
+    documents = [document for document in documents if document.pages]
+    return KitPlan(folder=config.folder_name, game_title=name, banner=banner,
+                   documents=tuple(documents), lang=words.lang)
 
 
 # --- what a turn report adds (the texts are ``turn_notes``', shared with the pages) ---------------

@@ -1,0 +1,142 @@
+"""The erratum of What's My Number? (``kit report --amend``): for each correction of a turn
+already handed out, a page that says which turn's report changed, every changed cell (row,
+column: as printed -> now) and every changed allowance for the next turn, so players can
+correct the copy they hold.
+
+The cells are the snapshot's (``snapshot``): rows "Ann 1", "Fay List", "Next turn" (the
+allowances) and "Result" (no orders, winners); the answers are printed as the reports print
+them, in the kit's language.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ...fonts import isolate
+from ...i18n import Words
+from ...layout.blocks import heading, para, title
+from ...layout.model import Item
+from ...layout.table import Cell, ruled_table
+from ...paper import Frame, Paper
+from ...plan import Form, Page
+from ...published import MISSING, Amendment, CellChange
+from . import rules
+from . import turn_notes as notes
+from .people import answer
+from .reports import HEAD_MM, ROW_MM, SLACK_MM
+from .snapshot import NEXT_TURN, RESULT
+
+ROW_COLUMN_SHARE = 0.3  # of the body width: the row; the column as much; then old and new
+ANSWERS = (rules.HIGHER, rules.LOWER, rules.HIT, rules.NO_INFO)
+
+
+def value_text(value: str, words: Words) -> str:
+    """A cell's value as the reports print it: answers in the language's letters, ruling
+    marks translated, "—" for an empty cell or one the report did not have."""
+    if value in ANSWERS:
+        return answer(value, words)
+    if value in ("void", "ignored", "partial"):
+        return notes.status_mark(value, words)
+    if value in ("", "-", MISSING):
+        return "—"
+    return value
+
+
+def row_text(row: str, words: Words) -> str:
+    """A snapshot row as the report labels it ("Ann 1", "Fay List", "Next turn")."""
+    if row == NEXT_TURN:
+        return words.gettext("Next turn")
+    if row == RESULT:
+        return words.gettext("Result")
+    if row.endswith(" List"):
+        return words.gettext("%(player)s List", player=row[: -len(" List")])
+    return row
+
+
+def column_text(column: str, words: Words) -> str:
+    """A snapshot column: a player's label, or what a list, a ruling or the result holds."""
+    named = {"status": words.gettext("ruling"), "correct": words.gettext("correct"),
+             "no orders": words.gettext("no orders"), "winners": words.gettext("winners")}
+    return named.get(column, column)
+
+
+def allowance_text(change: CellChange, words: Words) -> str:
+    """"Ann: 2 → 3 guesses next turn"."""
+    return words.gettext("%(player)s: %(old)s → %(new)s guesses next turn",
+                         player=isolate(change.column), old=change.old, new=change.new)
+
+
+def erratum_title(turn: int, words: Words, page: int = 1, pages: int = 1) -> str:
+    if pages > 1:
+        return words.gettext("Erratum: turn %(turn)s report (%(page)s of %(pages)s)",
+                             turn=turn, page=page, pages=pages)
+    return words.gettext("Erratum: turn %(turn)s report", turn=turn)
+
+
+def widths(body: Frame) -> list[float]:
+    row = round(body.w * ROW_COLUMN_SHARE, 1)
+    rest = round((body.w - 2 * row) / 2, 1)
+    return [row, row, rest, round(body.w - 2 * row - rest, 1)]
+
+
+def change_rows(changes: Sequence[CellChange], words: Words) -> list[list[Cell]]:
+    return [[Cell(row_text(c.row, words), lines=2), Cell(column_text(c.column, words), lines=2),
+             Cell(value_text(c.old, words), "bold", "center"),
+             Cell(value_text(c.new, words), "bold", "center")] for c in changes]
+
+
+def amendment_pages(amendment: Amendment, body: Frame, words: Words) -> list[list[Item]]:
+    """One amendment's page bodies below the title: what changed, the cells, the allowances."""
+    _ = words.gettext
+    cells = [c for c in amendment.changes if c.row != NEXT_TURN]
+    allowances = [c for c in amendment.changes if c.row == NEXT_TURN]
+    top = body.y + title(0.0, 0.0, erratum_title(amendment.turn, words))[1]
+    items, used = para(body.x, top, body.w, _(
+        "A correction of the game log changed the turn %(turn)s report after it was handed "
+        "out. Correct your copy: each changed cell, as printed and as it is now.",
+        turn=amendment.turn))
+    pages, y = [items], top + used
+    head = [Cell(_("Row"), "bold"), Cell(_("Column"), "bold"),
+            Cell(_("As printed"), "bold", "center"), Cell(_("Now"), "bold", "center")]
+    rows = change_rows(cells, words)
+    while rows:
+        take = max(1, int((body.bottom - SLACK_MM - y - HEAD_MM + 1e-6) // ROW_MM))
+        chunk, rows = rows[:take], rows[take:]
+        pages[-1] += ruled_table(body.x, y, widths(body), [HEAD_MM] + [ROW_MM] * len(chunk),
+                                 [head, *chunk], heavy=(1,))
+        y += HEAD_MM + ROW_MM * len(chunk) + 2.0
+        if rows:
+            pages.append([])
+            y = top
+    if allowances:
+        _more, heading_mm = heading(body.x, 0.0, _("Guesses next turn"))
+        lines = [allowance_text(c, words) for c in allowances]
+        needed = heading_mm + sum(para(0.0, 0.0, body.w, line)[1] for line in lines)
+        if y + needed > body.bottom - SLACK_MM:
+            pages.append([])
+            y = top
+        more, used = heading(body.x, y, _("Guesses next turn"))
+        pages[-1] += more
+        y += used
+        for line in lines:
+            more, used = para(body.x, y, body.w, line)
+            pages[-1] += more
+            y += used
+    return pages
+
+
+def erratum_pages(amendments: Sequence[Amendment], sheet: Paper, words: Words) -> list[Page]:
+    """A page (or more) per amendment, in the order given, each opening an outline entry
+    "Erratum, turn N" (HTML id ``erratum-N``, numbered from 1 in that order)."""
+    body = sheet.body
+    out: list[Page] = []
+    for n, amendment in enumerate(amendments, start=1):
+        bodies = amendment_pages(amendment, body, words)
+        for i, items in enumerate(bodies, start=1):
+            label = erratum_title(amendment.turn, words, i, len(bodies))
+            heading_items, _used = title(body.x, body.y, label)
+            out.append(Page(label, Form(tuple(heading_items + items)),
+                            bookmark=words.gettext("Erratum, turn %(turn)s",
+                                                   turn=amendment.turn) if i == 1 else None,
+                            anchor=f"erratum-{n}" if i == 1 else None))
+    return out
