@@ -9,6 +9,7 @@ only; a name that matches nobody suggests the nearest player ("did you mean Fay?
 from __future__ import annotations
 
 import difflib
+import re
 import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -34,6 +35,7 @@ from .model import (
     show,
 )
 
+TURN_FIELD = re.compile(r"turn (\d+)")
 TITLE_MAX = 80  # a log's title names its report folder and heads its pages
 
 
@@ -96,11 +98,22 @@ def parse_game_log(data: Mapping[str, Any], *, strict: bool = False) -> GameLog:
     bounds = _collect(problems, _bounds, data, len(players)) or default_range(len(players))
     names = Names(players)
     secrets = _secrets(data.get("secrets", {}), names, bounds, problems)
+    setup_ok = not problems
     turns = _turns(data.get("turn", []), names, problems)
-    _raise(problems)
+    if not setup_ok:
+        _raise(problems)
     log = GameLog(players=players, range=bounds, secrets=secrets, turns=turns)
-    play(log, strict=strict)
+    # The orders that could be read are played even when others could not, so that rule
+    # breaks are found in the same run; every problem then goes out in turn order.
+    _collect(problems, play, log, strict=strict)
+    _raise(sorted(problems, key=_turn_of))
     return log
+
+
+def _turn_of(problem: KitError) -> int:
+    """The turn a problem is in (0 for the log's header): the order problems are shown in."""
+    found = TURN_FIELD.match(problem.field)
+    return int(found[1]) if found else 0
 
 
 def _raise(problems: Sequence[KitError]) -> None:
@@ -110,10 +123,10 @@ def _raise(problems: Sequence[KitError]) -> None:
         raise Problems(list(problems))
 
 
-def _collect(problems: list[KitError], check: Any, *args: Any) -> Any:
+def _collect(problems: list[KitError], check: Any, *args: Any, **kwargs: Any) -> Any:
     """``check(*args)``, or None with its error added to ``problems``."""
     try:
-        return check(*args)
+        return check(*args, **kwargs)
     except Problems as exc:
         problems += exc.problems
     except KitError as exc:
