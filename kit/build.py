@@ -117,7 +117,8 @@ def add_document(recipe: KitRecipe, plan: KitPlan, document: Document, config: K
 def plan_recipe(plan: KitPlan, config: KitConfig, folder: str | None = None) -> KitRecipe:
     """A one-table kit: each document of the plan as HTML and PDF."""
     recipe = KitRecipe(config, folder or plan.folder, {})
-    words = chrome_text(config.words, plan.game_title, plan.banner, event_text(config))
+    words = chrome_text(config.words, plan.game_title, plan.banner, event_text(config),
+                        host=plan.host_notice)
     for document in plan.documents:
         add_document(recipe, plan, document, config, document.stem, words)
     return recipe
@@ -163,7 +164,7 @@ def plan_kit(config: KitConfig) -> KitRecipe:
                 add_document(recipe, plan, document, table,
                              f"{document.stem}-table-{table.table}", words, every)
     words = chrome_text(config.words, host_plan.game_title, host_plan.banner,
-                            event_text(config))
+                        event_text(config), host=host_plan.host_notice)
     for document in host_plan.documents:
         if document.audience == "host":
             add_document(recipe, host_plan, seating_document(config, tables, document),

@@ -31,6 +31,11 @@ LANGUAGES: dict[str, str] = {
 }
 DEFAULT = "en"
 LOCALES = {"en": "en_GB"}  # Babel's locale for a language: British lists ("A, B and C")
+# quotation marks (Babel has no CLDR delimiters): a title set inside a sentence is quoted
+QUOTES = {"en": ("“", "”"), "fr": ("«\u00a0", "\u00a0»"), "de": ("„", "“"), "es": ("«", "»"),
+          "ru": ("«", "»")}
+# languages that write the word after a colon in lower case (French, Spanish, Russian)
+LOWER_AFTER_COLON = frozenset(("fr", "es", "ru"))
 CATALOGS = Path(__file__).parent / "locale"
 
 
@@ -97,6 +102,36 @@ class Words:
         pattern = Locale.parse(self.locale).percent_formats[None].pattern
         return format_percent(value, pattern.replace("0%", "0." + "0" * digits + "%").replace(
             "0\xa0%", "0." + "0" * digits + "\xa0%"), locale=self.locale)
+
+    def quote(self, title: str) -> str:
+        """A title (a game's name) quoted as the language quotes inside a sentence."""
+        start, end = QUOTES.get(self.lang, QUOTES[DEFAULT])
+        return f"{start}{title}{end}"
+
+    @property
+    def semicolon(self) -> str:
+        """The separator between list items that contain commas: "; " (French: " ; ")."""
+        return "\u00a0; " if self.lang == "fr" else "; "
+
+    def numbers(self, values: Sequence[object], compact: bool = False) -> str:
+        """Whole numbers in a row, e.g. picks "1, 1, 2, 3": where the comma is the decimal mark
+        (French, German, Spanish, Russian) "1, 1" would read as 1.1, so they go by semicolons
+        (``compact``: by spaces, "1 1 2 3")."""
+        from babel.numbers import get_decimal_symbol
+
+        items = [str(v) for v in values]
+        if get_decimal_symbol(self.locale) != ",":
+            return ("," if compact else ", ").join(items)
+        return (" " if compact else self.semicolon).join(items)
+
+    def after_colon(self, text: str) -> str:
+        """Translated ``text`` as it follows a colon: its capital first word in lower case where
+        the language writes it so (French, Spanish, Russian). Never give it a bare name first
+        (a name inside a sentence goes through ``|bdi``, which starts with a mark)."""
+        if (self.lang in LOWER_AFTER_COLON and len(text) > 1 and text[0].isupper()
+                and text[1].islower()):
+            return text[0].lower() + text[1:]
+        return text
 
     def join(self, items: Sequence[str]) -> str:
         """"A, B and C" in the language's own way."""

@@ -68,13 +68,24 @@ class KitPlan:
     banner: str  # the range and limits line shown on player pages
     styles: tuple[str, ...] = ()  # extra CSS templates for this game's prose, after print.css
     lang: str = "en"  # the language every page is written in
+    host_notice: str = ""  # the line on every host page ("HOST ONLY — ..."), in the language
 
 
 def kit_plan(folder: str, title: str, banner: str, player_pages: Sequence[Page],
              host_pages: Sequence[Page], styles: tuple[str, ...] = (),
-             words: Words | None = None) -> KitPlan:
-    """The usual kit: a player file and a separate host file."""
+             words: Words | None = None, game_master: bool = False) -> KitPlan:
+    """The usual kit: a player file and a separate host file.
+
+    The one who runs the game is the host (Lowest Unique Number) or, with ``game_master``, the
+    game master (What's My Number?): two roles with their own words in every language.
+    """
     words = words or Words()
+    if game_master:
+        host_title = words.gettext("%(game)s — game master’s file", game=title)
+        notice = words.gettext("GAME MASTER ONLY — keep these pages away from the players.")
+    else:
+        host_title = words.gettext("%(game)s — host answers", game=title)
+        notice = words.gettext("HOST ONLY — keep these pages away from the players.")
     return KitPlan(
         folder=folder,
         game_title=title,
@@ -82,9 +93,9 @@ def kit_plan(folder: str, title: str, banner: str, player_pages: Sequence[Page],
         documents=(
             Document("player-kit", words.gettext("%(game)s — player kit", game=title),
                      tuple(player_pages)),
-            Document("host-answers", words.gettext("%(game)s — host answers", game=title),
-                     tuple(host_pages)),
+            Document("host-answers", host_title, tuple(host_pages)),
         ),
         styles=styles,
         lang=words.lang,
+        host_notice=notice,
     )

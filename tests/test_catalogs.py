@@ -113,3 +113,71 @@ def test_no_player_label_reads_as_an_answer(lang: str) -> None:
     assert [p.letter for p in people.people(config)] == people.labels(13, w)
     if lang == "en":  # the reference's H, L and X stay; players H and L are gone
         assert people.labels(12, w)[-5:] == ["I", "J", "K", "M", "N"]
+
+
+# --- formats that follow the language ----------------------------------------------------------
+
+def _strings(lang: str) -> list[tuple[str, str]]:
+    with open(catalog_path(lang), "rb") as handle:
+        catalog = read_po(handle, locale=lang)
+    out = []
+    for message in catalog:
+        if message.id:
+            msgid = message.id if isinstance(message.id, str) else message.id[0]
+            strings = message.string if isinstance(message.string, tuple) else (message.string,)
+            out += [(msgid, s) for s in strings if s]
+    return out
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_percent_signs_follow_the_language(lang: str) -> None:
+    # Babel writes 1.00 % with a no-break space in these languages; the catalogs must agree
+    assert words(lang).percent(0.01) == "1,00\u00a0%"
+    bad = [s for _, s in _strings(lang) if re.search(r"\d ?%(?!\()", s)]
+    assert not bad, bad[:3]
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_game_titles_inside_sentences_are_quoted(lang: str) -> None:
+    start, end = words(lang).quote("|").split("|")
+    inside = [(msgid, s) for msgid, s in _strings(lang)
+              if re.search(r"%\(games?\)s", msgid) and not re.match(r"%\(game\)s —", msgid)
+              and not msgid.startswith("%(game)s:") and "%(game)s " in msgid + " "]
+    assert inside
+    bad = [s for _, s in inside if not re.search(re.escape(start) + r"%\(games?\)s"
+                                                 + re.escape(end), s)]
+    assert not bad, bad[:3]
+
+
+def test_lists_of_numbers_cannot_read_as_decimals() -> None:
+    assert words("en").numbers([1, 1, 2, 3, 3, 8], compact=True) == "1,1,2,3,3,8"
+    assert words("en").numbers([1, 2]) == "1, 2"
+    for lang in TRANSLATED:  # the comma is the decimal mark
+        assert "," not in words(lang).numbers([1, 1, 2, 3, 3, 8])
+        assert words(lang).numbers([1, 1, 2], compact=True) == "1 1 2"
+    assert words("fr").numbers([1, 2]) == "1\u00a0; 2"
+    assert words("de").semicolon == "; " and words("fr").semicolon == "\u00a0; "
+
+
+def test_no_capital_after_a_colon_where_the_language_has_none() -> None:
+    assert words("fr").after_colon("Le plus petit nombre unique gagne") == \
+        "le plus petit nombre unique gagne"
+    assert words("ru").after_colon("Очко получает А") == "очко получает А"
+    assert words("de").after_colon("Sieht nach Gleichstand aus") == "Sieht nach Gleichstand aus"
+    assert words("en").after_colon("No winner") == "No winner"
+    assert words("fr").after_colon("<bdi>Ann</bdi> marque") == "<bdi>Ann</bdi> marque"
+
+
+def test_the_host_and_the_game_master_have_their_own_words() -> None:
+    from kit.plan import kit_plan
+
+    for lang in ("en", "fr", "es"):  # German (Spielleitung) and Russian (ведущий) share one
+        w = words(lang)
+        host = kit_plan("f", "T", "", (), (), words=w)
+        master = kit_plan("f", "T", "", (), (), words=w, game_master=True)
+        assert host.host_notice != master.host_notice, lang
+        assert host.documents[1].title != master.documents[1].title, lang
+    assert "GAME MASTER ONLY" in kit_plan("f", "T", "", (), (), game_master=True).host_notice
+    fr = words("fr")
+    assert "MJ" in kit_plan("f", "T", "", (), (), words=fr, game_master=True).host_notice
+    assert "ANIMATEUR" in kit_plan("f", "T", "", (), (), words=fr).host_notice

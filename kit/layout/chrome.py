@@ -36,14 +36,14 @@ class ChromeText:
     folio: str = "page %(number)s of %(total)s"
 
 
-def chrome_text(words: Words, game: str, banner: str, event: str, table: str = ""
-                ) -> ChromeText:
-    """The chrome's words in ``words``' language."""
+def chrome_text(words: Words, game: str, banner: str, event: str, table: str = "",
+                host: str = "") -> ChromeText:
+    """The chrome's words in ``words``' language; ``host``: the plan's host notice."""
     _ = words.gettext
     return ChromeText(game, banner, event, table,
                       (_("This bar should measure 50 mm."),
                        _("If not, print at 100% (actual size).")),
-                      _("HOST ONLY — keep these pages away from the players."),
+                      host or _("HOST ONLY — keep these pages away from the players."),
                       _("page %(number)s of %(total)s"))
 
 

@@ -147,12 +147,12 @@ def tally_page(body: Frame, rows: tuple[str, ...], examples: tuple[RoundResult, 
     table = [head]
     none = _("none")
     for ex in examples:
-        choices = ", ".join(map(str, ex.choices))
-        short = ",".join(map(str, ex.choices))
+        choices = words.numbers(ex.choices)  # "1, 1" reads as 1.1 where "," is the decimal mark
+        short = words.numbers(ex.choices, compact=True)
         result = (_("%(number)s wins", number=ex.winner) if ex.winner is not None
                   else _("no winner"))
-        table.append([Cell(choices), Cell(", ".join(map(str, ex.cancelled)) or none),
-                      Cell(", ".join(map(str, ex.singles)) or none),
+        table.append([Cell(choices), Cell(words.numbers(ex.cancelled) or none),
+                      Cell(words.numbers(ex.singles) or none),
                       Cell(f"{short} → {result}")])
     items += ruled_table(x, y, widths, [8.0] * len(table), table)
     return tuple(items)

@@ -119,7 +119,8 @@ def example(words: Words) -> dict[str, object]:
                                         player=player, entries=entries))
     idle = [p for p in EXAMPLE_PLAYERS if p not in EXAMPLE_TURN]
     return {"players": list(EXAMPLE_PLAYERS), "secrets": EXAMPLE_SECRETS, "rows": rows,
-            "orders": "; ".join(orders), "idle": words.join(idle), "idle_count": len(idle),
+            "orders": words.semicolon.join(orders), "idle": words.join(idle),
+            "idle_count": len(idle),
             "range": log.range, "range_text": range_words(log.range, words),
             "readings": readings, "lists": lists, "explained": explained,
             "winners": words.join(list(result.winners))}
@@ -147,5 +148,6 @@ def tie_examples(words: Words) -> list[dict[str, object]]:
                             turns=(first, second))
         result = rules.play(log)
         out.append({"text": text, "winners": words.join(list(result.winners)),
-                    "reason": result.reason, "turn": result.winning_turn})
+                    "reason": result.reason, "turn": result.winning_turn,
+                    "shared": len(result.winners) > 1})
     return out

@@ -95,7 +95,9 @@ def title(words: Words) -> str:
 def credit(words: Words) -> str:
     """"What's My Number? — a game by Allan Stagg (2000)": the name and the year are
     placeholders, so they stay in every language."""
-    return words.gettext(rules.CREDIT, game=title(words), author=rules.AUTHOR, year=rules.YEAR)
+    # the author's name as the language writes it (Russian: in Cyrillic); English: rules.AUTHOR
+    author = words.pgettext("the author of What's My Number?", "Allan Stagg")
+    return words.gettext(rules.CREDIT, game=title(words), author=author, year=rules.YEAR)
 
 
 def one_line(x: float, base: float, content: str, width: float, size: float,

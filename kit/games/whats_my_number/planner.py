@@ -110,4 +110,4 @@ def plan(config: KitConfig) -> KitPlan:
     players = player_pages(config, common, ex)
     hosts = host_pages(config, common, ex, [p.label for p in players])
     return kit_plan(config.folder_name, name, banner(config), players, hosts,
-                    styles=("whats_my_number/style.css",), words=words)
+                    styles=("whats_my_number/style.css",), words=words, game_master=True)
