@@ -1,0 +1,230 @@
+"""Benchmark of the game-night console against a live ``kit serve`` on loopback.
+
+Starts ``python -m kit serve`` on 127.0.0.1 on a free port with a temporary SQLite database
+(or ``--database URL``, e.g. a PostgreSQL one), then measures over HTTP:
+
+  turn        a 12-player What's My Number? turn: POST all 12 players' orders, then POST
+              publish (one sample = both requests), turn after turn (the log grows)
+  turn-each   the same turn entered player by player (12 POSTs) then published
+  public      GET public.json of a 36-player Lowest Unique Number party (3 tables of 12)
+  standings   GET the big-screen standings page of that party
+  concurrent  20 game masters at once (threads), each running their own game: errors must be 0
+  healthz     GET /healthz: what any request costs over this server and transport
+  in_process  the same turn and public view through ``Console`` directly (no HTTP): the
+              console's own share of each figure
+
+    python bench/console.py                  # targets: turn p95 <= 300 ms, standings <= 50 ms
+    python bench/console.py --turns 30 --gms 20 --database postgresql://...
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parent.parent
+HOST = "127.0.0.1"  # never anything but loopback
+PLAYERS = [f"P{n:02d}" for n in range(1, 13)]
+SECRETS = {p: 500 + 7 * i for i, p in enumerate(PLAYERS)}  # never guessed below: no hits
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind((HOST, 0))
+        return sock.getsockname()[1]
+
+
+def ms(values: list[float]) -> dict[str, float]:
+    cut = statistics.quantiles(values, n=100, method="inclusive") if len(values) > 1 else \
+        [values[0]] * 99
+    return {"n": len(values), "p50": round(cut[49] * 1000, 1), "p95": round(cut[94] * 1000, 1),
+            "max": round(max(values) * 1000, 1)}
+
+
+def orders(turn: int, player: int) -> list[int]:
+    """Two guesses that hit nobody (the secrets sit at 500 and above)."""
+    return [1 + (turn * 13 + player * 3) % 400, 1 + (turn * 29 + player * 5) % 400]
+
+
+def new_game(client: httpx.Client) -> tuple[str, dict[str, str]]:
+    made = client.post("/api/games", json={"game": "whats-my-number", "players": PLAYERS,
+                                           "secrets": SECRETS, "range": "1-600"})
+    made.raise_for_status()
+    game = made.json()
+    return game["id"], {"Authorization": f"Bearer {game['gm_token']}"}
+
+
+def play_turns(client: httpx.Client, turns: int, each: bool) -> list[float]:
+    """Seconds per turn (enter every player's orders, then publish)."""
+    game, gm = new_game(client)
+    took = []
+    for turn in range(1, turns + 1):
+        start = time.perf_counter()
+        batches = ([{p: orders(turn, i)} for i, p in enumerate(PLAYERS)] if each else
+                   [{p: orders(turn, i) for i, p in enumerate(PLAYERS)}])
+        for batch in batches:
+            client.post(f"/api/games/{game}/turns", json={"orders": batch},
+                        headers=gm).raise_for_status()
+        client.post(f"/api/games/{game}/turns/{turn}/publish", headers=gm).raise_for_status()
+        took.append(time.perf_counter() - start)
+    return took
+
+
+def party(client: httpx.Client, rounds: int) -> str:
+    """A 36-player party, 3 tables of 12, ``rounds`` rounds entered at every table."""
+    names = [[f"T{t}P{n:02d}" for n in range(1, 13)] for t in range(1, 4)]
+    made = client.post("/api/games", json={"game": "lowest-unique", "tables": names,
+                                           "rounds": max(rounds, 1), "range": "1-20"})
+    made.raise_for_status()
+    game = made.json()
+    gm = {"Authorization": f"Bearer {game['gm_token']}"}
+    for number in range(rounds):
+        for table, seated in enumerate(names, start=1):
+            choices = {p: 1 + (i * 7 + number * 3 + table) % 20 for i, p in enumerate(seated)}
+            client.post(f"/api/games/{game['id']}/tables/{table}/rounds",
+                        json={"choices": choices}, headers=gm).raise_for_status()
+    return game["id"]
+
+
+def timed_gets(client: httpx.Client, url: str, count: int) -> list[float]:
+    took = []
+    for _ in range(count):
+        start = time.perf_counter()
+        client.get(url).raise_for_status()
+        took.append(time.perf_counter() - start)
+    return took
+
+
+def concurrent(base: str, gms: int, turns: int) -> dict[str, object]:
+    """``gms`` game masters at once, each entering and publishing ``turns`` turns."""
+    errors: list[str] = []
+    samples: list[float] = []
+    lock = threading.Lock()
+
+    def one() -> None:
+        try:
+            with httpx.Client(base_url=base, timeout=60) as client:
+                took = play_turns(client, turns, each=False)
+            with lock:
+                samples.extend(took)
+        except Exception as exc:  # noqa: BLE001  (counted, reported)
+            with lock:
+                errors.append(f"{type(exc).__name__}: {exc}"[:200])
+
+    start = time.perf_counter()
+    threads = [threading.Thread(target=one) for _ in range(gms)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(600)
+    return {"game_masters": gms, "turns_each": turns, "errors": len(errors),
+            "error_samples": errors[:3], "seconds": round(time.perf_counter() - start, 1),
+            "turn_ms": ms(samples) if samples else None}
+
+
+def in_process(folder: Path, turns: int, gets: int) -> dict[str, object]:
+    """The console's own cost: a 12-player turn entered and published, and the public view
+    of the 36-player party, called on ``Console`` directly."""
+    sys.path.insert(0, str(ROOT))
+    from kit.console.service import open_console
+
+    console = open_console(str(folder / "in-process.sqlite3"), folder / "files")
+    try:
+        game = console.create_game({"game": "whats-my-number", "players": PLAYERS,
+                                    "secrets": SECRETS, "range": "1-600"}).id
+        took = []
+        for turn in range(1, turns + 1):
+            start = time.perf_counter()
+            console.enter_turn(game, {p: orders(turn, i) for i, p in enumerate(PLAYERS)})
+            console.publish(game, turn)
+            took.append(time.perf_counter() - start)
+        names = [[f"T{t}P{n:02d}" for n in range(1, 13)] for t in range(1, 4)]
+        party_id = console.create_game({"game": "lowest-unique", "tables": names, "rounds": 4,
+                                        "range": "1-20"}).id
+        for number in range(4):
+            for table, seated in enumerate(names, start=1):
+                console.enter_round(party_id, table, {p: 1 + (i * 7 + number * 3 + table) % 20
+                                                      for i, p in enumerate(seated)})
+        views = []
+        for _ in range(gets):
+            start = time.perf_counter()
+            console.public_state(party_id)
+            views.append(time.perf_counter() - start)
+    finally:
+        console.close()
+    return {"turn_12_players_ms": ms(took), "public_state_36_players_ms": ms(views)}
+
+
+def start_server(database: str, cache: Path) -> tuple[subprocess.Popen, str]:
+    port = free_port()
+    env = {**os.environ, "KIT_CACHE_DIR": str(cache)}
+    proc = subprocess.Popen([sys.executable, "-m", "kit", "serve", "--host", HOST, "--port",
+                             str(port), "--database", database, "--workers", "1",
+                             "--no-prewarm", "--games", "lowest-unique", "--players", "3",
+                             "--paper", "a4"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    base = f"http://{HOST}:{port}"
+    for _ in range(600):
+        try:
+            if httpx.get(base + "/healthz", timeout=2).status_code == 200:
+                return proc, base
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    proc.kill()
+    raise SystemExit("the server did not start")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--turns", type=int, default=30, help="turns of the 12-player game")
+    parser.add_argument("--gets", type=int, default=200, help="GETs of public.json and page")
+    parser.add_argument("--gms", type=int, default=20, help="game masters at once")
+    parser.add_argument("--gm-turns", type=int, default=5, help="turns per game master")
+    parser.add_argument("--database", default=None, help="default: a temporary SQLite file")
+    parser.add_argument("--json", action="store_true", help="print JSON only")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="kit-console-bench-") as folder:
+        database = args.database or str(Path(folder) / "console.sqlite3")
+        proc, base = start_server(database, Path(folder) / "cache")
+        try:
+            with httpx.Client(base_url=base, timeout=60) as client:
+                turn = play_turns(client, args.turns, each=False)
+                each = play_turns(client, min(args.turns, 10), each=True)
+                game = party(client, 4)
+                public = timed_gets(client, f"/api/games/{game}/public.json", args.gets)
+                standings = timed_gets(client, f"/console/{game}/standings", args.gets)
+                health = timed_gets(client, "/healthz", args.gets)
+            crowd = concurrent(base, args.gms, args.gm_turns)
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        own = in_process(Path(folder), args.turns, args.gets)
+    result = {"database": "sqlite" if args.database is None else "given URL",
+              "turn_12_players_ms": ms(turn), "turn_player_by_player_ms": ms(each),
+              "public_json_36_players_ms": ms(public), "standings_page_ms": ms(standings),
+              "concurrent": crowd, "healthz_ms": ms(health), "in_process": own}
+    print(json.dumps(result, indent=2))
+    if not args.json:
+        ok = (result["turn_12_players_ms"]["p95"] <= 300
+              and result["standings_page_ms"]["p95"] <= 50 and crowd["errors"] == 0)
+        print("targets (turn p95 <= 300 ms, standings p95 <= 50 ms, no errors):",
+              "met" if ok else "NOT met", file=sys.stderr)
+    return 0 if crowd["errors"] == 0 else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
