@@ -18,8 +18,8 @@ from ...layout.model import Item, pt, text, text_width
 from ...layout.table import PAD_MM, Cell, ruled_table
 from ...paper import Frame, Paper
 from ...plan import Form, Page
-from ...published import Amendment
-from . import rules
+from ...published import Amendment, CellChange
+from . import erratum, rules
 from . import turn_notes as notes
 from .people import range_words
 from .reports import GAP_MM, HEAD_MM, ROW_MM, SLACK_MM, bold_box, win_text
@@ -354,10 +354,14 @@ def amendment_entries(amendments: Sequence[Amendment], words: Words
             for change in amendment.changes]
 
 
-def change_text(change, words: Words) -> str:
-    """One changed cell of a published turn: "row, column: old → new"."""
-    return words.gettext("%(row)s, %(column)s: %(old)s → %(new)s", row=change.row,
-                         column=change.column, old=change.old, new=change.new)
+def change_text(change: CellChange, words: Words) -> str:
+    """One changed cell of a published turn, as the erratum prints it: "row, column: old →
+    new"."""
+    return words.gettext("%(row)s, %(column)s: %(old)s → %(new)s",
+                         row=erratum.row_text(change.row, words),
+                         column=erratum.column_text(change.column, words),
+                         old=erratum.value_text(change.old, words),
+                         new=erratum.value_text(change.new, words))
 
 
 def record_table(flow: Flow, x: float, width: float, captions: tuple[str, str],
