@@ -7,6 +7,7 @@ start-up count as a host would feel them. The targets (rendering and hardening i
 - default lowest-unique kit, new process, empty cache: <= 0.70 x Chromium; warm cache: <= 0.35 x
 - whats-my-number, 20 players, empty cache: <= 0.40 x Chromium
 - whats-my-number, 30 players x 30 turns: <= 6 s
+- kit report --turn 30 of a 30-player, 30-turn game log, warm (a second run): <= 0.5 s
 - 100 tables of 12 players: <= 3 s; each extra form page <= 15 ms
 - every capped request (huge counts, huge files) refused in well under 15 s
 
@@ -129,6 +130,39 @@ def big(label: str, args: Sequence[str], repeat: int, target: float) -> tuple[fl
     return seconds, count
 
 
+def game_log(players: int, turns: int) -> str:
+    """A What's My Number? log nobody wins in time: two guesses a player a turn, drawn with a
+    fixed seed (so every run times the same log)."""
+    import random
+
+    draw = random.Random(7)
+    labels = [f"P{n:02}" for n in range(1, players + 1)]
+    hi = 10 * (players - 1)
+    lines = ['game = "whats-my-number"', "players = [" + ", ".join(f'"{p}"' for p in labels)
+             + "]", "", "[secrets]"] + [f"{p} = {draw.randint(1, hi)}" for p in labels]
+    for _ in range(turns):
+        lines += ["", "[[turn]]"] + [f"{p} = [{draw.randint(1, hi)}, {draw.randint(1, hi)}]"
+                                     for p in labels]
+    return "\n".join(lines) + "\n"
+
+
+def report_turn(repeat: int, target: float = 0.5) -> None:
+    """``kit report --turn 30`` of a 30 x 30 log: the GM's step after every turn."""
+    work = Path(tempfile.mkdtemp(prefix="bench-report-"))
+    log = work / "big.toml"
+    log.write_text(game_log(30, 30))
+    argv = [sys.executable, "-m", "kit", "report", str(log), "--turn", "30", "--out",
+            str(work / "out")]
+    env = {**os.environ, "KIT_CACHE_DIR": str(work / "cache")}
+    timed(argv, env)  # warm: the cache and the folder exist, as after the previous turn
+    times = [timed(argv, env)[0] for _ in range(repeat)]
+    seconds = statistics.median(times)
+    verdict = "ok" if seconds <= target else "MISSED"
+    print(f"{'report --turn 30, 30 players x 30':34} {seconds:7.2f} s  (<= {target:.1f} s, "
+          f"warm)  {verdict}")
+    shutil.rmtree(work, ignore_errors=True)
+
+
 def refusals() -> None:
     """Requests past the caps must end fast with one line, exit 2, and nothing written."""
     work = Path(tempfile.mkdtemp(prefix="bench-refuse-"))
@@ -175,6 +209,7 @@ def main() -> None:
     big("whats-my-number, 30 players x 30 turns",
         ["whats-my-number", "--players", "30", "--turns", "30"], 1 if args.quick else repeat,
         6.0)
+    report_turn(repeat)
     if not args.quick:
         t10, p10 = big("lowest-unique, 10 tables of 12", ["lowest-unique", "--players", "120"],
                        repeat, 3.0)

@@ -21,6 +21,7 @@ from .registry import GAMES, game_spec
 
 FOLDER_MAX = 40  # characters of the name a report folder takes from the title or file name
 SUFFIX = "-reports"
+_CHECKED: list[tuple[tuple[bool, str], object]] = []  # the last log checked (see check_log)
 
 
 def _spec(data: Mapping) -> tuple[GameSpec, GameReport]:
@@ -43,7 +44,14 @@ def check_log(data: Mapping, *, strict: bool = False) -> object:
     if strict and not report.strict:
         raise ConfigError("strict", f"{spec.title} logs have no house rulings to make strict; "
                           "leave --strict out")
-    return report.parse(data, strict=True) if strict else report.parse(data)
+    # One run checks the same log for the files and again for the summary line: the last
+    # log checked is kept, by its content (repr), never by identity (a caller may edit a dict).
+    key = (strict, repr(data))
+    if _CHECKED and _CHECKED[0][0] == key:
+        return _CHECKED[0][1]
+    log = report.parse(data, strict=True) if strict else report.parse(data)
+    _CHECKED[:] = [(key, log)]
+    return log
 
 
 def slug(text: str) -> str:
