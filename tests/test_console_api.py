@@ -112,7 +112,7 @@ def test_new_game_problems_all_at_once(client: TestClient) -> None:
 
 
 def test_seven_players_four_turns(client: TestClient, console: Console, tmp_path: Path) -> None:
-    game = new_wmn(client)
+    game = new_wmn(client, title="Friday night")
     # turn 1 in two posts; Ann posted again replaces her first orders
     first = post_turn(client, game, {"Ann": [1, 2], "Bob": TURNS[0]["Bob"]})
     assert first.status_code == 201 and first.json()["turn"] == 1
@@ -141,28 +141,32 @@ def test_seven_players_four_turns(client: TestClient, console: Console, tmp_path
     assert seen["turns"][1]["allowance"]["Bob"] == 3
     assert not any(r["player"] == "Cy" for r in seen["turns"][1]["rows"])
     assert seen["winners"] == ["Fay"] and seen["winning_turn"] == 4
-    check_export_matches_kit_report(client, console, game, tmp_path)
+    assert seen["title"] == "Friday night"
+    text = client.get(f"/api/games/{game['id']}/log.toml", headers=bearer(game["gm_token"])).text
+    assert tomllib.loads(text)["published"] == 4
+    check_export_matches_kit_report(client, console, game, tmp_path, "Friday-night-reports")
 
 
 def check_export_matches_kit_report(client: TestClient, console: Console, game: dict,
-                                    tmp_path: Path) -> None:
-    """``kit report`` of the exported log writes the console's report files, byte for byte."""
+                                    tmp_path: Path, folder: str) -> None:
+    """``kit report`` of the exported log writes the console's report files, byte for byte,
+    in a folder of the same name."""
     text = client.get(f"/api/games/{game['id']}/log.toml", headers=bearer(game["gm_token"])).text
-    assert tomllib.loads(text)["published"] == 4
     log = tmp_path / "game.toml"
     log.write_text(text, encoding="utf-8")
     out = tmp_path / "cli"
     done = subprocess.run([sys.executable, "-m", "kit", "report", str(log), "--out", str(out)],
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
-    written = sorted(p.relative_to(out / "game-reports")
-                     for p in (out / "game-reports").rglob("*") if p.is_file())
+    assert [p.name for p in out.iterdir()] == [folder]
+    written = sorted(p.relative_to(out / folder) for p in (out / folder).rglob("*")
+                     if p.is_file())
     assert any(p.suffix == ".pdf" for p in written)
     for name in written:
         mine = console.report_file(game["id"], str(name))
-        assert mine.read_bytes() == (out / "game-reports" / name).read_bytes(), name
+        assert mine.read_bytes() == (out / folder / name).read_bytes(), name
     made = mine.parent
-    while made.name != "game-reports":
+    while made.name != folder:
         made = made.parent
     assert sorted(p.relative_to(made) for p in made.rglob("*") if p.is_file()) == written
 
@@ -275,7 +279,8 @@ ROUNDS = [  # (table, choices, cancelled, winning number, winner): tables at dif
 ]
 
 
-def test_three_table_party_at_different_rounds(client: TestClient) -> None:
+def test_three_table_party_at_different_rounds(client: TestClient, console: Console,
+                                               tmp_path: Path) -> None:
     answer = client.post("/api/games", json={"game": "lowest-unique", "tables": TABLES,
                                              "rounds": 3})
     assert answer.status_code == 201
@@ -306,9 +311,11 @@ def test_three_table_party_at_different_rounds(client: TestClient) -> None:
     assert client.post(f"/api/games/{party['id']}/tables/9/rounds", json={"choices": {}},
                        headers=gm).status_code == 422
     text = client.get(f"/api/games/{party['id']}/log.toml", headers=gm).text
-    copy = client.post("/api/games/import", json={"log": text}).json()
+    copy = client.post("/api/games/import", json={"log": text, "lang": "de"}).json()
     mirrored = public(client, copy)
     assert mirrored["standings"] == seen["standings"] and mirrored["tables"] == seen["tables"]
+    assert mirrored["lang"] == "de"
+    check_export_matches_kit_report(client, console, party, tmp_path, "game-reports")
 
 
 def test_party_seated_from_names(client: TestClient) -> None:

@@ -1,7 +1,8 @@
 """The console's JSON API (issue 17), over ``Console`` (``request.app.state.console``).
 
 - ``POST /api/games`` (JSON spec) and ``POST /api/games/import`` (a TOML log: ``application/toml``
-  or JSON ``{"log": "..."}``) -> 201 ``{"id", "gm_token", "gm_url", "public_url", "version"}``
+  with optional ``?lang=&paper=``, or JSON ``{"log": "...", "lang"?, "paper"?}``)
+  -> 201 ``{"id", "gm_token", "gm_url", "public_url", "version"}``
 - ``POST /api/games/{id}/turns`` ``{"orders": {...}, "version"?}`` -> 201 ``{"turn", "version",
   "received", "missing", "report"}``
 - ``POST /api/games/{id}/tables/{t}/rounds`` ``{"choices": {...}, "version"?}`` -> 201 ``{"table",
@@ -165,8 +166,12 @@ async def create_game(request: Request) -> Response:
 async def import_game(request: Request) -> Response:
     _same_site(request)
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    settings: dict[str, Any] = {"lang": request.query_params.get("lang"),
+                                "paper": request.query_params.get("paper")}
     if kind == "application/json":
-        text = (await read_json(request)).get("log")
+        body = await read_json(request)
+        text = body.get("log")
+        settings.update({k: body[k] for k in ("lang", "paper") if k in body})
         if not isinstance(text, str):
             raise ApiError(422, "log", "give the TOML log as text: {\"log\": \"...\"}")
     elif kind == "application/toml":
@@ -176,7 +181,7 @@ async def import_game(request: Request) -> Response:
             raise ApiError(422, "log", "the log is not UTF-8 text") from None
     else:
         raise ApiError(415, "body", "send the log as application/toml, or JSON {\"log\": ...}")
-    created = await run_in_threadpool(_console(request).import_log, text)
+    created = await run_in_threadpool(lambda: _console(request).import_log(text, **settings))
     return JSONResponse(_links(request, created), 201, headers=NO_STORE)
 
 

@@ -55,8 +55,9 @@ def check_new_game(spec: Mapping[str, Any], rng: random.Random
     log = (_wmn_header if kind == WMN else _lun_header)(spec, public, rng, problems)
     if problems:
         raise Problems(problems)
+    public["title"] = public["title"].strip()
     if public["title"]:
-        public["title"] = public["title"].strip()
+        log["title"] = public["title"]  # kit report names its folder after it, as we do
     return kind, public, log
 
 
@@ -132,11 +133,17 @@ def _lun_header(spec: Mapping[str, Any], public: dict[str, Any], rng: random.Ran
     return log
 
 
-def import_entries(data: Mapping[str, Any]) -> tuple[str, dict[str, Any], list]:
-    """The kind, public facts and journal entries of an imported (engine-checked) log."""
+def import_entries(data: Mapping[str, Any], settings: Mapping[str, Any] | None = None
+                   ) -> tuple[str, dict[str, Any], list]:
+    """The kind, public facts and journal entries of an imported (engine-checked) log;
+    ``settings`` may give the console's ``lang`` and ``paper`` (checked as for a new game)."""
     kind = data.get("game")
     base = {k: v for k, v in data.items() if k not in ("turn", "round", "published")}
-    lang_paper = {"lang": DEFAULT_LANGUAGE, "paper": "a4", "title": str(data.get("title", ""))}
+    problems: list[KitError] = []
+    lang_paper = _common({**(settings or {}), "title": None}, problems)
+    if problems:
+        raise Problems(problems)
+    lang_paper["title"] = str(data.get("title", ""))
     if kind == WMN:
         from ..games.whats_my_number.rules import default_range
 

@@ -117,8 +117,10 @@ class Console:
         engine.check(log)
         return self._insert(kind, public, [("create", {"log": log})])
 
-    def import_log(self, toml_text: str) -> Created:
-        """A new game whose journal reproduces the TOML log (turns, publishes, rounds)."""
+    def import_log(self, toml_text: str, *, lang: str | None = None,
+                   paper: str | None = None) -> Created:
+        """A new game whose journal reproduces the TOML log (turns, publishes, rounds); its
+        pages and reports in ``lang`` on ``paper`` (default: English, A4)."""
         import tomllib
 
         try:
@@ -126,7 +128,7 @@ class Console:
         except tomllib.TOMLDecodeError as exc:
             raise Problems([ConfigError("log", f"not valid TOML: {exc}")]) from None
         engine.check(data)
-        kind, public, entries = import_entries(data)
+        kind, public, entries = import_entries(data, {"lang": lang, "paper": paper})
         return self._insert(kind, public, entries)
 
     def _insert(self, kind: str, public: dict[str, Any], entries: list) -> Created:
