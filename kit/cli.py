@@ -231,20 +231,28 @@ def cache_for(args: argparse.Namespace):
 
 def run_report(args: argparse.Namespace) -> int:
     """``kit report``: read a game log, then write its filled reports or print them."""
-    from .report import report_csv, report_folder, report_text, turn_summary, write_reports
+    from .report import (
+        load_log,
+        report_csv,
+        report_folder,
+        report_text,
+        turn_summary,
+        write_reports,
+    )
 
-    data = load_toml(args.log, "log")
+    data, text = load_log(args.log)
     if args.format == "csv":
-        print(report_csv(data, strict=args.strict), end="")
+        print(report_csv(data, strict=args.strict, source=text), end="")
         return 0
     if args.format == "text":
-        print(report_text(data, lang=args.lang, turn=args.turn, strict=args.strict), end="")
+        print(report_text(data, lang=args.lang, turn=args.turn, strict=args.strict,
+                          source=text), end="")
         return 0
     out = check_out(args.out)
     paths = write_reports(data, out=out, folder=report_folder(data, args.log),
                           paper=args.paper, lang=args.lang, turn=args.turn,
                           strict=args.strict, amend=args.amend, cache=cache_for(args),
-                          workers=prose_workers())
+                          workers=prose_workers(), source=text)
     if args.turn is None:
         for path in paths:
             print(path)
@@ -252,8 +260,8 @@ def run_report(args: argparse.Namespace) -> int:
     from pypdf import PdfReader
 
     pdf = next(path for path in paths if path.name == f"turn-{args.turn}.pdf")
-    print(turn_summary(data, args.turn, lang=args.lang, pages=len(PdfReader(pdf).pages))
-          + f" ({pdf})")
+    print(turn_summary(data, args.turn, lang=args.lang, pages=len(PdfReader(pdf).pages),
+                       strict=args.strict, source=text) + f" ({pdf})")
     return 0
 
 

@@ -10,14 +10,17 @@ file name), keeps files a user put there, and records the reports of published t
 from __future__ import annotations
 
 import re
+import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 
-from .errors import ConfigError
+from .config import read_text
+from .errors import ConfigError, shown_path
 from .game import GameReport, GameSpec, KitConfig
 from .i18n import DEFAULT, words
 from .published import check_published, read_record, record_bytes, recorded_amendments
 from .registry import GAMES, game_spec
+from .tomlhelp import explain
 
 FOLDER_MAX = 40  # characters of the name a report folder takes from the title or file name
 SUFFIX = "-reports"
@@ -37,9 +40,21 @@ def _spec(data: Mapping) -> tuple[GameSpec, GameReport]:
     return spec, spec.report
 
 
-def check_log(data: Mapping, *, strict: bool = False) -> object:
+def load_log(path: str | Path) -> tuple[dict, str]:
+    """A game log file: its data and its text (the text lets errors name their lines); a
+    TOML mistake is one error naming the line, the column and the usual trap."""
+    text = read_text(path, "log")
+    try:
+        return tomllib.loads(text), text
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError("log", f"{shown_path(path)} is not valid TOML: "
+                          f"{explain(text, str(exc))}") from None
+
+
+def check_log(data: Mapping, *, strict: bool = False, source: str | None = None) -> object:
     """The game's checked log; every problem of ``data`` at once. ``strict``: the house
-    rulings are errors instead (for games that have them)."""
+    rulings are errors instead (for games that have them). ``source``: the TOML text
+    ``data`` was read from, for games whose errors name the line."""
     spec, report = _spec(data)
     if strict and not report.strict:
         raise ConfigError("strict", f"{spec.title} logs have no house rulings to make strict; "
@@ -49,7 +64,10 @@ def check_log(data: Mapping, *, strict: bool = False) -> object:
     key = (strict, repr(data))
     if _CHECKED and _CHECKED[0][0] == key:
         return _CHECKED[0][1]
-    log = report.parse(data, strict=True) if strict else report.parse(data)
+    given: dict[str, object] = {"strict": True} if strict else {}
+    if source is not None:
+        given["source"] = source
+    log = report.parse(data, **given)
     _CHECKED[:] = [(key, log)]
     return log
 
@@ -108,13 +126,14 @@ def _published(data: Mapping, report: GameReport, log: object, folder: Path, ame
 
 def write_reports(data: Mapping, *, out: Path, folder: str, paper: str = "a4",
                   lang: str = DEFAULT, turn: int | None = None, strict: bool = False,
-                  amend: bool = False, cache=None, workers: int = 0) -> list[Path]:
+                  amend: bool = False, cache=None, workers: int = 0,
+                  source: str | None = None) -> list[Path]:
     """Write the report folder ``out/folder`` (or, with ``turn``, only that turn's files into
     it) and return the files written; nothing is written when a problem is found."""
     from .build import build, plan_recipe
     from .paper import paper as paper_size
 
-    log = check_log(data, strict=strict)
+    log = check_log(data, strict=strict, source=source)
     spec, report = _spec(data)
     _turn(report, log, turn)
     sheet = paper_size(paper)
@@ -129,15 +148,19 @@ def write_reports(data: Mapping, *, out: Path, folder: str, paper: str = "a4",
     recipe = plan_recipe(report.plan(log, config, **extra), config)
     if turn is not None:
         recipe.files[f"turn-{turn}.md"] = report.text(log, words(lang), turn=turn).encode()
+        if report.slips is not None:  # GM only, like the slips' PDF: one block per player
+            recipe.files[f"slips-turn-{turn}.md"] = report.slips(log, words(lang),
+                                                                 turn).encode()
     if record is not None:
         recipe.files["published.json"] = record_bytes(record)
     return build([], cache, recipes=[recipe], workers=workers,
                  keep="all" if turn is not None else "foreign")
 
 
-def turn_summary(data: Mapping, turn: int, *, lang: str = DEFAULT, pages: int = 0) -> str:
+def turn_summary(data: Mapping, turn: int, *, lang: str = DEFAULT, pages: int = 0,
+                 strict: bool = False, source: str | None = None) -> str:
     """``--turn N``'s line: the turn, its pages, then the winner or next turn's allowances."""
-    log = check_log(data)
+    log = check_log(data, strict=strict, source=source)
     _spec_, report = _spec(data)
     _turn(report, log, turn)
     say = words(lang)
@@ -148,9 +171,9 @@ def turn_summary(data: Mapping, turn: int, *, lang: str = DEFAULT, pages: int = 
 
 
 def report_text(data: Mapping, *, lang: str = DEFAULT, turn: int | None = None,
-                strict: bool = False) -> str:
+                strict: bool = False, source: str | None = None) -> str:
     """``--format text``: the reports as Markdown (only ``turn``'s, when given)."""
-    log = check_log(data, strict=strict)
+    log = check_log(data, strict=strict, source=source)
     _spec_, report = _spec(data)
     _turn(report, log, turn)
     if turn is None:
@@ -158,10 +181,10 @@ def report_text(data: Mapping, *, lang: str = DEFAULT, turn: int | None = None,
     return report.text(log, words(lang), turn=turn)
 
 
-def report_csv(data: Mapping, *, strict: bool = False) -> str:
+def report_csv(data: Mapping, *, strict: bool = False, source: str | None = None) -> str:
     """``--format csv``: the game's rows for a spreadsheet (What's My Number?: one row per
     guess and answer; Lowest Unique Number: one per player and round)."""
-    log = check_log(data, strict=strict)
+    log = check_log(data, strict=strict, source=source)
     spec, report = _spec(data)
     if report.csv is None:
         raise ConfigError("format", f"{spec.title} logs have no CSV yet; use --format text")

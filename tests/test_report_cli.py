@@ -89,6 +89,10 @@ def test_turn_writes_only_that_turn_and_says_so(capsys, game: Path, tmp_path: Pa
     assert md.startswith("Turn 2\n\n| Guess | Ann | Bob | Cy | Dee | Eve | Fay | Gus |\n")
     assert "| Bob 3 (bonus) | L | X | L | H | X | X | X |\n" in md
     assert "\nNo orders: Cy\n" in md and "Turn 1" not in md
+    slips = plain((folder / "slips-turn-2.md").read_text(encoding="utf-8"))
+    assert slips.startswith("Ann · turn 2 · private\nOrders received: guesses 10, 45.\n")
+    assert "\n---\n\nCy · turn 2 · private\nOrders received: none.\n" in slips
+    assert slips.count(" · private\n") == 7  # a block per player, to mail one each
     code, said, _ = run(capsys, str(game), "--out", str(out), "--turn", "4")
     assert said.startswith("Turn 4: 1 page; Fay wins in turn 4, by a fully correct list. (")
 

@@ -29,5 +29,6 @@ GAME = GameSpec(
     report=GameReport(parse=rules.parse_game_log, plan=report_plan.plan_report,
                       text=report_plan.text_report, csv=report_plan.csv_text,
                       turns=report_plan.turn_count, snapshots=report_plan.turn_snapshots,
-                      summary=report_plan.summary, strict=True),
+                      summary=report_plan.summary, slips=report_plan.slips_text,
+                      strict=True),
 )

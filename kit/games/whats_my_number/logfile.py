@@ -69,8 +69,11 @@ class Names:
         return f"{show(name)} is not a player; {hint}players are {join(self.players)}"
 
 
-def parse_game_log(data: Mapping[str, Any], *, strict: bool = False) -> GameLog:
+def parse_game_log(data: Mapping[str, Any], *, strict: bool = False,
+                   source: str | None = None) -> GameLog:
     """Validate a game log loaded from TOML and return it; every problem is raised at once.
+    (``source``, the TOML text, is accepted like other games' parsers; errors here name the
+    turn and player, which find the line.)
 
     The whole log is replayed (``engine.play``), so a log that comes back is known to follow
     the rules, with the house rulings applied (or, with ``strict``, none needed).

@@ -23,7 +23,7 @@ from .gm_register import register_pages
 from .people import answer, range_words
 from .people import title as game_title
 from .reports import game_layout, legend, report_pages, row_label, turn_pages, win_text
-from .slips import slip_pages
+from .slips import slip_lines, slip_pages
 from .snapshot import snapshots
 
 
@@ -182,6 +182,15 @@ def plan_report(log: rules.GameLog, config: KitConfig, *, turn: int | None = Non
 def text_report(log: rules.GameLog, words: Words, turn: int | None = None) -> str:
     """``kit report --format text``: the same reports as Markdown, in ``words``' language."""
     return markdown(log, rules.play(log), words, turn)
+
+
+def slips_text(log: rules.GameLog, words: Words, turn: int) -> str:
+    """``slips-turn-N.md``: every player's private slip of a turn as plain text, to paste into
+    one email each (GM only: each block holds that player's own numbers)."""
+    report = rules.play(log).turns[turn - 1]
+    blocks = ["\n".join(text for text, _style in slip_lines(log, report, player, words))
+              for player in log.players]
+    return "\n\n---\n\n".join(blocks) + "\n"
 
 
 def turn_count(log: rules.GameLog) -> int:
