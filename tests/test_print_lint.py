@@ -320,6 +320,7 @@ class KitSpec:
     argv: tuple[str, ...] = ()  # kit build arguments (kit report arguments with a log)
     documents: tuple[str, ...] = ("player-kit", "host-answers")
     log: str | None = None  # a game log: kit report instead of kit build
+    amended: str | None = None  # the log corrected after publishing: kit report --amend
     axe: bool = False  # also run axe-core over its HTML files
 
 
@@ -329,7 +330,13 @@ def _tables(count: int) -> tuple[str, ...]:
 
 
 LU, WMN = "lowest-unique", "whats-my-number"
-WMN_REPORTS = ("turn-reports", "gm-register")
+WMN_REPORTS = ("turn-reports", "gm-register", "private-slips")
+# The shared 7-player, 4-turn log (every ruling, three finishers in the last turn), every turn
+# published; then a second-turn guess corrected: the erratum of three turns.
+WMN7_LOG = (Path(__file__).parent / "data" / "wmn-7p-4t.toml").read_text("utf-8").replace(
+    "published = 0", "published = 4")
+WMN7_AMENDED = WMN7_LOG.replace("Ann = [10, 45]", "Ann = [8, 45]")
+WMN7_PAPERS = {"en": "a4", "fr": "letter", "de": "a4", "es": "letter", "ru": "a4"}
 # Every variant once, and each language on both games and a report: German and French run
 # longer than English, Russian sets taller lines.
 KITS = [
@@ -366,6 +373,11 @@ KITS = [
     KitSpec("report-lowest-unique-provisional-de", ("--lang", "de"), ("results",),
             (Path(__file__).parent / "data" / "lun-three-tables.toml").read_text("utf-8"),
             axe=True),
+    # What's My Number? in a live game, in every language: marked rows, closing lines, the
+    # register's record, private slips and the erratum
+    *(KitSpec(f"report-wmn7-{lang}", ("--lang", lang, "--paper", paper),
+              (*WMN_REPORTS, "erratum"), WMN7_LOG, axe=True, amended=WMN7_AMENDED)
+      for lang, paper in WMN7_PAPERS.items()),
 ]
 SPECS = {spec.name: spec for spec in KITS}
 def _sampled(spec: KitSpec, document: str) -> bool:
@@ -421,6 +433,10 @@ def kit_folder(tmp_path_factory: pytest.TempPathFactory):
                 log = out / "game.toml"
                 log.write_text(spec.log, encoding="utf-8")
                 assert main(["report", str(log), *spec.argv, "--out", str(out / "reports")]) == 0
+                if spec.amended is not None:
+                    log.write_text(spec.amended, encoding="utf-8")
+                    assert main(["report", str(log), *spec.argv, "--amend", "--out",
+                                 str(out / "reports")]) == 0
                 (built[name],) = [p for p in (out / "reports").iterdir()
                                   if not p.name.startswith(".")]
         return built[name]

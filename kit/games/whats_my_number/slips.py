@@ -121,7 +121,7 @@ def slip_lines(log: rules.GameLog, report: rules.TurnReport, player: str, words:
         else None
     lines = [(slip_title(player, report.number, words), "bold"),
              (orders_text(order, words), "regular")]
-    lines += [(private_ruling(r, log.range, words), "italic") for r in report.rulings
+    lines += [(private_ruling(r, log.range, words), "regular") for r in report.rulings
               if r.player == player]
     lines += [(answer_text(row, log.players, words), "regular") for row in report.rows
               if row.player == player]
