@@ -24,7 +24,7 @@ from .tomlhelp import explain
 
 FOLDER_MAX = 40  # characters of the name a report folder takes from the title or file name
 SUFFIX = "-reports"
-_CHECKED: list[tuple[tuple[bool, str], object]] = []  # the last log checked (see check_log)
+_checked: tuple[tuple[bool, str], object] | None = None  # the last log checked (check_log)
 
 
 def _spec(data: Mapping) -> tuple[GameSpec, GameReport]:
@@ -61,14 +61,16 @@ def check_log(data: Mapping, *, strict: bool = False, source: str | None = None)
                           "leave --strict out")
     # One run checks the same log for the files and again for the summary line: the last
     # log checked is kept, by its content (repr), never by identity (a caller may edit a dict).
+    global _checked
     key = (strict, repr(data))
-    if _CHECKED and _CHECKED[0][0] == key:
-        return _CHECKED[0][1]
+    last = _checked  # read once: another thread (the console's server) may replace it
+    if last is not None and last[0] == key:
+        return last[1]
     given: dict[str, object] = {"strict": True} if strict else {}
     if source is not None:
         given["source"] = source
     log = report.parse(data, **given)
-    _CHECKED[:] = [(key, log)]
+    _checked = (key, log)
     return log
 
 

@@ -58,7 +58,7 @@ def raise_problems(problems: Sequence[GameLogError]) -> None:
         raise Problems(list(problems))
 
 
-_LAST: list[tuple[GameLog, GameResult]] = []  # the last log played, and its result
+_last: tuple[GameLog, GameResult] | None = None  # the last log played, and its result
 
 
 def play(log: GameLog, *, strict: bool = False) -> GameResult:
@@ -69,10 +69,12 @@ def play(log: GameLog, *, strict: bool = False) -> GameResult:
     A log is frozen, so the last one played keeps its result: checking a log and laying out
     its reports replay it once.
     """
-    if _LAST and _LAST[0][0] is log and (not strict or not _LAST[0][1].rulings):
-        return _LAST[0][1]
+    global _last
+    last = _last  # read once: another thread (the console's server) may replace it
+    if last is not None and last[0] is log and (not strict or not last[1].rulings):
+        return last[1]
     result = _replay(log, strict)
-    _LAST[:] = [(log, result)]
+    _last = (log, result)
     return result
 
 
