@@ -133,13 +133,13 @@ def concurrent(base: str, gms: int, turns: int) -> dict[str, object]:
             "turn_ms": ms(samples) if samples else None}
 
 
-def in_process(folder: Path, turns: int, gets: int) -> dict[str, object]:
+def in_process(folder: Path, database: str | None, turns: int, gets: int) -> dict[str, object]:
     """The console's own cost: a 12-player turn entered and published, and the public view
     of the 36-player party, called on ``Console`` directly."""
     sys.path.insert(0, str(ROOT))
     from kit.console.service import open_console
 
-    console = open_console(str(folder / "in-process.sqlite3"), folder / "files")
+    console = open_console(database or str(folder / "in-process.sqlite3"), folder / "files")
     try:
         game = console.create_game({"game": "whats-my-number", "players": PLAYERS,
                                     "secrets": SECRETS, "range": "1-600"}).id
@@ -212,7 +212,7 @@ def main() -> int:
                 proc.wait(20)
             except subprocess.TimeoutExpired:
                 proc.kill()
-        own = in_process(Path(folder), args.turns, args.gets)
+        own = in_process(Path(folder), args.database, args.turns, args.gets)
     result = {"database": "sqlite" if args.database is None else "given URL",
               "turn_12_players_ms": ms(turn), "turn_player_by_player_ms": ms(each),
               "public_json_36_players_ms": ms(public), "standings_page_ms": ms(standings),
