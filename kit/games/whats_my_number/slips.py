@@ -17,14 +17,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ...fonts import isolate
+from ...fonts import lines as fonts_lines
 from ...i18n import Words
-from ...layout.fit import LEADING, Part, break_lines, paragraph
-from ...layout.model import Item, hline, pt, vline
+from ...layout.fit import LEADING, Part, break_lines
+from ...layout.model import Item, hline, place_runs, pt, vline
 from ...paper import Frame, Paper
 from ...plan import Form, Page
 from . import rules
 from . import turn_notes as notes
-from .people import answer, range_words
+from .people import answers, range_words
 from .reports import win_text
 
 SLIP_PT = 9.5
@@ -39,8 +40,9 @@ SEP = " · "
 # --- the words of a slip -------------------------------------------------------------------------
 
 
-def _numbers(values: Sequence[int], words: Words) -> str:
-    return ", ".join(words.number(value) for value in values)
+def _numbers(values: Sequence[int]) -> str:
+    # numbers stop at 999 (``rules.MAX_NUMBER``): no language groups their digits
+    return ", ".join(str(value) for value in values)
 
 
 def orders_text(order: rules.Orders | None, words: Words) -> str:
@@ -50,7 +52,7 @@ def orders_text(order: rules.Orders | None, words: Words) -> str:
     if isinstance(order, rules.Guesses):
         return words.ngettext("Orders received: guess %(numbers)s.",
                               "Orders received: guesses %(numbers)s.", len(order.numbers),
-                              numbers=_numbers(order.numbers, words))
+                              numbers=_numbers(order.numbers))
     entries = ", ".join(f"{isolate(target)} {value}" for target, value in order.entries.items())
     return words.gettext("Orders received: a list: %(entries)s.", entries=entries)
 
@@ -86,11 +88,11 @@ def answer_text(row: rules.Row, players: Sequence[str], words: Words) -> str:
     5 correct."; the player's own column is left out (always X)."""
     if isinstance(row, rules.ListRow):
         return words.gettext("Your list: %(answer)s", answer=notes.list_text(row, words))
-    head = words.gettext("Guess %(place)s (%(number)s):", place=row.index,
-                         number=words.number(row.number))
+    head = words.gettext("Guess %(place)s (%(number)s):", place=row.index, number=row.number)
     if row.status != "ok":
         return f"{head} {notes.no_answer_text(row, words)} {notes.status_mark(row.status, words)}"
-    cells = SEP.join(f"{isolate(target)}\u00a0{answer(cell, words)}"
+    printed = answers(words)
+    cells = SEP.join(f"{isolate(target)}\u00a0{printed[cell]}"
                      for target, cell in zip(players, row.cells, strict=True)
                      if target != row.player)
     return f"{head} {cells}"
@@ -170,9 +172,11 @@ def slip_items(slip: Slip, x: float, top: float, width: float) -> list[Item]:
     for parts, size, first in slip.lines:
         if first:
             y += GAP_MM
-        more, used = paragraph(x + PAD_MM, y, width - 2 * PAD_MM, parts, size)
-        items += more
-        y += used
+        # already broken to the width: drawn as one line, as ``paragraph`` places its lines
+        # (a run a word: the words recur from slip to slip, and their layout is cached)
+        items += place_runs(x + PAD_MM, y + pt(size) * 0.95,
+                            fonts_lines((tuple(p for p in parts if p[0]),))[0], size)
+        y += pt(size) * LEADING
     return items
 
 
