@@ -130,6 +130,6 @@ def test_a_broken_log_is_one_line_and_writes_nothing(tmp_path: Path,
     assert main(["report", str(path), "--out", str(tmp_path / "out")]) == 2
     out, err = capsys.readouterr()
     assert out == ""
-    assert err == ("Error: table 2, round 1: 'Gus' wrote '0'; give a whole number from 1 to 10, "
-                   'or "pass"\n')
+    assert err == ("Error: line 25, table 2, round 1: 'Gus' wrote '0'; give a whole number "
+                   'from 1 to 10, or "pass"\n')  # the line of the file, since kit report has it
     assert not (tmp_path / "out").exists()

@@ -36,13 +36,9 @@ HEAD_PT = 9.5
 SEP = " · "  # between a table's label and a page's name
 
 
-def _join(items: Sequence[object]) -> str:
-    return ", ".join(map(str, items))
-
-
 def _numbers(items: Sequence[object], words: Words) -> str:
-    """Numbers in a cell, or "none"."""
-    return _join(items) or words.gettext("none")
+    """Numbers in a cell, or "none" ("1; 1; 3" where the comma is the decimal mark)."""
+    return words.numbers(items) or words.gettext("none")
 
 
 def choices_text(r: Round, words: Words) -> str:
