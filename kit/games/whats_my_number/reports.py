@@ -35,6 +35,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from ...fonts import isolate
 from ...i18n import Words
 from ...layout.blocks import para, title
 from ...layout.fit import LEADING, Part, fit, fit_in, fits, paragraph
@@ -102,21 +103,24 @@ def win_text(result_winners: Sequence[str], reason: str | None, turn: int, words
                           "other number.", len(result_winners), players=who, turn=turn)
 
 
-def row_label(row: rules.Row, words: Words) -> str:
+def row_label(row: rules.Row, words: Words, isolated: bool = False) -> str:
     """"A 1", "B 3 (bonus)", "C List"; "E 3 (void)", "G 4 (ignored)", "F List (partial)"
-    where a house ruling applied: a row of the turn report."""
+    where a house ruling applied: a row of the turn report. ``isolated``: the player's name
+    in its own direction (``fonts.isolate``), as the printed table draws it, so that a
+    right-to-left name keeps the number after it."""
+    player = isolate(row.player) if isolated else row.player
     if isinstance(row, rules.GuessRow):
         if row.status != "ok":
-            return words.gettext("%(player)s %(index)s %(mark)s", player=row.player,
+            return words.gettext("%(player)s %(index)s %(mark)s", player=player,
                                  index=row.index, mark=notes.status_mark(row.status, words))
         if row.bonus:
-            return words.gettext("%(player)s %(index)s (bonus)", player=row.player,
+            return words.gettext("%(player)s %(index)s (bonus)", player=player,
                                  index=row.index)
-        return words.gettext("%(player)s %(index)s", player=row.player, index=row.index)
+        return words.gettext("%(player)s %(index)s", player=player, index=row.index)
     if row.partial:
-        return words.gettext("%(player)s List %(mark)s", player=row.player,
+        return words.gettext("%(player)s List %(mark)s", player=player,
                              mark=notes.status_mark("partial", words))
-    return words.gettext("%(player)s List", player=row.player)
+    return words.gettext("%(player)s List", player=player)
 
 
 def turn_mark(turn: int, words: Words) -> str:
@@ -304,7 +308,8 @@ def table_rows(rows: Sequence[rules.Row], layout: ReportLayout, part: tuple[int,
     c0, c1 = part
     table: list[list[Cell]] = []
     for row in rows:
-        label = Cell(row_label(row, words), size=layout.label_pt, least=MIN_TEXT_PT)
+        label = Cell(row_label(row, words, isolated=True), size=layout.label_pt,
+                     least=MIN_TEXT_PT)
         if isinstance(row, rules.ListRow):
             table.append([label, Cell(notes.list_text(row, words), "bold", size=CELL_PT,
                                       span=c1 - c0)])
