@@ -83,7 +83,8 @@ def example(words: Words) -> dict[str, object]:
         hits = report.hits[player]
         readings.append({
             "player": player, "guesses": words.join([str(n) for n in numbers]),
-            "parts": parts, "hits": hits, "next": result.next_allowance[player],
+            "parts": parts, "known": words.semicolon.join(parts), "hits": hits,
+            "next": result.next_allowance[player],
         })
     lists = [{"player": r.player, "correct": r.correct, "wrong": len(EXAMPLE_PLAYERS) - 1
               - r.correct} for r in report.rows if isinstance(r, rules.ListRow)]
