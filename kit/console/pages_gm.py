@@ -9,6 +9,7 @@ same page with status 422 and every problem beside its box; a stale version gets
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import SimpleNamespace
 from typing import Any
 
 from starlette.requests import Request
@@ -139,6 +140,18 @@ async def gm_action(request: Request) -> Response:
         return stale_page(request, game_id, conflict)
 
 
+def _stale(request: Request, state: Any, values: Mapping[str, str]) -> Response | None:
+    """The 409 page when the form showed an older version than the game's (checked before
+    the form is read against entries it never saw)."""
+    seen = _version(values)
+    if seen is None or seen == state.version:
+        return None
+    changes = [{"text": e.get("text", "")} for e in state.entries
+               if int(e.get("version", 0)) > seen]
+    return stale_page(request, state.id, SimpleNamespace(changes=changes,
+                                                         version=state.version))
+
+
 def stale_page(request: Request, game_id: str, conflict: Any) -> Response:
     w = words(language(request)["lang"])
     changes = [c.get("text", "") for c in conflict.changes] or [
@@ -161,6 +174,9 @@ def _back(request: Request, game_id: str, flag: str, anchor: str = "") -> Respon
 async def _enter_turn(request: Request, game_id: str, values: dict[str, str]) -> Response:
     service = console(request)
     state = await call(service.state, game_id)
+    stale = _stale(request, state, values)
+    if stale is not None:
+        return stale
     w = words(language(request)["lang"])
     turn = open_turn(state.log, state.published, w)
     grid = read_grid(values, turn.players, turn.allowance, turn.entries, w)
@@ -204,6 +220,9 @@ async def _checked(request: Request, fn, *args: Any, **kwargs: Any) -> Any:
 async def _amend(request: Request, game_id: str, values: dict[str, str]) -> Response:
     service = console(request)
     state = await call(service.state, game_id)
+    stale = _stale(request, state, values)
+    if stale is not None:
+        return stale
     w = words(language(request)["lang"])
     number = int(values.get("turn", "0")) if values.get("turn", "").isdigit() else 0
     if not 1 <= number <= state.published:
@@ -236,6 +255,9 @@ async def _amend(request: Request, game_id: str, values: dict[str, str]) -> Resp
 async def _enter_round(request: Request, game_id: str, values: dict[str, str]) -> Response:
     service = console(request)
     state = await call(service.state, game_id)
+    stale = _stale(request, state, values)
+    if stale is not None:
+        return stale
     w = words(language(request)["lang"])
     number = int(values["table"]) if values.get("table", "").isdigit() else 0
     if not 1 <= number <= len(state.tables):

@@ -42,6 +42,8 @@ def _common_fields(key: str, values: Mapping[str, str], problems: Mapping[str, l
                    w: Words, lang: str) -> list[dict[str, Any]]:
     _ = w.gettext
     return [
+        _field(key, key, "title", _("Title (optional)"), _("Printed on the reports and shown "
+               "on the public page, up to 80 characters."), values, problems),
         _field(key, key, "lang", _("Report language"), _("The language of the reports and "
                "slips you print."), values, problems, "select", lang,
                choices=list(LANGUAGES.items())),

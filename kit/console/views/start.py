@@ -20,8 +20,8 @@ LUN = "lowest-unique"
 MAX_NAMES = 120
 MAX_NAME_CHARS = 24
 # the fields of each form, in page order: a service problem about anything else is shown at the top
-WMN_FIELDS = ("names", "players", "range", "secrets", "lang", "paper")
-LUN_FIELDS = ("names", "tables", "rounds", "lang", "paper")
+WMN_FIELDS = ("names", "players", "range", "secrets", "title", "lang", "paper")
+LUN_FIELDS = ("names", "tables", "rounds", "title", "lang", "paper")
 IMPORT_FIELDS = ("log",)
 _SECRET_LINE = re.compile(r"\s*(.+?)\s*(?:=|:|\s)\s*(-?[0-9]+)\s*")
 
@@ -101,6 +101,12 @@ def _common(form: Form, w: Words) -> None:
     if paper not in ("a4", "letter"):
         form.add("paper", w.gettext("Choose A4 or US Letter."))
     form.spec.update(lang=lang, paper=paper)
+    title = form.values.get("title", "").strip()
+    if len(title) > 80:
+        form.add("title", w.gettext("%(count)s characters; a title takes at most 80.",
+                                    count=len(title)))
+    if title:
+        form.spec["title"] = title
 
 
 def _secrets(form: Form, names: list[str], w: Words) -> dict[str, int]:
@@ -224,11 +230,15 @@ def import_form(values: Mapping[str, str], w: Words) -> Form:
 
 def absorb(form: Form, error: KitError, fields: Iterable[str], default: str = "") -> None:
     """The service's problems, each beside its field (``secrets.Ann`` -> ``secrets``); one
-    naming no field of the form goes to ``default`` ('' = the summary only)."""
+    naming no field of the form goes to ``default`` ('' = the summary only). The spec's
+    ``players`` are the names when names were typed."""
     known = set(fields)
     problems = error.problems if isinstance(error, Problems) else (error,)
+    named = bool(split_names(form.values.get("names", "")))
     for problem in problems:
         head = re.split(r"[.\[ ,]", problem.field, maxsplit=1)[0]
+        if head == "players" and named:
+            head = "names"
         key = head if head in known else default
         form.add(key, str(problem) if key == "" else problem.message)
 
