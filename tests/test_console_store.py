@@ -57,6 +57,28 @@ def test_schema_is_migrated_once(console: Console, console_url: str,  # noqa: F8
         again.close()
 
 
+def test_servers_starting_at_once_migrate_once(console_url: str,  # noqa: F811
+                                                tmp_path: Path) -> None:
+    """Four server processes opening one new database together: one migrates, the others
+    wait for it and find the schema current."""
+    code = ("import sys, time; from kit.console.service import open_console; "
+            "time.sleep(max(0.0, float(sys.argv[2]) - time.time())); "  # all start together
+            "open_console(sys.argv[1], None).close()")
+    at = str(time.time() + 4)
+    starts = [subprocess.Popen([sys.executable, "-c", code, console_url, at],
+                               stderr=subprocess.PIPE, text=True) for _ in range(4)]
+    for start in starts:
+        _, err = start.communicate(timeout=120)
+        assert start.returncode == 0, err
+    opened = open_console(console_url, tmp_path / "files")
+    try:
+        with opened.store.engine.connect() as conn:
+            assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalars() \
+                .all() == ["0001"]
+    finally:
+        opened.close()
+
+
 def test_sqlite_settings(tmp_path: Path) -> None:
     opened = open_console(str(tmp_path / "db.sqlite3"), tmp_path / "files")
     try:

@@ -13,6 +13,7 @@ FULL`` (a commit is on disk before the 201 goes out, so a SIGKILL loses nothing)
 from __future__ import annotations
 
 import json
+import threading
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -140,6 +141,9 @@ def make_engine(url: URL) -> Engine:
                             hide_parameters=True)
 
 
+_MIGRATING = threading.Lock()  # Alembic's context is process-global: one migration at a time
+
+
 def migrate(engine: Engine) -> None:
     """Bring the schema to the newest migration (Alembic, scripts inside this package)."""
     from alembic import command
@@ -147,7 +151,9 @@ def migrate(engine: Engine) -> None:
 
     config = Config()
     config.set_main_option("script_location", str(Path(__file__).with_name("migrations")))
-    with engine.begin() as connection:
+    # write=True: on SQLite a BEGIN IMMEDIATE, so servers starting at once migrate one by one
+    with _MIGRATING, engine.connect().execution_options(write=True) as connection, \
+            connection.begin():
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
 
