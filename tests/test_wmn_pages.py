@@ -233,6 +233,25 @@ def test_register_records_rulings_and_why_the_winner_won(folder: Path) -> None:
         assert entry in register
     assert "3 Fay 5 (partial)" in register  # the lists submitted
     assert "Amendments" not in register
+    assert outline(folder / "gm-register.pdf") == [("Secret register", 0)]
+    assert anchors(folder / "gm-register.html") == ["register"]
+
+
+def test_register_bookmarks_the_rulings_where_they_start(tmp_path: Path) -> None:
+    players = [f"Player{i:02d}" for i in range(1, 31)]
+    secrets = "\n".join(f"{p} = {100 + i}" for i, p in enumerate(players))
+    guesses = "\n".join(f"{p} = [300, 5, 6]" for p in players)
+    log = (f'game = "whats-my-number"\nplayers = {players!r}\nrange = "1-290"\n'
+           f"[secrets]\n{secrets}\n[[turn]]\n{guesses}\n").replace("'", '"')
+    folder = report_folder(log, tmp_path)
+    marks = outline(folder / "gm-register.pdf")
+    assert [title for title, _ in marks] == ["Secret register", "Rulings applied"]
+    start = marks[1][1]
+    pages = [plain(t) for t in texts(folder / "gm-register.pdf")]
+    assert start >= 1 and "Rulings applied Turn" in pages[start]
+    assert "Rulings applied" not in " ".join(pages[:start])
+    assert "Rulings applied (continued)" in pages[-1]
+    assert anchors(folder / "gm-register.html") == ["register", "rulings"]
 
 
 # --- private slips --------------------------------------------------------------------------------

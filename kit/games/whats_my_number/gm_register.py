@@ -14,7 +14,7 @@ from ... import fonts
 from ...i18n import Words
 from ...layout.blocks import heading, para, title
 from ...layout.fit import LEADING, ellipsize, fits, wrap
-from ...layout.model import Item, pt, text, text_width
+from ...layout.model import Item, place_runs, pt, text_width
 from ...layout.table import PAD_MM, Cell, ruled_table
 from ...paper import Frame, Paper
 from ...plan import Form, Page
@@ -165,10 +165,12 @@ def register_cells(x: float, top: float, widths: Sequence[float], row: RegisterR
     for c, (width, cell) in enumerate(zip(widths, row.cells, strict=True)):
         align = "center" if c in centred else "left"
         anchor = left + width / 2 if align == "center" else left + PAD_MM
-        for i, line in enumerate(cell):
-            style = "italic" if line == continued(words) else "regular"
+        # a cell's lines are one paragraph (a wrapped name): levels over all, lines reordered
+        laid = fonts.lines(tuple(((line, "italic" if line == continued(words) else "regular"),)
+                                 for line in cell))
+        for i, runs in enumerate(laid):
             base = first + i * step + step / 2 + pt(REG_PT) * fonts.CAP_HEIGHT / 2
-            items += text(anchor, base, line, REG_PT, style, align)
+            items += place_runs(anchor, base, runs, REG_PT, align)
         left += width
     return items
 
@@ -196,6 +198,7 @@ class Flow:
         self.bottom = body.bottom - SLACK_MM
         self.pages: list[list[Item]] = [[]]
         self.y = self.top
+        self.marks: dict[int, tuple[str, str]] = {}  # page index: (bookmark, anchor)
 
     @property
     def items(self) -> list[Item]:
@@ -290,6 +293,7 @@ def register_pages(log: rules.GameLog, result: rules.GameResult, sheet: Paper, w
     body = sheet.body
     x, w = body.x, body.w
     flow = Flow(body, words)
+    flow.marks[0] = (words.gettext("Secret register"), "register")
     played = len(result.turns)
     more, used = bold_box(x, flow.y, w, status_text(result, words), 12.0)
     flow.items.extend(more)
@@ -315,16 +319,18 @@ def register_pages(log: rules.GameLog, result: rules.GameResult, sheet: Paper, w
         lists_table(flow, x, widths[0], lists, words)
     _ = words.gettext
     record_table(flow, x, w, (_("Rulings applied"), _("What was decided")),
-                 ruling_entries(log, result, words), words)
+                 ruling_entries(log, result, words), words, "rulings")
     record_table(flow, x, w, (_("Amendments of published turns"),
                               _("Row, column: as printed → now")),
-                 amendment_entries(amendments, words), words)
+                 amendment_entries(amendments, words), words, "amendments")
     total = len(flow.pages)
     out = []
     for i, page_items in enumerate(flow.pages, start=1):
         label = register_title(words, i, total)
         heading_items, _ = title(x, body.y, label)
-        out.append(Page(label, Form(tuple(heading_items + page_items)), audience="host"))
+        bookmark, anchor = flow.marks.get(i - 1, (None, None))
+        out.append(Page(label, Form(tuple(heading_items + page_items)), audience="host",
+                        bookmark=bookmark, anchor=anchor))
     return out
 
 
@@ -365,10 +371,11 @@ def change_text(change: CellChange, words: Words) -> str:
 
 
 def record_table(flow: Flow, x: float, width: float, captions: tuple[str, str],
-                 entries: Sequence[tuple[int, str]], words: Words) -> None:
+                 entries: Sequence[tuple[int, str]], words: Words, anchor: str) -> None:
     """A heading and a Turn | text table (``captions``: the heading and the text column's),
     the text wrapped in its column, continued over pages (heading "(continued)"); nothing
-    when there are no entries."""
+    when there are no entries. Its first page opens a bookmark named by its heading (a page
+    keeps the first bookmark that opens on it)."""
     caption, column = captions
     widths = [RECORD_TURN_MM, width - RECORD_TURN_MM]
     head = [Cell(words.gettext("Turn"), "bold", "center", REG_HEAD_PT),
@@ -380,6 +387,8 @@ def record_table(flow: Flow, x: float, width: float, captions: tuple[str, str],
         _items, heading_mm = heading(x, 0.0, caption)
         if flow.room() < heading_mm + HEAD_MM + rows[done].height:
             flow.new_page()
+        if not done:
+            flow.marks.setdefault(len(flow.pages) - 1, (caption, anchor))
         more, used = heading(x, flow.y, caption if not done else words.gettext(
             "%(heading)s (continued)", heading=caption))
         flow.items.extend(more)
