@@ -231,8 +231,11 @@ def test_sigkill_right_after_201_loses_nothing(console_url: str, tmp_path: Path,
     assert state.status_code == 200
     assert state.json()["received"] == ["Ann"]
     assert state.json()["version"] == entered.json()["version"]
+    httpx.get(game["gm_url"].replace(first.url, second.url), timeout=30)  # the GM link
+    second.stop()  # its access log is flushed
     log = (tmp_path / "serve.log").read_text(errors="replace")
-    assert game["gm_token"] not in log
+    assert f"/console/{game['id']}/gm/" in log  # the access log names the path...
+    assert game["gm_token"] not in log  # ...never the token
 
 
 @pytest.mark.slow
