@@ -305,3 +305,37 @@ def test_kit_report_format_csv(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert out == csv_report(read_party_log(THREE_TABLES))
     assert out.splitlines()[-4:] == ["3,1,Jo,2,yes,0", "3,1,Kim,2,yes,0", "3,1,Lee,5,no,0",
                                      "3,1,Max,3,no,1"]
+
+
+TRAP = LUN_TWO_TABLES_LOG.replace("rounds = 2", "rounds = 3") + """
+[[table.round]]
+Ann = 1
+Bob = 2
+Cy = 2
+Dee = 3
+"""
+
+
+def test_an_older_form_round_appended_at_the_end_is_caught_where_it_is() -> None:
+    # TOML gives a [[table.round]] to the last [[table]] above it: table 2 here, not table 1
+    assert problems(TRAP) == [
+        "line 32, table 2, round 3: these are the players of table 1; a [[table.round]] belongs "
+        "to the [[table]] above it, so log this round as a [[round]] with table = 1 and its "
+        "round number"]
+    moved = TRAP.replace("\n[[table.round]]\nAnn = 1", "\n[[round]]\ntable = 1\nround = 3\n"
+                         "[round.choices]\nAnn = 1")
+    assert [t.played for t in read_party_log(moved).tables] == [3, 2]
+    wrong_table = THREE_TABLES.replace("table = 1\nround = 2", "table = 2\nround = 3")
+    assert problems(wrong_table) == [  # table 1 now lacks its round 2, too
+        "line 34, table 1, round 3: round 2 is not logged; log every round of a table, 1, 2, "
+        "3, ...",
+        "line 39, table 2, round 3: these are the players of table 1, not of table 2; check "
+        "table = 2"]
+
+
+def test_a_name_from_another_table_says_where_it_sits() -> None:
+    text = THREE_TABLES.replace("Jo = 2, Kim = 2", "Jo = 2, Ann = 2")
+    assert problems(text) == [
+        "line 24, table 3, round 1: no choice for Kim; every player writes a number or \"pass\" "
+        "in every round",
+        "line 27, table 3, round 1: 'Ann' sits at table 1, not at this table"]

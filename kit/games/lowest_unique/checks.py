@@ -114,8 +114,42 @@ def _value(value: object, bounds: tuple[int, int] | None) -> int | None | str:
     return "bad"
 
 
+def misplaced(entry: Entry, seats: Mapping[str, int], found: Found) -> bool:
+    """True, with one problem recorded, when every name of a round sits at one other table:
+    the round was logged under the wrong table (an older-form round appended at the end of the
+    file belongs to the last [[table]]). Such a round takes no place in the table's rounds."""
+    raw, where = entry.raw, f"table {entry.table}, round {entry.number}"
+    if not isinstance(raw, Mapping):
+        return False
+    homes = {seats.get(clean(str(key)).casefold()) for key in raw}
+    if len(raw) < 2 or len(homes) != 1:
+        return False
+    (home,) = homes
+    if home is None or home == entry.table:
+        return False
+    if entry.inside is None:
+        found.add(GameLogError, where, entry.line, f"these are the players of table {home}; a "
+                  "[[table.round]] belongs to the [[table]] above it, so log this round as a "
+                  f"[[round]] with table = {home} and its round number")
+    else:
+        found.add(GameLogError, where, entry.line, f"these are the players of table {home}, "
+                  f"not of table {entry.table}; check table = {entry.table}")
+    return True
+
+
+def _unknown(name: str, players: Sequence[str], seats: Mapping[str, int]) -> tuple[str, str | None]:
+    """What to say of a name that does not sit at this table, and the player it probably
+    meant (a typo of one of them)."""
+    home = seats.get(name.casefold())
+    if home is not None:
+        return f"{shown(name)} sits at table {home}, not at this table", None
+    guess = nearest(name, players)
+    hint = f"did you mean {guess}?" if guess else f"its players are {', '.join(players)}"
+    return f"{shown(name)} does not sit at this table; {hint}", guess
+
+
 def _names(entry: Entry, where: str, raw: Mapping[object, object], players: Sequence[str],
-           found: Found) -> tuple[dict[str, object], set[str]]:
+           seats: Mapping[str, int], found: Found) -> tuple[dict[str, object], set[str]]:
     """Each player's value by the player's own name, and the players a typo probably meant."""
     by_fold = {p.casefold(): p for p in players}
     given: dict[str, object] = {}
@@ -126,11 +160,8 @@ def _names(entry: Entry, where: str, raw: Mapping[object, object], players: Sequ
         player = by_fold.get(name.casefold())
         line = entry.key_line(str(key))
         if player is None:
-            guess = nearest(name, players)
-            hint = (f"did you mean {guess}?" if guess
-                    else f"its players are {', '.join(players)}")
-            found.add(GameLogError, where, line, f"{shown(name)} does not sit at this table; "
-                      f"{hint}")
+            message, guess = _unknown(name, players, seats)
+            found.add(GameLogError, where, line, message)
             if guess:
                 meant.add(guess)
         elif player in given:
@@ -142,8 +173,11 @@ def _names(entry: Entry, where: str, raw: Mapping[object, object], players: Sequ
 
 
 def check_choices(entry: Entry, players: Sequence[str], bounds: tuple[int, int] | None,
-                  found: Found) -> tuple[tuple[str, int | None], ...] | None:
-    """One round's choices in the table's player order, or None when something is wrong."""
+                  found: Found, seats: Mapping[str, int] | None = None,
+                  ) -> tuple[tuple[str, int | None], ...] | None:
+    """One round's choices in the table's player order, or None when something is wrong.
+    ``seats``: every player's table (by case-folded name), to say where a stray name sits."""
+    seats = seats or {}
     where = f"table {entry.table}, round {entry.number}"
     raw = entry.raw
     if not isinstance(raw, Mapping):
@@ -152,7 +186,7 @@ def check_choices(entry: Entry, players: Sequence[str], bounds: tuple[int, int] 
         found.add(GameLogError, where, entry.key_line(entry.inside or ""), what)
         return None
     before = len(found.found)
-    given, meant = _names(entry, where, raw, players, found)
+    given, meant = _names(entry, where, raw, players, seats, found)
     missing = [p for p in players if p not in given and p not in meant]
     if missing:
         found.add(GameLogError, where, entry.line, f"no choice for {', '.join(missing)}; every "

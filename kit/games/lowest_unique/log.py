@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from ...errors import ConfigError, Problems, shown
 from ...options import NumberRange
-from .checks import Entry, Found, check_choices, check_players
+from .checks import Entry, Found, check_choices, check_players, misplaced
 from .lines import LogLines, locate
 from .rules import (
     DEFAULT_RANGE,
@@ -159,9 +159,10 @@ def _header(data: Mapping[str, object], found: Found) -> tuple[tuple[int, int] |
     return number_range, int(rounds)  # type: ignore[arg-type]
 
 
-def _tables(data: Mapping[str, object], lines: LogLines | None, found: Found
+def _tables(data: Mapping[str, object], lines: LogLines | None, found: Found, seen: dict[str, int]
             ) -> tuple[list[tuple[str, ...] | None], list[Entry]]:
-    """Each table's players (None when its list is broken) and its [[table.round]] entries."""
+    """Each table's players (None when its list is broken) and its [[table.round]] entries;
+    ``seen`` gets every player's table, by case-folded name."""
     raw_tables = data.get("table")
     if not isinstance(raw_tables, list) or not raw_tables:
         found.add(ConfigError, "table", None, "give one or more [[table]] entries, each with its "
@@ -171,7 +172,6 @@ def _tables(data: Mapping[str, object], lines: LogLines | None, found: Found
         found.add(ConfigError, "table", None, f"{len(raw_tables)} tables logged; a log takes at "
                   f"most {MAX_TABLES}")
         return [], []
-    seen: dict[str, int] = {}
     players: list[tuple[str, ...] | None] = []
     entries: list[Entry] = []
     for index, raw in enumerate(raw_tables):
@@ -286,15 +286,17 @@ def parse_party_log(data: Mapping[str, object], *, source: str | None = None,
         found.raise_any()
     lines = locate(source) if source is not None else None
     number_range, rounds = _header(data, found)
-    players, entries = _tables(data, lines, found)
+    seats: dict[str, int] = {}
+    players, entries = _tables(data, lines, found, seats)
     entries += _top_rounds(data, lines, len(players), rounds, found)
+    entries = [e for e in entries if not misplaced(e, seats, found)]
     ordered = _order(entries, rounds, found)
     scored: dict[tuple[int, int], Round] = {}
     for entry in (e for table in ordered.values() for e in table):
         names = players[entry.table - 1]
         if names is None:  # its player list is already a problem
             continue
-        choices = check_choices(entry, names, number_range, found)
+        choices = check_choices(entry, names, number_range, found, seats)
         if choices is not None:
             result = score_round(c for _, c in choices)
             winner = next((p for p, c in choices if c is not None and c == result.winner), None)
