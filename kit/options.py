@@ -26,7 +26,8 @@ MAX_PLAYERS = 1200  # per build: 100 tables of 12; a real party never comes near
 MAX_TABLES = 100
 RANGE_MAX = 999  # three digits fit every box on every page
 
-_INT = re.compile(r"\s*([+-]?[0-9]{1,9})\s*")  # ASCII digits only: "３" is not a number
+# ASCII digits only ("３" is not a number); ten of them, so 2147483647 (the shuffle seed's top)
+_INT = re.compile(r"\s*([+-]?[0-9]{1,10})\s*")
 
 
 def kind_of(value: object) -> str:

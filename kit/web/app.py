@@ -35,10 +35,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
+import ipaddress
 import logging
+import os
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import partial
 
 from starlette.applications import Starlette
@@ -54,9 +57,9 @@ from ..errors import KitError
 from ..fonts import FONT_FILES, LICENCE_FILES
 from ..i18n import LANGUAGES, N_
 from ..resources import fonts_dir
+from .guard import LOOPBACK_HOSTS, BodyTimeout, Guard, TrustedProxies, listen
 from .http import (
     HTTPProblem,
-    SecurityHeaders,
     file_response,
     page_response,
     problem_response,
@@ -64,8 +67,8 @@ from .http import (
     static_response,
     zip_kit,
 )
-from .kits import config_key, download_name, ready_configs, render_kit
-from .limits import CACHE_MB, QUEUE, WORKERS
+from .kits import config_key, could_be_file, download_name, ready_configs, render_kit
+from .limits import CACHE_MB, QUEUE, WEB_MAX_PAGES, WORKERS
 from .pages import (
     WEB_MAX_PLAYERS,
     build_form,
@@ -80,13 +83,23 @@ from .pages import (
     site_css,
     site_icon,
 )
-from .pool import Busy, Entry, KitService, Render
+from .pool import QUEUE as DEFAULT_QUEUE
+from .pool import STOP_GRACE_S, Busy, Entry, KitService, Render, Status
 
 log = logging.getLogger("kit.web")
+
+HEAD_TIMEOUT_S = 5.0  # a connection's whole request head must arrive within this
+READ_TIMEOUT_S = 10  # a connection silent this long mid-request is closed
 
 
 def _service(request: Request) -> KitService:
     return request.app.state.service
+
+
+def client_of(request: Request) -> str:
+    """Who is asking: the address ``guard.Guard`` settled (a trusted proxy's client, or the
+    peer); the per-client limits of the render line count by it."""
+    return request.client.host if request.client else ""
 
 
 def page_language(request: Request) -> dict[str, object]:
@@ -158,7 +171,9 @@ async def ready_file(request: Request) -> Response:
     config = service.ready.get(request.path_params["folder"])
     if config is None:
         raise HTTPProblem(404, N_("Not found"), N_("There is no ready-made kit of that name."))
-    entry, _ = await service.kit(config)
+    if not could_be_file(config, request.path_params["path"]):  # a 404 costs no render
+        raise HTTPProblem(404, N_("Not found"), N_("That kit has no such file."))
+    entry, _ = await service.kit(config, client=client_of(request))
     return await kit_path(service, config_key(config), entry, request.path_params["path"])
 
 
@@ -175,6 +190,11 @@ async def ready_thumb(request: Request) -> Response:
 async def custom_form(request: Request) -> Response:
     language = page_language(request)
     return page_response("site/form.html", form=build_form(lang=language["lang"]), **language)
+
+
+async def custom_page(request: Request) -> Response:
+    """``/custom``: the form (GET), or a filled-in form sent (POST)."""
+    return await (custom_submit if request.method == "POST" else custom_form)(request)
 
 
 async def custom_submit(request: Request) -> Response:
@@ -197,27 +217,47 @@ async def custom_submit(request: Request) -> Response:
         return refused(errors=[exc])
     if chosen not in formats:
         return refused(format_error=f"must be one of: {', '.join(formats)}; got {chosen!r}")
-    try:
-        _, cached = await _service(request).kit(config)
+    try:  # lined up, never waited for: the result page says "being made" until it is ready
+        ident = _service(request).order(config, client_of(request))
     except KitError as exc:
         return refused(errors=[exc])
     keep = str(language["keep"]).replace("?", "&")
-    return RedirectResponse(f"/custom/{config_key(config)}?get={chosen}{keep}", status_code=303,
-                            headers={"x-kit-cache": "hit" if cached else "miss"})
+    return RedirectResponse(f"/custom/{ident}?get={chosen}{keep}", status_code=303)
 
 
-def _kept(request: Request) -> tuple[str, Entry]:
-    """The cached kit the URL names, or a 404 that asks for the form again."""
-    key = request.path_params["key"]
-    entry = _service(request).cache.get(key)
-    if entry is None:
-        raise HTTPProblem(404, N_("Kit no longer kept"),
-                          N_("Kits are kept for a while only. Please fill in the form again."))
-    return key, entry
+def _kept(status: Status) -> Entry:
+    """The built kit of a result id, or the problem to answer instead."""
+    if status.state == "ready" and status.entry is not None:
+        return status.entry
+    if status.state == "waiting":
+        raise HTTPProblem(503, N_("Kit being made"), N_("That kit is still being made. Please "
+                                                        "wait a moment."), {"Retry-After": "2"})
+    raise HTTPProblem(404, N_("Kit no longer kept"),
+                      N_("Kits are kept for a while only. Please fill in the form again."))
+
+
+QUEUE_REFRESH_S = 2  # the "being made" page reloads itself this often
+
+
+def queued_page(request: Request, status: Status) -> Response:
+    """The "being made" page: its place in line, reloading itself (no script needed) until
+    it is the result page."""
+    language = page_language(request)
+    return page_response("site/queued.html", 202, {"cache-control": "no-store"}, **language,
+                         place=status.place, refresh=QUEUE_REFRESH_S)
 
 
 async def custom_result(request: Request) -> Response:
-    key, entry = _kept(request)
+    """A result id's page: "being made" (with its place in line) until the kit is ready, then
+    the kit's result page; its errors on the form."""
+    status = _service(request).status(request.path_params["key"])
+    if status.state == "waiting":
+        return queued_page(request, status)
+    if status.state == "failed" and status.error is not None:
+        language = page_language(request)
+        return page_response("site/form.html", 422, form=build_form(
+            errors=[status.error], lang=str(language["lang"])), **language)
+    key, entry = request.path_params["key"], _kept(status)
     chosen = request.query_params.get("get", "")
     language = page_language(request)
     return page_response("site/result.html", **language,
@@ -225,12 +265,31 @@ async def custom_result(request: Request) -> Response:
 
 
 async def custom_file(request: Request) -> Response:
-    key, entry = _kept(request)
+    status = _service(request).status(request.path_params["key"])
+    entry = _kept(status)
+    key = status.ticket.key if status.ticket else ""
     return await kit_path(_service(request), key, entry, request.path_params["path"])
 
 
+def may_see_details(request: Request) -> bool:
+    """Whether ``/healthz`` shows its figures: to this machine (a loopback client that no
+    trusted proxy forwarded) or to ``Authorization: Bearer $KIT_HEALTH_TOKEN``."""
+    token = os.environ.get("KIT_HEALTH_TOKEN", "")
+    given = request.headers.get("authorization", "")
+    if token and hmac.compare_digest(given.encode(), f"Bearer {token}".encode()):
+        return True
+    try:
+        return ipaddress.ip_address(client_of(request)).is_loopback
+    except ValueError:
+        return False
+
+
 async def health(request: Request) -> Response:
-    return JSONResponse(_service(request).health(), headers={"cache-control": "no-store"})
+    """Whether the server is up; its load only for ``may_see_details``."""
+    body: dict[str, object] = {"status": "ok"}
+    if may_see_details(request):
+        body.update(_service(request).health())
+    return JSONResponse(body, headers={"cache-control": "no-store"})
 
 
 # --- errors -----------------------------------------------------------------------------------
@@ -242,8 +301,15 @@ async def on_problem(request: Request, exc: Exception) -> Response:
 
 async def on_busy(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, Busy)
-    return problem_response(HTTPProblem(503, exc.heading, exc.text,
+    return problem_response(HTTPProblem(exc.status, exc.heading, exc.text,
                                         {"Retry-After": str(exc.retry_after)}),
+                            **page_language(request))
+
+
+async def on_body_timeout(request: Request, exc: Exception) -> Response:
+    return problem_response(HTTPProblem(408, N_("Form too slow"),
+                                        N_("The form did not arrive in time. Please send it "
+                                           "again."), {"Connection": "close"}),
                             **page_language(request))
 
 
@@ -252,7 +318,8 @@ async def on_http_error(request: Request, exc: Exception) -> Response:
     text = {404: N_("There is no page here."), 405: N_("That method is not allowed here.")}
     return problem_response(HTTPProblem(status, N_("Not found") if status == 404
                                         else N_("Not allowed"),
-                                        text.get(status, N_("The request could not be handled."))),
+                                        text.get(status, N_("The request could not be handled.")),
+                                        getattr(exc, "headers", None)),  # 405: Allow
                             **page_language(request))
 
 
@@ -281,6 +348,7 @@ async def lifespan(app: Starlette):
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         await run_in_threadpool(service.pool.shutdown)
+        log.info("render workers stopped")
 
 
 ROUTES = [
@@ -292,12 +360,25 @@ ROUTES = [
     Route("/fonts/{name}", font),
     Route("/kits/{folder}/{path:path}", ready_file),
     Route("/thumbs/{folder}.png", ready_thumb),
-    Route("/custom", custom_form, methods=["GET"]),
-    Route("/custom", custom_submit, methods=["POST"]),
+    Route("/custom", custom_page, methods=["GET", "POST"]),  # one route: 405 allows both
     Route("/custom/{key:str}", custom_result),
     Route("/custom/{key:str}/{path:path}", custom_file),
     Route("/healthz", health),
 ]
+
+
+class KitApp(Starlette):
+    """Starlette with ``guard.Guard`` outside its own error middleware, so every answer (a 500
+    included) passes the guard's checks and gets its headers."""
+
+    guard_options: dict[str, object]
+
+    def build_middleware_stack(self):  # noqa: ANN201 - Starlette's own signature
+        return Guard(super().build_middleware_stack(), **self.guard_options)  # type: ignore
+
+
+# In-process tests: Starlette's TestClient sends ``Host: testserver``; ``serve`` never allows it.
+TEST_HOSTS = (*LOOPBACK_HOSTS, "testserver")
 
 
 def create_app(*, workers: int = 2, queue: int | None = None, cache_mb: int = 256,
@@ -305,51 +386,108 @@ def create_app(*, workers: int = 2, queue: int | None = None, cache_mb: int = 25
                games: Iterable[str] | None = None, players: Iterable[int] | None = None,
                papers: Iterable[str] | None = None, render: Render | None = None,
                store: RenderCache | None = None, database: str | None = None,
-               console: object | None = None) -> Starlette:
+               console: object | None = None, allowed_hosts: Sequence[str] | None = None,
+               forwarded_allow_ips: Sequence[str] = (), per_client: int | None = None
+               ) -> Starlette:
     """The ASGI app. ``executor='thread'`` renders in this process (tests); 'process' in workers.
 
     ``store`` is the persistent render cache (default: ``kit.cache.default_cache()``);
-    ``render`` replaces ``render_kit`` (tests).
+    ``render`` replaces ``render_kit`` (tests). ``allowed_hosts``: the ``Host`` names served
+    (default ``TEST_HOSTS``); ``forwarded_allow_ips``: proxies whose ``X-Forwarded-For`` names
+    the client; ``queue``: renders that may wait; ``per_client``: renders one client may have
+    running and waiting.
     """
     workers = WORKERS.convert("workers", workers)
-    queue = QUEUE.convert("queue", 2 * workers if queue is None else queue)
+    queue = QUEUE.convert("queue", DEFAULT_QUEUE if queue is None else queue)
     cache_mb = CACHE_MB.convert("cache_mb", cache_mb)
     store = default_cache() if store is None else store
     service = KitService(workers=workers, queue=queue, cache_mb=cache_mb, executor=executor,
-                         render=render or partial(render_kit, store=store),
+                         render=render or partial(render_kit, store=store,
+                                                  max_pages=WEB_MAX_PAGES),
                          ready=ready_configs(games, players, papers, langs=tuple(LANGUAGES)),
-                         prewarm=prewarm,
-                         store=store)
+                         prewarm=prewarm, store=store,
+                         **({} if per_client is None else {"per_client": per_client}))
     from ..console.routes import routes as console_routes
     from ..console.service import open_console
 
-    app = Starlette(routes=[*ROUTES, *console_routes()], lifespan=lifespan,
-                    exception_handlers={HTTPProblem: on_problem, Busy: on_busy,
-                                        HTTPException: on_http_error, Exception: on_error})
+    app = KitApp(routes=[*ROUTES, *console_routes()], lifespan=lifespan,
+                 exception_handlers={HTTPProblem: on_problem, Busy: on_busy,
+                                     BodyTimeout: on_body_timeout,
+                                     HTTPException: on_http_error, Exception: on_error})
+    app.router.redirect_slashes = False  # its redirects are absolute, built from Host
+    app.guard_options = {"allowed_hosts": TEST_HOSTS if allowed_hosts is None else allowed_hosts,
+                         "proxies": TrustedProxies(forwarded_allow_ips)}
     app.state.service = service
     # the game-night console: --database / KIT_DATABASE_URL, else the user data folder
     app.state.console = console if console is not None else open_console(database)
     app.state.css, app.state.icon = site_css(), site_icon()
-    app.add_middleware(SecurityHeaders)
     return app
+
+
+def server_config() -> object:
+    """Hypercorn's settings for ``kit serve``: the connection timeouts the app cannot set.
+
+    ``keep_alive_timeout`` runs from the moment a connection opens (and again after each
+    answer) until a whole request head has arrived: a client that sends nothing, or trickles
+    its head, is closed after 5 s. ``read_timeout`` closes a connection that sends nothing for
+    10 s in the middle of a request; ``guard.Guard`` gives the whole body 10 s.
+    """
+    from hypercorn.config import Config
+
+    config = Config()
+    config.keep_alive_timeout = HEAD_TIMEOUT_S
+    config.read_timeout = READ_TIMEOUT_S
+    config.graceful_timeout = STOP_GRACE_S  # a running render may finish and be answered
+    config.include_server_header = False
+    config.h11_max_incomplete_size = 16 * 1024
+    config.backlog = 1024
+    config.accesslog = None  # guard.Guard writes the access log, tokens redacted
+    config.errorlog = logging.getLogger("hypercorn.error")  # through our handler, once
+    return config
+
+
+def allowed_host_names(host: str, extra: Iterable[str] = ()) -> list[str]:
+    """The ``Host`` names served: loopback names, the address listened on (unless it is every
+    address) and ``--allowed-host``."""
+    names = [*LOOPBACK_HOSTS, *extra]
+    if host not in ("", "0.0.0.0", "::"):
+        names.append(host)
+    return list(dict.fromkeys(n.strip().lower().strip("[]") for n in names if n.strip()))
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 2, queue: int | None = None,
           cache_mb: int = 256, prewarm: bool = True, games: Iterable[str] | None = None,
           players: Iterable[int] | None = None, papers: Iterable[str] | None = None,
-          database: str | None = None) -> None:
-    """Run the app under uvicorn until interrupted; the render workers stop with it."""
-    import uvicorn
+          database: str | None = None, allowed_hosts: Iterable[str] = (),
+          forwarded_allow_ips: Iterable[str] = ()) -> None:
+    """Run the app under Hypercorn until interrupted; the render workers stop with it.
 
+    Hypercorn, not uvicorn: uvicorn (0.54) arms its only timeout after a first answer, so a
+    connection that never sends a request is held for ever; Hypercorn's ``keep_alive_timeout``
+    also covers the time before the first request head (``server_config``).
+    """
+    from hypercorn.asyncio.run import worker_serve
+    from hypercorn.config import Sockets
+    from hypercorn.utils import wrap_app
+
+    hosts = allowed_host_names(host, allowed_hosts)
+    proxies = list(forwarded_allow_ips)
     app = create_app(workers=workers, queue=queue, cache_mb=cache_mb, prewarm=prewarm,
-                     games=games, players=players, papers=papers, database=database)
-    capacity = app.state.service.pool.capacity
-    print(f"kit: serving on http://{host}:{port}/ ({workers} render workers, "
-          f"{capacity} renders admitted at once)", file=sys.stderr)
+                     games=games, players=players, papers=papers, database=database,
+                     allowed_hosts=hosts, forwarded_allow_ips=proxies)
+    listener = listen(host, port, proxies=TrustedProxies(proxies))
+    config = server_config()
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s: %(message)s",
+                        stream=sys.stderr)
+    pool = app.state.service.pool
+    print(f"kit: serving on http://{host}:{port}/ ({workers} render workers, up to "
+          f"{pool.queue_max} renders waiting; host names: {', '.join(hosts)})", file=sys.stderr)
     started = time.monotonic()
-    uvicorn.run(app, host=host, port=port, log_level="info", server_header=False,
-                proxy_headers=False, limit_concurrency=200, timeout_keep_alive=5,
-                h11_max_incomplete_event_size=16 * 1024)
+    try:
+        asyncio.run(worker_serve(wrap_app(app, config.wsgi_max_body_size, "asgi"), config,
+                                 sockets=Sockets([], [listener], [])))
+    finally:
+        listener.close()
     log.info("stopped after %.0f s", time.monotonic() - started)
 
 

@@ -10,6 +10,7 @@ got 99999``.
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import json
 import os
 import re
@@ -26,6 +27,7 @@ from .limits import CACHE_MB, PORT, QUEUE, WORKERS
 
 JOBS = WORKERS
 DEFAULT_WORKERS = min(os.cpu_count() or 1, 4)
+HOST_NAME = re.compile(r"\*|[A-Za-z0-9][A-Za-z0-9.-]{0,252}|\[?[0-9A-Fa-f:.]{2,45}\]?")
 
 
 def whole(kind: IntRange, key: str, text: str) -> int:
@@ -89,7 +91,16 @@ def _add_serve(sub: argparse._SubParsersAction) -> None:
                        f"{WORKERS.hi}; default: CPU count, at most 4)")
     serve.add_argument("--queue", default=None, metavar="N",
                        help="renders allowed to wait for a worker before new ones get 503 "
-                       f"({QUEUE.lo} to {QUEUE.hi}; default: 2 per worker)")
+                       f"({QUEUE.lo} to {QUEUE.hi}; default: 100)")
+    serve.add_argument("--allowed-host", dest="allowed_hosts", action="append", default=[],
+                       type=_name_list, metavar="NAME[,NAME]",
+                       help="a host name (or address) browsers reach this server by; other "
+                       "Host headers get 400 (default: 127.0.0.1, localhost, ::1 and the "
+                       "--host address). Repeatable")
+    serve.add_argument("--forwarded-allow-ips", default="", metavar="IP[,NET]",
+                       help="reverse proxies trusted to name the client in X-Forwarded-For "
+                       "(addresses or networks, e.g. 127.0.0.1 or 10.0.0.0/8; default: none, "
+                       "the client is the connection's peer)")
     serve.add_argument("--cache-mb", default="256", metavar="MB",
                        help="memory for built kits, least recently used dropped first "
                        f"({CACHE_MB.lo} to {CACHE_MB.hi}; default: 256)")
@@ -136,6 +147,17 @@ def run_serve(args: argparse.Namespace) -> int:
     queue = None if args.queue is None else whole(QUEUE, "queue", args.queue)
     cache_mb = whole(CACHE_MB, "cache_mb", args.cache_mb)
     ready_configs(args.games, args.players, args.paper)  # filter errors before binding a port
+    hosts = [name for names in args.allowed_hosts for name in names]
+    for name in hosts:
+        if not HOST_NAME.fullmatch(name):
+            raise ConfigError("allowed_host", f"must be a host name or address; got {name!r}")
+    proxies = _name_list(args.forwarded_allow_ips)
+    for entry in proxies:
+        try:
+            ipaddress.ip_network(entry, strict=False)
+        except ValueError:
+            raise ConfigError("forwarded_allow_ips", "must be IP addresses or networks; got "
+                              f"{entry!r}") from None
     try:
         from .app import serve
     except ImportError as exc:
@@ -143,7 +165,7 @@ def run_serve(args: argparse.Namespace) -> int:
                           "pip install 'number-party-kit[web]'") from None
     serve(host=args.host, port=port, workers=workers, queue=queue, cache_mb=cache_mb,
           prewarm=args.prewarm, games=args.games, players=args.players, papers=args.paper,
-          database=args.database)
+          database=args.database, allowed_hosts=hosts, forwarded_allow_ips=proxies)
     return 0
 
 

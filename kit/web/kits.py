@@ -172,6 +172,23 @@ class Rendered:
         return self.thumbs[names[0]] if names else None
 
 
+def could_be_file(config: KitConfig, path: str) -> bool:
+    """Whether a kit of ``config`` may have the file ``path``, from its plan alone (no render):
+    ``kit.zip``, its fonts, a document's PDF or HTML or thumbnail (a split party's per-table
+    and all-tables documents included)."""
+    from ..fonts import FONT_FILES, LICENCE_FILES
+    from ..registry import game_spec
+
+    if path == "kit.zip" or path.removeprefix("fonts/") in FONT_FILES + LICENCE_FILES:
+        return True
+    stems = {d.stem for d in game_spec(config.game).plan(config).documents} | {"all-tables"}
+    found = re.fullmatch(r"(thumbs/)?([a-z0-9-]+?)(-table-[0-9]+)?(\.pdf|\.html|-[0-9]+\.png)",
+                         path)
+    if found is None or (found[1] is None) != (found[4] in (".pdf", ".html")):
+        return False
+    return found[2] in stems
+
+
 def kit_documents(kit: KitFiles) -> list[str]:
     """Stems of the kit's top-level PDFs, in the order the kit lists them."""
     return [name.removesuffix(".pdf") for name in kit.files
@@ -179,14 +196,22 @@ def kit_documents(kit: KitFiles) -> list[str]:
 
 
 def render_kit(config: KitConfig, preview_pages: int = 1,
-               store: RenderCache | None = None) -> Rendered:
+               store: RenderCache | None = None, max_pages: int | None = None) -> Rendered:
     """Build one kit in memory, with thumbnails of the first ``preview_pages`` of each PDF.
 
-    Raises ``KitError`` for a kit that cannot be made (it pickles across the process pool).
+    ``max_pages``: the page budget (the web's); the planner counts the pages first, and a kit
+    over it is a ``ConfigError`` before any page is drawn. Raises ``KitError`` for a kit that
+    cannot be made (it pickles across the process pool).
     """
-    from ..build import build_files  # the pipeline is loaded when a kit is rendered
+    from ..build import finish, plan_kit  # the pipeline is loaded when a kit is rendered
+    from ..prose import render as render_prose
 
-    kit = build_files(config, store)
+    recipe = plan_kit(config)
+    pages = sum(len(drawing.sheets) for drawing in recipe.drawings)
+    if max_pages is not None and pages > max_pages:
+        raise ConfigError("players", f"this kit would have {pages} pages, and a kit made here "
+                          f"may have at most {max_pages}: choose fewer players, rounds or turns")
+    kit = finish(recipe, render_prose(recipe.jobs(), store))
     documents = []
     thumbs: dict[str, bytes] = {}
     for stem in kit_documents(kit):

@@ -13,3 +13,7 @@ WORKERS = IntRange(1, 64)
 QUEUE = IntRange(0, 1000)
 CACHE_MB = IntRange(16, 65536)
 PORT = IntRange(1, 65535)
+
+# A kit asked for on the web may have at most this many pages (about 4 s of one worker; the
+# biggest allowed request had 3,294): counted by the planner before anything is drawn.
+WEB_MAX_PAGES = 800

@@ -1,16 +1,27 @@
-"""Where the server's kits come from: a bounded render pool and an in-memory cache of built kits.
+"""Where the server's kits come from: a fair render queue, an in-memory cache of built kits,
+and the random ids a custom kit's result page is found by.
 
 - ``RenderPool`` renders in worker processes (``spawn``: a clean interpreter each, and no
-  ``pymp-*`` folder in the temp folder, which a fork server would keep until exit). It admits at
-  most ``workers + queue`` renders at once; past that ``submit`` raises ``Overloaded`` at once
-  (the app answers 503 with ``Retry-After``), and a request for a kit already being rendered
-  joins that render instead of starting another. ``shutdown`` stops every worker.
-- ``KitCache`` holds built kits by config key, bounded in bytes, least recently used custom kits
-  dropped first; English ready-made kits (the prewarmed ones) are pinned.
+  ``pymp-*`` folder in the temp folder, which a fork server would keep until exit). Renders
+  wait in one line per client (a client is its address, ``guard.TrustedProxies``); a free
+  worker takes the next client's first render in turn (round robin), a client with a render
+  already running only when no other client waits, so one client delays another's kit by at
+  most one render. A client may have ``per_client`` renders running or waiting (past that
+  ``ClientBusy``: 429); at most ``queue`` renders wait in all (past that ``Overloaded``: 503
+  with ``Retry-After``). A request for a kit already waiting or running joins it. Background
+  renders (ready-made kits) run only when no client waits, and leave a worker free.
+- ``KitCache`` holds built kits by config key, bounded in bytes, least recently used first; a
+  custom kit is kept at least ``KEEP_S`` (10 minutes) after it is made, whatever others ask:
+  when kept kits fill the cache, new renders wait (503) instead. English ready-made kits (the
+  prewarmed ones) are pinned.
+- ``Tickets``: a custom kit's result URL is a random id mapped to its config key, so nobody can
+  compute it from a config. An id for a kit another client had made shows "being made" for as
+  long as that kit took to render, so whether someone built a config is not observable.
 - ``KitService`` ties them together for the app, and keeps built ready-made kits in the
   persistent render cache too (``kits.keep_kit``), so a restarted server loads the English ones
   at start (``load_kept``) and the other languages' on first ask, instead of rendering them
-  again.
+  again. Deterministic failures (``ConfigError``, ``LayoutError``) are remembered; others (a
+  full disk: ``RenderError``) are not, so the next ask renders again.
 """
 
 from __future__ import annotations
@@ -18,18 +29,19 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import secrets
 import signal
 import threading
 import time
-from collections import OrderedDict
-from collections.abc import Callable
+from collections import OrderedDict, deque
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..cache import RenderCache
 from ..config import KitConfig
-from ..errors import KitError
+from ..errors import ConfigError, KitError, LayoutError, RenderError
 from ..i18n import DEFAULT as DEFAULT_LANGUAGE
 from ..i18n import N_
 from .kits import PREVIEW_PAGES, Rendered, config_key, keep_kit, load_kit
@@ -40,6 +52,11 @@ RENDER_TIMEOUT_S = 120.0
 RETRY_AFTER_S = 5
 STOP_GRACE_S = 10.0  # a running render may finish this long before its worker is ended
 MAX_FAILURES = 1000  # configs remembered as failing, so a repeat is refused without a render
+PER_CLIENT = 3  # renders one client may have running and waiting
+QUEUE = 100  # renders that may wait in all before new ones get 503
+KEEP_S = 600.0  # a custom kit stays at least this long after it is made
+MAX_TICKETS = 20000  # result ids remembered (about 200 bytes each)
+REMEMBERED = (ConfigError, LayoutError)  # the same config fails the same way: no new render
 
 Render = Callable[[KitConfig, int], Rendered]
 
@@ -83,82 +100,213 @@ def stop_executor(executor: Executor, grace: float = STOP_GRACE_S) -> None:
     executor.shutdown(wait=True)
 
 
-# --- the pool ---------------------------------------------------------------------------------
+# --- the fair render queue ----------------------------------------------------------------------
 
 class Overloaded(Exception):
-    """No free place in the render pool."""
+    """The render line is full (the app answers 503 with ``Retry-After``)."""
+
+
+class ClientBusy(Exception):
+    """This client already has its share of renders running and waiting (429)."""
+
+
+@dataclass(eq=False)
+class Job:
+    """One render: which kit, for which client; ``future`` gets the ``Rendered``."""
+
+    key: str
+    config: KitConfig
+    client: str
+    background: bool = False
+    future: Future = field(default_factory=Future)
+    started: float = 0.0
+    seconds: float = 0.0  # how long the render took
 
 
 class RenderPool:
-    """Renders kits in workers; at most ``workers + queue`` admitted at once.
+    """Renders kits in workers, one line per client, taken in turn (see the module's doc).
 
-    ``submit`` never blocks: over capacity it raises ``Overloaded``. Requests for a kit
-    already being rendered join that render instead of starting another.
+    ``submit`` never blocks: it returns the render's future, or raises ``ClientBusy`` /
+    ``Overloaded`` at once.
     """
 
-    def __init__(self, workers: int, queue: int, kind: str = "process",
+    def __init__(self, workers: int, queue: int = QUEUE, kind: str = "process",
                  render: Render | None = None,
-                 on_done: Callable[[str, Future], None] | None = None,
-                 lookup: Callable[[str], Rendered | None] | None = None) -> None:
-        self.workers, self.capacity, self.kind = workers, workers + queue, kind
+                 on_done: Callable[[Job, Future], None] | None = None,
+                 lookup: Callable[[str], Rendered | None] | None = None,
+                 per_client: int = PER_CLIENT) -> None:
+        self.workers, self.queue_max, self.kind = workers, queue, kind
+        self.capacity = workers + queue
+        self.per_client = per_client
         self.render, self.on_done, self.lookup = render, on_done, lookup
         self._lock = threading.Lock()
-        self._active = 0
-        self._inflight: dict[str, Future] = {}
+        self._waiting: OrderedDict[str, deque[Job]] = OrderedDict()
+        self._last: dict[str, float] = {}  # when each client's last render started
+        self._background: deque[Job] = deque()
+        self._running: dict[str, Job] = {}
+        self._jobs: dict[str, Job] = {}  # waiting or running, by key
         self._executor: Executor | None = None
         self.started = self.shed = 0
+
+    @property
+    def active(self) -> int:
+        """Renders running or waiting."""
+        return len(self._jobs)
+
+    @property
+    def queued(self) -> int:
+        """Renders waiting for a worker (clients' only)."""
+        return sum(map(len, self._waiting.values()))
+
+    def owner(self, key: str) -> str | None:
+        """The client whose request started the render of ``key``; None if none runs."""
+        job = self._jobs.get(key)
+        return job.client if job is not None else None
 
     def _make_executor(self) -> Executor:
         if self.kind == "thread":
             return ThreadPoolExecutor(self.workers, thread_name_prefix="kit-render")
         return process_pool(self.workers)
 
-    @property
-    def active(self) -> int:
-        return self._active
-
-    def _start(self, config: KitConfig) -> Future:
-        if self._executor is None:
-            self._executor = self._make_executor()
-        try:
-            return self._executor.submit(self.render, config, PREVIEW_PAGES)
-        except (BrokenProcessPool, RuntimeError):
-            self._executor = self._make_executor()  # a worker died: start afresh
-            return self._executor.submit(self.render, config, PREVIEW_PAGES)
-
-    def submit(self, key: str, config: KitConfig, reserve: int = 0) -> Future:
-        """Start (or join) the render of ``config``; ``reserve`` keeps places free for others."""
+    def submit(self, key: str, config: KitConfig, client: str = "",
+               background: bool = False) -> Future:
+        """Line up (or join) the render of ``config`` for ``client``."""
         with self._lock:
-            running = self._inflight.get(key)
-            if running is not None:
-                return running
-            # a render that finished since the caller looked is not started again
+            job = self._jobs.get(key)
+            if job is not None:
+                if not background and job.background and job in self._background:
+                    self._background.remove(job)  # a client asks for it: no longer background
+                    job.background, job.client = False, client
+                    self._waiting.setdefault(client, deque()).append(job)
+                return job.future
             found = self.lookup(key) if self.lookup is not None else None
-            if found is not None:
+            if found is not None:  # finished since the caller looked: not started again
                 done: Future = Future()
                 done.set_result(found)
                 return done
-            if self._active >= self.capacity - reserve:
-                self.shed += 1
-                raise Overloaded
-            future = self._start(config)
-            self._active += 1
-            self.started += 1
-            self._inflight[key] = future
-        future.add_done_callback(lambda f: self._finished(key, f))
-        return future
+            if not background:
+                self._admit(client)
+            job = Job(key, config, client, background)
+            self._jobs[key] = job
+            if background:
+                self._background.append(job)
+            else:
+                self._waiting.setdefault(client, deque()).append(job)
+            started = self._dispatch()
+        self._watch(started)
+        return job.future
 
-    def _finished(self, key: str, future: Future) -> None:
+    def _admit(self, client: str) -> None:
+        mine = sum(1 for j in self._jobs.values() if j.client == client and not j.background)
+        if mine >= self.per_client:
+            self.shed += 1
+            raise ClientBusy
+        if len(self._running) >= self.workers and self.queued >= self.queue_max:
+            self.shed += 1
+            raise Overloaded
+
+    @staticmethod
+    def _turn(waiting: Iterable[str], busy: set[str], last: dict[str, float]) -> str | None:
+        """Whose turn it is: of the waiting clients (those with no render running, if any),
+        the one served longest ago (never served: first), the earliest in line among equals."""
+        clients = list(waiting)
+        free = [c for c in clients if c not in busy]
+        return min(free or clients, key=lambda c: last.get(c, 0.0)) if clients else None
+
+    def _next(self) -> Job | None:
+        """The next render to start: the client whose turn it is (``_turn``); else a
+        background one, leaving a worker free for clients."""
+        busy = {j.client for j in self._running.values() if not j.background}
+        client = self._turn(self._waiting, busy, self._last)
+        if client is not None:
+            jobs = self._waiting[client]
+            job = jobs.popleft()
+            if not jobs:
+                del self._waiting[client]
+            self._last[client] = time.monotonic()
+            if len(self._last) > 4 * MAX_FAILURES:  # forget clients no longer here
+                here = set(self._waiting) | {j.client for j in self._jobs.values()}
+                self._last = {c: t for c, t in self._last.items() if c in here}
+            return job
+        if self._background and len(self._running) < max(1, self.workers - 1):
+            return self._background.popleft()
+        return None
+
+    def _dispatch(self) -> list[tuple[Job, Future]]:
+        """Start renders while workers are free (lock held); the caller watches them."""
+        started = []
+        while len(self._running) < self.workers:
+            job = self._next()
+            if job is None:
+                break
+            if self._executor is None:
+                self._executor = self._make_executor()
+            try:
+                running = self._executor.submit(self.render, job.config, PREVIEW_PAGES)
+            except (BrokenProcessPool, RuntimeError):
+                self._executor = self._make_executor()  # a worker died: start afresh
+                running = self._executor.submit(self.render, job.config, PREVIEW_PAGES)
+            job.started = time.monotonic()
+            self._running[job.key] = job
+            self.started += 1
+            started.append((job, running))
+        return started
+
+    def _watch(self, started: list[tuple[Job, Future]]) -> None:
+        # outside the lock: a render that is already done calls back at once
+        for job, running in started:
+            running.add_done_callback(lambda f, job=job: self._finished(job, f))
+
+    def _finished(self, job: Job, running: Future) -> None:
+        job.seconds = time.monotonic() - job.started
         if self.on_done is not None:
             try:
-                self.on_done(key, future)
-            except Exception:  # never leave the counters wrong
-                log.exception("storing the kit %s failed", key)
+                self.on_done(job, running)
+            except Exception:  # never leave the line stuck
+                log.exception("storing the kit %s failed", job.key)
         with self._lock:
-            self._active -= 1
-            self._inflight.pop(key, None)
-            if not future.cancelled() and isinstance(future.exception(), BrokenProcessPool):
+            self._running.pop(job.key, None)
+            self._jobs.pop(job.key, None)
+            if not running.cancelled() and isinstance(running.exception(), BrokenProcessPool):
                 self._executor = None
+            started = self._dispatch()
+        self._watch(started)
+        if running.cancelled():
+            job.future.cancel()
+        elif running.exception() is not None:
+            job.future.set_exception(running.exception())
+        else:
+            job.future.set_result(running.result())
+
+    def place(self, key: str) -> int | None:
+        """``key``'s place in line: 0 while it renders, 1 for the next to start; None if it is
+        neither waiting nor running."""
+        with self._lock:
+            if key in self._running:
+                return 0
+            if key not in self._jobs:
+                return None
+            for number, job in enumerate(self._order(), start=1):
+                if job.key == key:
+                    return number
+        return None
+
+    def _order(self) -> Iterator[Job]:
+        """The waiting renders in the order they would start (each client's turn takes one)."""
+        lines = OrderedDict((c, deque(jobs)) for c, jobs in self._waiting.items())
+        busy = {j.client for j in self._running.values() if not j.background}
+        last, now = dict(self._last), time.monotonic()
+        while lines:
+            if all(c in busy for c in lines):
+                busy = set()  # a round is over: their renders will have finished
+            client = self._turn(lines, busy, last)
+            busy.add(client)  # type: ignore[arg-type]
+            now += 1.0
+            last[client] = now  # type: ignore[index]
+            yield lines[client].popleft()  # type: ignore[index]
+            if not lines[client]:  # type: ignore[index]
+                del lines[client]  # type: ignore[arg-type]
+        yield from list(self._background)
 
     def shutdown(self) -> None:
         """Stop the workers (none is left running, nothing is left in the temp folder)."""
@@ -175,14 +323,21 @@ class Entry:
     rendered: Rendered
     pinned: bool = False  # ready-made kits stay; custom kits are evicted least recently used
     zip: bytes | None = None
+    keep_until: float = 0.0  # a custom kit is not evicted before this (monotonic seconds)
+    seconds: float = 0.0  # how long its render took
+    client: str = ""  # whose request made it
 
     @property
     def nbytes(self) -> int:
         return self.rendered.nbytes + (len(self.zip) if self.zip else 0)
 
+    def kept(self, now: float) -> bool:
+        return self.pinned or self.keep_until > now
+
 
 class KitCache:
-    """Built kits by config key, bounded in bytes; least recently used custom kits go first."""
+    """Built kits by config key, bounded in bytes; least recently used go first, but never a
+    pinned one or a custom kit inside its ``KEEP_S``."""
 
     def __init__(self, max_bytes: int) -> None:
         self.max_bytes = max_bytes
@@ -202,9 +357,17 @@ class KitCache:
             old = self._entries.get(key)
             if old is not None:
                 entry.pinned = entry.pinned or old.pinned
+                entry.keep_until = max(entry.keep_until, old.keep_until)
             self._entries[key] = entry
             self._entries.move_to_end(key)
             self._evict()
+
+    def keep(self, key: str, until: float) -> None:
+        """Keep ``key`` at least until ``until`` (monotonic seconds)."""
+        with self._lock:
+            entry = self._entries.get(key)
+            if entry is not None:
+                entry.keep_until = max(entry.keep_until, until)
 
     def set_zip(self, key: str, data: bytes) -> None:
         with self._lock:
@@ -215,13 +378,24 @@ class KitCache:
 
     def _evict(self) -> None:
         total = sum(e.nbytes for e in self._entries.values())
+        now = time.monotonic()
         for key in list(self._entries):
             if total <= self.max_bytes:
                 break
             entry = self._entries[key]
-            if not entry.pinned:
+            if not entry.kept(now):
                 total -= entry.nbytes
                 del self._entries[key]
+
+    def full_for(self) -> float:
+        """0 when kits may be added; else the seconds until the first kept kit may go."""
+        with self._lock:
+            now = time.monotonic()
+            kept = [e for e in self._entries.values() if e.kept(now)]
+            if sum(e.nbytes for e in kept) < self.max_bytes:
+                return 0.0
+            ends = [e.keep_until - now for e in kept if not e.pinned]
+            return max(min(ends, default=KEEP_S), 1.0)
 
     def stats(self) -> dict[str, int]:
         with self._lock:
@@ -229,14 +403,93 @@ class KitCache:
                     "bytes": sum(e.nbytes for e in self._entries.values())}
 
 
+# --- result ids ------------------------------------------------------------------------------
+
+@dataclass(eq=False)
+class Ticket:
+    """A custom kit asked for by one client, found by a random id."""
+
+    key: str
+    config: KitConfig
+    client: str
+    created: float
+    borrowed: bool  # made for another client: shown after as long as its render took
+    error: KitError | None = None
+
+
+class Tickets:
+    """Random result ids -> tickets; one id per client and kit; at most ``MAX_TICKETS``, the
+    oldest past ``KEEP_S`` dropped first (a full set of younger ones refuses new ids)."""
+
+    def __init__(self, limit: int = MAX_TICKETS) -> None:
+        self.limit = limit
+        self._by_id: OrderedDict[str, Ticket] = OrderedDict()
+        self._by_client: dict[tuple[str, str], str] = {}
+        self._lock = threading.Lock()
+
+    def get(self, ident: str) -> Ticket | None:
+        with self._lock:
+            return self._by_id.get(ident)
+
+    def find(self, client: str, key: str) -> str | None:
+        with self._lock:
+            return self._by_client.get((client, key))
+
+    def add(self, ticket: Ticket) -> str:
+        with self._lock:
+            while len(self._by_id) >= self.limit:
+                ident, oldest = next(iter(self._by_id.items()))
+                if time.monotonic() - oldest.created < KEEP_S:
+                    raise Overloaded
+                del self._by_id[ident]
+                self._by_client.pop((oldest.client, oldest.key), None)
+            ident = secrets.token_urlsafe(16)
+            self._by_id[ident] = ticket
+            self._by_client[(ticket.client, ticket.key)] = ident
+            return ident
+
+    def failed(self, key: str, error: KitError) -> None:
+        """Tell the tickets of ``key`` its render failed (an error not remembered by key)."""
+        with self._lock:
+            for ticket in self._by_id.values():
+                if ticket.key == key:
+                    ticket.error = error
+
+    def __len__(self) -> int:
+        return len(self._by_id)
+
+
 # --- the service ------------------------------------------------------------------------------
 
 class Busy(Exception):
-    """No kit right now; the app answers 503 with ``Retry-After``."""
+    """No kit right now; the app answers ``status`` (503, or 429 for one client's share) with
+    ``Retry-After``."""
 
-    def __init__(self, heading: str, text: str) -> None:
+    def __init__(self, heading: str, text: str, status: int = 503,
+                 retry_after: float = RETRY_AFTER_S) -> None:
         super().__init__(text)
-        self.heading, self.text, self.retry_after = heading, text, RETRY_AFTER_S
+        self.heading, self.text, self.status = heading, text, status
+        self.retry_after = max(1, round(retry_after))
+
+
+def _busy(error: Exception) -> Busy:
+    if isinstance(error, ClientBusy):
+        return Busy(N_("Your kits are being made"),
+                    N_("Several of your kits are being made already. Please wait until one is "
+                       "ready, then ask again."), status=429)
+    return Busy(N_("Busy right now"), N_("Many kits are being made at the moment. Please try "
+                                         "again in a few seconds."))
+
+
+@dataclass
+class Status:
+    """Where a result id stands: ``state`` is ready, waiting, failed or gone."""
+
+    state: str
+    ticket: Ticket | None = None
+    entry: Entry | None = None
+    place: int = 0  # waiting: 0 being made, 1 next, ...
+    error: KitError | None = None
 
 
 class KitService:
@@ -244,7 +497,7 @@ class KitService:
 
     def __init__(self, *, workers: int, queue: int, cache_mb: int, executor: str,
                  render: Render, ready: list[KitConfig], prewarm: bool,
-                 store: RenderCache | None) -> None:
+                 store: RenderCache | None, per_client: int = PER_CLIENT) -> None:
         self.cache = KitCache(cache_mb * 1024 * 1024)
         self.ready = {c.folder_name: c for c in ready}
         self.ready_keys = {config_key(c): c for c in ready}
@@ -252,8 +505,10 @@ class KitService:
         # languages' are rendered on demand and kept in the persistent cache
         self.warm_keys = {k for k, c in self.ready_keys.items() if c.lang == DEFAULT_LANGUAGE}
         self.failures: dict[str, KitError] = {}
+        self.transient: dict[str, KitError] = {}  # the last try's error, until the next try
+        self.tickets = Tickets()
         self.pool = RenderPool(workers, queue, executor, render, on_done=self._finished,
-                               lookup=self._cached)
+                               lookup=self._cached, per_client=per_client)
         self.prewarm, self.store = prewarm, store
 
     def load_kept(self) -> int:
@@ -272,18 +527,30 @@ class KitService:
         entry = self.cache.get(key)
         return entry.rendered if entry is not None else None
 
-    def _finished(self, key: str, future: Future) -> None:
+    def _finished(self, job: Job, future: Future) -> None:
         if future.cancelled():
             return
         error = future.exception()
-        if isinstance(error, KitError):
-            self.failures[key] = error
+        if isinstance(error, REMEMBERED):
+            self.failures[job.key] = error
             if len(self.failures) > MAX_FAILURES:
                 self.failures.pop(next(iter(self.failures)))
-        elif error is None:
+        elif error is not None:  # not remembered: the next ask renders again
+            if not isinstance(error, KitError):
+                log.error("rendering %s failed: %r", job.config.folder_name, error)
+                error = RenderError("kit", "the server could not make this kit; please try "
+                                    "again")
+            self.transient[job.key] = error
+            if len(self.transient) > MAX_FAILURES:
+                self.transient.pop(next(iter(self.transient)))
+            self.tickets.failed(job.key, error)
+        else:
             rendered = future.result()
-            self.cache.put(key, Entry(rendered, pinned=key in self.warm_keys))
-            if key in self.ready_keys:
+            custom = job.key not in self.ready_keys
+            self.cache.put(job.key, Entry(rendered, pinned=job.key in self.warm_keys,
+                                          keep_until=time.monotonic() + KEEP_S if custom
+                                          else 0.0, seconds=job.seconds, client=job.client))
+            if not custom:
                 keep_kit(self.store, rendered, PREVIEW_PAGES)
 
     async def kept(self, config: KitConfig) -> Entry | None:
@@ -299,26 +566,33 @@ class KitService:
         self.cache.put(key, Entry(rendered, pinned=key in self.warm_keys))
         return self.cache.get(key) or Entry(rendered)
 
-    async def kit(self, config: KitConfig, *, background: bool = False) -> tuple[Entry, bool]:
-        """The built kit for ``config`` (from the cache when there), and whether it was cached.
+    def _submit(self, key: str, config: KitConfig, client: str, background: bool) -> Future:
+        failure = self.failures.get(key)
+        if failure is not None:
+            raise failure
+        if not background and self.pool.owner(key) is None:
+            wait = self.cache.full_for()
+            if wait:
+                raise Busy(N_("Busy right now"), N_("Many kits are kept for their makers at the "
+                                                    "moment. Please try again in a few "
+                                                    "minutes."), retry_after=wait)
+        try:
+            future = self.pool.submit(key, config, client, background)
+        except (ClientBusy, Overloaded) as exc:
+            raise _busy(exc) from None
+        self.cache.misses += 1
+        return future
 
-        Raises the kit's ``KitError``, or ``Busy`` when the pool is full or the render slow.
-        """
+    async def kit(self, config: KitConfig, *, client: str = "",
+                  background: bool = False) -> tuple[Entry, bool]:
+        """The built kit for ``config`` (from the cache when there), and whether it was cached;
+        waits for its render. Raises the kit's ``KitError``, or ``Busy``."""
         key = config_key(config)
         entry = await self.kept(config)
         if entry is not None:
             self.cache.hits += 1
             return entry, True
-        failure = self.failures.get(key)
-        if failure is not None:
-            raise failure
-        try:
-            future = self.pool.submit(key, config, reserve=self.pool.capacity - 1
-                                      if background else 0)
-        except Overloaded:
-            raise Busy(N_("Busy right now"), N_("Several kits are being made at the moment. "
-                                                "Please try again in a few seconds.")) from None
-        self.cache.misses += 1
+        future = self._submit(key, config, client, background)
         try:
             result = await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(future)),
                                             RENDER_TIMEOUT_S)
@@ -329,9 +603,57 @@ class KitService:
             raise Busy(N_("Worker restarted"), N_("Please try again.")) from None
         return self.cache.get(key) or Entry(result), False
 
+    def order(self, config: KitConfig, client: str) -> str:
+        """A result id for ``config`` asked for by ``client``: its render lined up (or joined,
+        or already done). Never waits. Raises the kit's remembered ``KitError``, or ``Busy``."""
+        key = config_key(config)
+        failure = self.failures.get(key)
+        if failure is not None:
+            raise failure
+        known = self.tickets.find(client, key)
+        ticket = self.tickets.get(known) if known else None
+        if ticket is not None and known and self.status(known).state != "failed":
+            self.cache.keep(key, time.monotonic() + KEEP_S)
+            return known  # type: ignore[return-value]
+        entry = self.cache.get(key)
+        if entry is None:
+            if self.pool.owner(key) is None:
+                self.transient.pop(key, None)  # a new try
+            self._submit(key, config, client, background=False)
+            owner = self.pool.owner(key)
+            entry = self.cache.get(key)  # a render may finish at once
+            borrowed = (entry.client if entry else owner) not in (client, None)
+        else:
+            self.cache.hits += 1
+            self.cache.keep(key, time.monotonic() + KEEP_S)
+            borrowed = entry.client != client
+        try:
+            return self.tickets.add(Ticket(key, config, client, time.monotonic(), borrowed))
+        except Overloaded:
+            raise _busy(Overloaded()) from None
+
+    def status(self, ident: str) -> Status:
+        """Where the result id ``ident`` stands (see ``Status``)."""
+        ticket = self.tickets.get(ident)
+        if ticket is None:
+            return Status("gone")
+        entry = self.cache.get(ticket.key)
+        if entry is not None:
+            shown = ticket.created + (entry.seconds if ticket.borrowed else 0.0)
+            if time.monotonic() >= shown:
+                return Status("ready", ticket, entry)
+            return Status("waiting", ticket, place=0)
+        error = (ticket.error or self.failures.get(ticket.key)
+                 or self.transient.get(ticket.key))
+        if error is not None:
+            return Status("failed", ticket, error=error)
+        place = self.pool.place(ticket.key)
+        return Status("gone", ticket) if place is None else Status("waiting", ticket,
+                                                                   place=place)
+
     async def run_prewarm(self) -> None:
-        """Render the English ready-made kits one at a time, leaving the other places to
-        requests (the other languages' are rendered when first asked for)."""
+        """Render the English ready-made kits one at a time, behind every client's request
+        (the other languages' are rendered when first asked for)."""
         for config in self.ready.values():
             if config_key(config) not in self.warm_keys:
                 continue
@@ -347,6 +669,7 @@ class KitService:
 
     def health(self) -> dict[str, object]:
         pool = self.pool
-        return {"pool": {"active": pool.active, "capacity": pool.capacity,
-                         "started": pool.started, "shed": pool.shed},
-                "cache": self.cache.stats(), "ready": len(self.ready)}
+        return {"pool": {"active": pool.active, "queued": pool.queued, "workers": pool.workers,
+                         "capacity": pool.capacity, "started": pool.started, "shed": pool.shed},
+                "cache": self.cache.stats(), "ready": len(self.ready),
+                "results": len(self.tickets)}

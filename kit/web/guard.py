@@ -1,0 +1,306 @@
+"""The guard around ``kit serve``: what every request passes before the app sees it, and what
+every answer carries on its way out.
+
+``Guard`` is the outermost ASGI layer (``app.KitApp`` puts it outside Starlette's own error
+middleware, so a 500 gets the same headers as a 200). In order:
+
+1. **Client address.** The peer's IP, or, when the peer is one of ``--forwarded-allow-ips``
+   (a reverse proxy), the right-most address of ``X-Forwarded-For`` that is not itself a
+   trusted proxy. A client that is not a trusted proxy cannot choose its address. The result is
+   ``scope["client"]``: the per-client limits of the render queue (``pool``) count by it.
+2. **Host.** A ``Host`` the server does not serve (``--allowed-host``; loopback names by
+   default) is 400: a page on ``evil.example`` that rebinds its name to 127.0.0.1 cannot read
+   our answers. (Starlette's ``TrustedHostMiddleware`` cuts ``[::1]:8000`` at the first colon and
+   answers in plain English; this check parses IPv6 literals and answers with our page.)
+3. **Head size.** A query over 8 KB is 414, more than 100 headers or 16 KB of them is 431.
+4. **Origin.** A state-changing method (POST, PUT, PATCH, DELETE) from another site is 403:
+   ``Sec-Fetch-Site`` (set by the browser, a page cannot forge it) must be ``same-origin`` or
+   ``none``; without it, an ``Origin`` must be this server's own. A request with neither (curl,
+   a script with a bearer token) passes: it is not a browser a site could steer.
+5. **Body deadline.** The whole body must arrive within 10 s of the request (``BodyTimeout``,
+   which the app answers with 408); an answer sent before the body was read whole says
+   ``Connection: close``, so a trickled body never keeps the connection.
+6. **Answers.** Every answer gets the security headers it does not set itself (CSP, nosniff,
+   frame-ancestors, Referrer-Policy, ...), and one access-log line: client, method, path with
+   any ``/gm/<token>`` segment redacted and the query's values dropped, status, bytes, time.
+   Headers are never logged (so no ``Authorization``).
+
+Connections come before any of this. ``ClientShareListener`` is the listening socket: it
+accepts at most ``MAX_CONNECTIONS_PER_CLIENT`` open connections from one address (trusted
+proxies excepted) and closes the rest at once, so 200 sockets from one client leave room for
+everyone else. The ASGI server (Hypercorn, ``app.serve``) closes a connection that has not
+sent a whole request head within its ``keep_alive_timeout`` and one whose reads stall past
+``read_timeout``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import logging
+import re
+import socket
+import threading
+import time
+from collections.abc import Iterable
+from urllib.parse import urlsplit
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from ..i18n import N_
+from .http import SECURITY_HEADERS, HTTPProblem, problem_response
+
+access_log = logging.getLogger("kit.web.access")
+
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+BODY_TIMEOUT_S = 10.0
+MAX_QUERY = 8 * 1024
+MAX_HEADERS = 100
+MAX_HEADER_BYTES = 16 * 1024
+MAX_CONNECTIONS_PER_CLIENT = 32  # browsers open 6 per host; a household behind one NAT, a few
+UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+_GM_SEGMENT = re.compile(r"(/gm/)[^/?#]+")
+
+
+class BodyTimeout(Exception):
+    """The request body did not arrive whole within ``BODY_TIMEOUT_S`` (the app answers 408)."""
+
+
+def redact_path(path: str, query: bytes = b"") -> str:
+    """A path for the log: a GM token segment redacted, the query's values dropped."""
+    shown = _GM_SEGMENT.sub(r"\1[redacted]", path)
+    if query:
+        keys = [part.split(b"=", 1)[0].decode("latin-1")[:40] for part in query.split(b"&")[:20]]
+        shown += "?" + "&".join(f"{k}=" for k in keys)
+    return shown
+
+
+def split_host(value: str) -> str | None:
+    """The host name of a ``Host`` header or an origin's netloc, lower case, port dropped;
+    IPv6 literals without brackets. None when it does not parse."""
+    value = value.strip().lower()
+    if value.startswith("["):
+        end = value.find("]")
+        rest = value[end + 1:]
+        if end < 0 or (rest and not re.fullmatch(r":[0-9]{1,5}", rest)):
+            return None
+        return value[1:end]
+    name, _, port = value.partition(":")
+    if not name or (port and not port.isdigit()) or not re.fullmatch(r"[a-z0-9.-]+", name):
+        return None
+    return name
+
+
+class TrustedProxies:
+    """Which peers may say who the client is (``X-Forwarded-For``): IPs or networks."""
+
+    def __init__(self, entries: Iterable[str] = ()) -> None:
+        self.networks = [ipaddress.ip_network(e.strip(), strict=False)
+                         for e in entries if e.strip()]
+
+    def trusted(self, address: str) -> bool:
+        try:
+            ip = ipaddress.ip_address(address)
+        except ValueError:
+            return False
+        return any(ip in network for network in self.networks)
+
+    def client(self, scope: Scope) -> str:
+        """The client's address: the peer's, or the forwarded one from a trusted proxy."""
+        peer = (scope.get("client") or ("", 0))[0] or ""
+        if not self.networks or not self.trusted(peer):
+            return peer
+        forwarded = b",".join(v for k, v in scope["headers"] if k == b"x-forwarded-for")
+        hops = [h.strip() for h in forwarded.decode("latin-1").split(",") if h.strip()]
+        for hop in reversed(hops):  # the right-most one our own proxies did not add
+            if not self.trusted(hop):
+                try:
+                    return str(ipaddress.ip_address(hop))
+                except ValueError:
+                    return peer  # garbage from the proxy's own client: count the proxy
+        return hops[0] if hops else peer
+
+
+def _headers(scope: Scope) -> dict[bytes, bytes]:
+    return {k: v for k, v in scope["headers"]}
+
+
+def check_request(scope: Scope, hosts: frozenset[str]) -> HTTPProblem | None:
+    """The first guard rule this request breaks, as the problem to answer; None if none."""
+    headers = scope["headers"]
+    if len(headers) > MAX_HEADERS or sum(len(k) + len(v) for k, v in headers) > MAX_HEADER_BYTES:
+        return HTTPProblem(431, N_("Request headers too large"),
+                           N_("The request carried too many or too long headers."))
+    if len(scope.get("query_string", b"")) > MAX_QUERY:
+        return HTTPProblem(414, N_("Address too long"), N_("The address of this request is "
+                                                           "too long."))
+    named = _headers(scope)
+    host = split_host(named.get(b"host", b"").decode("latin-1"))
+    if host is None or ("*" not in hosts and host not in hosts):
+        return HTTPProblem(400, N_("Unknown host"),
+                           N_("This server does not answer for that host name."))
+    if scope["method"] in UNSAFE_METHODS and not same_origin(named):
+        return HTTPProblem(403, N_("Cross-site request refused"),
+                           N_("Forms of this site can only be sent from its own pages."))
+    return None
+
+
+def same_origin(headers: dict[bytes, bytes]) -> bool:
+    """Whether a state-changing request comes from our own pages (or from no browser)."""
+    site = headers.get(b"sec-fetch-site")
+    if site is not None:
+        return site.strip().lower() in (b"same-origin", b"none")
+    origin = headers.get(b"origin")
+    if origin is None:
+        return True  # curl, scripts: no browser can be made to send this
+    parts = urlsplit(origin.decode("latin-1").strip())
+    own = headers.get(b"host", b"").decode("latin-1").strip().lower()
+    default = {"http": ":80", "https": ":443"}.get(parts.scheme, "")
+    netloc = parts.netloc.lower()
+    return bool(netloc) and netloc.removesuffix(default) == own.removesuffix(default)
+
+
+def _has_body(scope: Scope) -> bool:
+    named = _headers(scope)
+    length = named.get(b"content-length", b"0").strip()
+    return b"transfer-encoding" in named or not length.isdigit() or int(length) > 0
+
+
+class Guard:
+    """The outermost ASGI layer of ``kit serve`` (see the module's docstring)."""
+
+    def __init__(self, app: ASGIApp, *, allowed_hosts: Iterable[str] = LOOPBACK_HOSTS,
+                 proxies: TrustedProxies | None = None) -> None:
+        self.app = app
+        self.hosts = frozenset(h.strip().lower().strip("[]") for h in allowed_hosts)
+        self.proxies = proxies or TrustedProxies()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        start = time.monotonic()
+        client = self.proxies.client(scope)
+        scope["client"] = (client, (scope.get("client") or ("", 0))[1])
+        answer = {"status": 0, "bytes": 0}
+        body = {"done": not _has_body(scope)}
+
+        async def send_guarded(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                answer["status"] = message["status"]
+                message = {**message, "headers": _with_headers(message.get("headers", []),
+                                                               close=not body["done"])}
+            elif message["type"] == "http.response.body":
+                answer["bytes"] += len(message.get("body", b""))
+            await send(message)
+
+        async def receive_timed() -> Message:
+            if body["done"]:
+                return await receive()
+            remaining = start + BODY_TIMEOUT_S - time.monotonic()
+            try:
+                async with asyncio.timeout(max(remaining, 0.0)):
+                    message = await receive()
+            except TimeoutError:
+                raise BodyTimeout from None
+            if message["type"] != "http.request" or not message.get("more_body", False):
+                body["done"] = True
+            return message
+
+        try:
+            problem = check_request(scope, self.hosts)
+            if problem is not None:
+                await problem_response(problem)(scope, receive_timed, send_guarded)
+            else:
+                await self.app(scope, receive_timed, send_guarded)
+        finally:
+            access_log.info('%s "%s %s" %d %d %.0fms', client or "-", scope["method"],
+                            redact_path(scope["path"], scope.get("query_string", b"")),
+                            answer["status"], answer["bytes"],
+                            (time.monotonic() - start) * 1000)
+
+
+def _with_headers(headers: Iterable[tuple[bytes, bytes]],
+                  close: bool) -> list[tuple[bytes, bytes]]:
+    """The answer's headers plus the security headers it does not set itself; ``close`` adds
+    ``Connection: close`` (the body was not read whole)."""
+    headers = list(headers)
+    present = {k.decode("latin-1").lower() for k, _ in headers}
+    for name, value in SECURITY_HEADERS.items():
+        if name not in present:
+            headers.append((name.encode("latin-1"), value.encode("latin-1")))
+    if close and "connection" not in present:
+        headers.append((b"connection", b"close"))
+    return headers
+
+
+# --- connections: each client's share -----------------------------------------------------------
+
+class _ClientSocket(socket.socket):
+    """An accepted connection that gives its place back to its client's share when closed."""
+
+    def __init__(self, *args: object, release: object = None, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self._release = release
+
+    def close(self) -> None:
+        release, self._release = self._release, None
+        if release is not None:
+            release()  # type: ignore[operator]
+        super().close()
+
+
+class ClientShareListener(socket.socket):
+    """A listening socket that accepts at most ``share`` open connections per client address.
+
+    The event loop calls ``accept`` when connections are waiting; one past its client's share
+    is closed at once and the next one is tried (the loop sees ``BlockingIOError`` when none is
+    left). Trusted proxies (``proxies``) have no share: each carries many clients.
+    """
+
+    def __init__(self, family: int = socket.AF_INET, type: int = socket.SOCK_STREAM,
+                 proto: int = 0, fileno: int | None = None, *,
+                 share: int = MAX_CONNECTIONS_PER_CLIENT,
+                 proxies: TrustedProxies | None = None) -> None:
+        super().__init__(family, type, proto, fileno)
+        self.share, self.proxies = share, proxies or TrustedProxies()
+        self.open: dict[str, int] = {}
+        self.refused = 0
+        self._lock = threading.Lock()
+
+    def accept(self) -> tuple[socket.socket, object]:
+        while True:
+            fd, address = self._accept()  # type: ignore[attr-defined]
+            host = address[0] if isinstance(address, tuple) else ""
+            with self._lock:
+                count = self.open.get(host, 0)
+                if count < self.share or self.proxies.trusted(host):
+                    self.open[host] = count + 1
+                    break
+                self.refused += 1
+            socket.socket(self.family, self.type, self.proto, fileno=fd).close()
+        conn = _ClientSocket(self.family, self.type, self.proto, fileno=fd,
+                             release=lambda: self._release(host))
+        if socket.getdefaulttimeout() is None and self.gettimeout():
+            conn.setblocking(True)
+        return conn, address
+
+    def _release(self, host: str) -> None:
+        with self._lock:
+            left = self.open.get(host, 1) - 1
+            if left > 0:
+                self.open[host] = left
+            else:
+                self.open.pop(host, None)
+
+
+def listen(host: str, port: int, share: int = MAX_CONNECTIONS_PER_CLIENT,
+           proxies: TrustedProxies | None = None, backlog: int = 1024) -> ClientShareListener:
+    """A bound, listening ``ClientShareListener`` on ``host:port``."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = ClientShareListener(family, share=share, proxies=proxies)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.listen(backlog)
+    sock.setblocking(False)
+    return sock

@@ -1,0 +1,223 @@
+"""``kit serve`` as a real process on loopback, attacked over real sockets: idle and trickling
+connections are closed within 10 s, one client's 200 sockets leave room for another
+(127.0.0.2), a trickled body gets 408, foreign hosts and cross-site posts are refused, only a
+trusted proxy names the client, and the access log shows no token. Every loop is bounded in
+count and time."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("hypercorn", reason="the web extra is not installed: pip install '.[web]'")
+
+from kit.registry import GAMES  # noqa: E402
+from kit.web.guard import MAX_CONNECTIONS_PER_CLIENT  # noqa: E402
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parent.parent
+FIRST = next(iter(GAMES.values()))
+SMALL = max(FIRST.min_players, 3)
+PROXY = "127.0.0.5"  # --forwarded-allow-ips
+DROPPED_WITHIN_S = 10.0
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """A ``kit serve`` process; yields (port, path of its stderr)."""
+    folder = tmp_path_factory.mktemp("serve")
+    port, err = free_port(), folder / "stderr.txt"
+    env = {**os.environ, "KIT_CACHE_DIR": str(folder / "cache")}
+    env.pop("KIT_HEALTH_TOKEN", None)
+    with open(err, "wb") as sink:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "kit", "serve", "--port", str(port), "--workers", "1",
+             "--no-prewarm", "--games", FIRST.name, "--players", str(SMALL), "--paper", "a4",
+             "--allowed-host", "kits.test", "--forwarded-allow-ips", PROXY,
+             "--database", str(folder / "console.sqlite3")],
+            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=sink)
+    try:
+        deadline = time.monotonic() + 60
+        while not answer(port, "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")[0]:
+            assert process.poll() is None and time.monotonic() < deadline, err.read_text()
+            time.sleep(0.2)
+        yield port, err
+    finally:
+        process.terminate()
+        try:
+            process.wait(30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(10)
+
+
+def connect(port: int, source: str = "127.0.0.1") -> socket.socket:
+    return socket.create_connection(("127.0.0.1", port), timeout=5,
+                                    source_address=(source, 0))
+
+
+def answer(port: int, head: str, source: str = "127.0.0.1", body: bytes = b"",
+           ) -> tuple[int, dict[str, str], bytes]:
+    """One request on a new connection; (status, headers, body), status 0 if none came."""
+    try:
+        with connect(port, source) as sock:
+            sock.sendall(head.replace("\r\n\r\n", "\r\nConnection: close\r\n\r\n").encode()
+                         + body)
+            data = b""
+            while chunk := sock.recv(65536):
+                data += chunk
+    except OSError:
+        return 0, {}, b""
+    head_bytes, _, payload = data.partition(b"\r\n\r\n")
+    lines = head_bytes.decode("latin-1").split("\r\n")
+    if not lines[0].startswith("HTTP/1.1 "):
+        return 0, {}, b""
+    pairs = [line.split(": ", 1) for line in lines[1:] if ": " in line]
+    headers = {name.lower(): value for name, value in pairs}
+    return int(lines[0].split()[1]), headers, payload
+
+
+def closed(sock: socket.socket) -> bool:
+    """Whether the server has closed this connection (without waiting)."""
+    sock.setblocking(False)
+    try:
+        return sock.recv(1) == b""
+    except BlockingIOError:
+        return False
+    except OSError:
+        return True
+
+
+def wait_closed(socks: list[socket.socket], seconds: float) -> float:
+    """Seconds until every socket was closed by the server (at most ``seconds`` + 1)."""
+    start = time.monotonic()
+    while any(not closed(s) for s in socks) and time.monotonic() - start < seconds + 1:
+        time.sleep(0.25)
+    return time.monotonic() - start
+
+
+def test_idle_and_trickling_connections_do_not_starve_another_client(server):
+    port, _ = server
+    held = []
+    try:
+        for n in range(200):  # half send nothing, half an unfinished head
+            sock = connect(port)
+            if n % 2:
+                with contextlib.suppress(OSError):
+                    sock.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            held.append(sock)
+        time.sleep(0.5)
+        still_open = [s for s in held if not closed(s)]
+        assert 0 < len(still_open) <= MAX_CONNECTIONS_PER_CLIENT  # one client's share
+        status, _, _ = answer(port, "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+                              source="127.0.0.2")
+        assert status == 200  # another client is answered at once
+        status, _, page = answer(port, "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+                                 source="127.0.0.2")
+        assert status == 200 and b"<html" in page
+        trickler = connect(port, "127.0.0.3")
+        trickler.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        start = time.monotonic()
+        for _ in range(12):  # a header line a second: the whole head never arrives
+            time.sleep(1)
+            try:
+                trickler.sendall(b"X-Slow: 1\r\n")
+            except OSError:
+                break
+        assert time.monotonic() - start <= DROPPED_WITHIN_S + 1.5
+        assert wait_closed([trickler], 2) <= 2
+        assert wait_closed(still_open, DROPPED_WITHIN_S) <= DROPPED_WITHIN_S
+    finally:
+        for sock in held:
+            sock.close()
+
+
+@pytest.mark.parametrize("pace", ["stall", "trickle"])
+def test_a_slow_body_gets_408_and_the_connection_closed(server, pace):
+    port, _ = server
+    body = f"game={FIRST.name}&players={SMALL}".encode()
+    sock = connect(port, "127.0.0.4")
+    sock.sendall(b"POST /custom HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
+                 b"application/x-www-form-urlencoded\r\nContent-Length: "
+                 + str(len(body)).encode() + b"\r\n\r\n" + body[:3])
+    start, sent, data = time.monotonic(), 3, b""
+    sock.settimeout(1)
+    while time.monotonic() - start < DROPPED_WITHIN_S + 3:
+        if pace == "trickle" and sent < len(body) - 1:
+            with contextlib.suppress(OSError):
+                sock.sendall(body[sent:sent + 1])
+            sent += 1
+        try:
+            chunk = sock.recv(65536)
+        except TimeoutError:
+            continue
+        except OSError:
+            break
+        if not chunk:
+            break
+        data += chunk
+    sock.close()
+    assert data.startswith(b"HTTP/1.1 408"), data[:80]
+    assert b"connection: close" in data.lower()
+    assert time.monotonic() - start <= DROPPED_WITHIN_S + 1.5
+
+
+def test_hosts_and_origins_over_real_sockets(server):
+    port, _ = server
+    assert answer(port, "GET / HTTP/1.1\r\nHost: evil.example\r\n\r\n")[0] == 400
+    assert answer(port, f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n")[0] == 200
+    assert answer(port, "GET / HTTP/1.1\r\nHost: kits.test\r\n\r\n")[0] == 200  # --allowed-host
+    body = f"game={FIRST.name}&title=Origin".encode()
+    post = (f"POST /custom HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/"
+            f"x-www-form-urlencoded\r\nContent-Length: {len(body)}\r\n")
+    status, _, _ = answer(port, post + "Origin: https://evil.example\r\n\r\n", body=body)
+    assert status == 403
+    status, headers, _ = answer(port, post + f"Origin: http://127.0.0.1:{port}\r\n\r\n",
+                                body=body)
+    assert status == 303 and headers["location"].startswith("/custom/")
+    status, headers, page = answer(port, f"GET {headers['location']} HTTP/1.1\r\n"
+                                   "Host: 127.0.0.1\r\n\r\n")
+    assert status in (200, 202) and headers["x-content-type-options"] == "nosniff"
+    assert "x-kit-cache" not in headers
+
+
+def health(port: int, source: str, forwarded: str = "") -> dict:
+    extra = f"X-Forwarded-For: {forwarded}\r\n" if forwarded else ""
+    status, _, body = answer(port, f"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n{extra}\r\n",
+                             source=source)
+    assert status == 200
+    return json.loads(body)
+
+
+def test_only_a_trusted_proxy_names_the_client(server):
+    port, _ = server
+    assert "pool" in health(port, "127.0.0.2")  # this machine sees the figures
+    assert "pool" in health(port, "127.0.0.2", "203.0.113.9")  # not a proxy: ignored
+    assert health(port, PROXY, "203.0.113.9") == {"status": "ok"}  # a remote client
+
+
+def test_the_access_log_shows_no_token(server):
+    port, err = server
+    answer(port, "GET /console/game1/gm/TOPSECRETTOKEN HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                 "Authorization: Bearer SECRETBEARER\r\n\r\n")
+    deadline = time.monotonic() + 5
+    while "/console/game1/gm/" not in err.read_text() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    log = err.read_text()
+    assert "/console/game1/gm/[redacted]" in log
+    assert "TOPSECRETTOKEN" not in log and "SECRETBEARER" not in log
