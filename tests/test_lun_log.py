@@ -339,3 +339,17 @@ def test_a_name_from_another_table_says_where_it_sits() -> None:
         "line 24, table 3, round 1: no choice for Kim; every player writes a number or \"pass\" "
         "in every round",
         "line 27, table 3, round 1: 'Ann' sits at table 1, not at this table"]
+
+
+def test_the_readme_says_what_kit_report_does() -> None:
+    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("**Lowest Unique Number** writes"):]
+    example = section[section.index("```toml\n") + 8:section.index("\n```")]
+    party = read_party_log(example)
+    assert [t.played for t in party.tables] == [1, 1] and not party.finished
+    errors = section[section.index("```text\n") + 8:]
+    errors = errors[:errors.index("\n```")]
+    assert errors.splitlines() == ["Error: " + p for p in with_lines(BROKEN_PROBLEMS)]
+    rows = section[section.index("table,round,player"):]
+    rows = rows[:rows.index("\n```")]
+    assert csv_report(read_party_log(THREE_TABLES)).startswith(rows + "\n")
