@@ -129,7 +129,8 @@ def register_rows(log: rules.GameLog, result: rules.GameResult, widths: Sequence
         rows.append(RegisterRow((
             tuple(ellipsize(line, inner[0], REG_PT) for line in wrap(label, inner[0], REG_PT)),
             (str(log.secrets[label]),),
-            tuple(wrap_entries(identified, ";", inner[2]) or [words.gettext("nobody yet")]),
+            tuple(wrap_entries(identified, words.semicolon.rstrip(), inner[2])
+                  or [words.gettext("nobody yet")]),
             tuple(missing_lines),
             ("–" if won else str(result.next_allowance[label]),),
         )))
