@@ -344,7 +344,8 @@ def test_a_name_from_another_table_says_where_it_sits() -> None:
 def test_the_readme_says_what_kit_report_does() -> None:
     readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
     section = readme[readme.index("**Lowest Unique Number** writes"):]
-    example = section[section.index("```toml\n") + 8:section.index("\n```")]
+    example = section[section.index("```toml\n") + 8:]
+    example = example[:example.index("\n```")]
     party = read_party_log(example)
     assert [t.played for t in party.tables] == [1, 1] and not party.finished
     errors = section[section.index("```text\n") + 8:]
