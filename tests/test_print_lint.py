@@ -314,6 +314,16 @@ def log_with_players(count: int) -> str:
             .replace("'", '"'))
 
 
+def long_names_log() -> str:
+    """Twelve long names, one turn: an ignored guess, a void one, a partial list, no orders."""
+    names = LONG_NAMES.split(",")
+    quoted = [f'"{name}"' for name in names]
+    secrets = "\n".join(f"{q} = {20 + 7 * i}" for i, q in enumerate(quoted))
+    return (f'game = "whats-my-number"\nplayers = [{", ".join(quoted)}]\n[secrets]\n{secrets}\n'
+            f"[[turn]]\n{quoted[0]} = [27, 34, 41]\n{quoted[1]} = [500, 20]\n"
+            f"{quoted[2]} = {{ list = {{ {quoted[0]} = 20, {quoted[1]} = 27 }} }}\n")
+
+
 @dataclass(frozen=True)
 class KitSpec:
     name: str
@@ -378,6 +388,8 @@ KITS = [
     *(KitSpec(f"report-wmn7-{lang}", ("--lang", lang, "--paper", paper),
               (*WMN_REPORTS, "erratum"), WMN7_LOG, axe=True, amended=WMN7_AMENDED)
       for lang, paper in WMN7_PAPERS.items()),
+    # twelve 24-character names: long ruling notes, long "No orders" and answer lines on slips
+    KitSpec("report-long-names", ("--paper", "letter"), WMN_REPORTS, long_names_log()),
 ]
 SPECS = {spec.name: spec for spec in KITS}
 def _sampled(spec: KitSpec, document: str) -> bool:
