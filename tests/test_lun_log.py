@@ -180,8 +180,11 @@ def test_kinds_of_problem() -> None:
     with pytest.raises(Problems) as caught:
         read_party_log(BROKEN)
     kinds = [type(p) for p in caught.value.problems]
-    assert kinds == [GameLogError, GameLogError, ConfigError, ConfigError, ConfigError,
-                     GameLogError]
+    assert kinds == [GameLogError] * 6  # rule breaks of the log (header keys: ConfigError)
+    with pytest.raises(Problems) as caught:
+        read_party_log(THREE_TABLES.replace('title = "Friday party"', "rounds = 0"))
+    assert [(type(p), str(p)) for p in caught.value.problems] == [
+        (ConfigError, "rounds: must be a whole number from 1 to 12; got '0'")]
 
 
 def test_the_command_line_prints_every_problem_and_writes_nothing(

@@ -76,7 +76,7 @@ ERRORS = [
     (ONE_TABLE.replace('["Ann", "Bob", "Cy", "Dee"]', '["Ann", "Bob"]'),
      GameLogError, "table 1: 2 players; a table seats 3 to 12"),
     (ONE_TABLE.replace("rounds = 2", "rounds = 1"),  # fewer is fine now: provisional standings
-     ConfigError, "table 1, round 2: the game has 1 round (set rounds = 2 if the party plays "
+     GameLogError, "table 1, round 2: the game has 1 round (set rounds = 2 if the party plays "
      "that many)"),
     (TWO_TABLES.replace('"Eve", "Fay"', '"Eve", "Bob"'),
      GameLogError, "table 2: 'Bob' is listed twice (tables 1 and 2); give every player a "

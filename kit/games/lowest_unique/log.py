@@ -29,7 +29,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from ...errors import ConfigError, Problems, shown
+from ...errors import ConfigError, GameLogError, Problems, shown
 from ...options import NumberRange
 from .checks import Entry, Found, check_choices, check_players, misplaced
 from .lines import LogLines, locate
@@ -178,20 +178,20 @@ def _tables(data: Mapping[str, object], lines: LogLines | None, found: Found, se
         number, where = index + 1, f"table {index + 1}"
         block = lines.table(index, len(raw_tables)) if lines else None
         if not isinstance(raw, Mapping):
-            found.add(ConfigError, where, block and block.line, "must be a [[table]] with "
+            found.add(GameLogError, where, block and block.line, "must be a [[table]] with "
                       "players")
             players.append(None)
             continue
         for key in raw:
             if key not in ("players", "round"):
-                found.add(ConfigError, where, block and block.key_line(str(key)),
+                found.add(GameLogError, where, block and block.key_line(str(key)),
                           f"unknown key {shown(str(key))}; a table has players (and, in the "
                           "older form, [[table.round]] entries)")
         line = block.key_line("players") if block else None
         players.append(check_players(where, line, raw.get("players"), seen, number, found))
         raw_rounds = raw.get("round", [])
         if not isinstance(raw_rounds, list):
-            found.add(ConfigError, where, block and block.key_line("round"), "rounds must be "
+            found.add(GameLogError, where, block and block.key_line("round"), "rounds must be "
                       "[[table.round]] tables, one per round")
             continue
         for n, choices in enumerate(raw_rounds, start=1):
@@ -206,21 +206,21 @@ def _round_entry(index: int, raw: object, block, tables: int, rounds: int,
     """A top-level [[round]] entry, or None when its table or round cannot be told."""
     where, line = f"[[round]] #{index + 1}", block and block.line
     if not isinstance(raw, Mapping):
-        found.add(ConfigError, where, line, "must be a [[round]] table with table, round and "
+        found.add(GameLogError, where, line, "must be a [[round]] table with table, round and "
                   "choices")
         return None
     for key in raw:
         if key not in ROUND_KEYS:
-            found.add(ConfigError, where, block and block.key_line(str(key)),
+            found.add(GameLogError, where, block and block.key_line(str(key)),
                       f"unknown key {shown(str(key))}; a [[round]] has table, round and choices")
     table, number = raw.get("table"), raw.get("round")
     ok = True
     if not (_whole(table) and 1 <= table <= tables):  # type: ignore[operator]
-        found.add(ConfigError, where, block and block.key_line("table"), "table must be the "
+        found.add(GameLogError, where, block and block.key_line("table"), "table must be the "
                   f"number of a [[table]] above, 1 to {tables}; got {shown(str(table))}")
         ok = False
     if not (_whole(number) and 1 <= number <= rounds):  # type: ignore[operator]
-        found.add(ConfigError, where, block and block.key_line("round"), "round must be a whole "
+        found.add(GameLogError, where, block and block.key_line("round"), "round must be a whole "
                   f"number from 1 to {rounds} (the game's rounds); got {shown(str(number))}")
         ok = False
     if not ok:
@@ -254,7 +254,7 @@ def _order(entries: list[Entry], rounds: int, found: Found) -> dict[int, list[En
     for entry in entries:
         where = f"table {entry.table}, round {entry.number}"
         if entry.number > rounds:
-            found.add(ConfigError, where, entry.line, f"the game has {rounds} "
+            found.add(GameLogError, where, entry.line, f"the game has {rounds} "
                       f"round{'s' if rounds > 1 else ''} (set rounds = {entry.number} if the "
                       "party plays that many)")
             continue
@@ -262,14 +262,14 @@ def _order(entries: list[Entry], rounds: int, found: Found) -> dict[int, list[En
         if first is not entry:
             both = (f"lines {first.line} and {entry.line}" if first.line and entry.line
                     else f"{first.place} and {entry.place}")
-            found.add(ConfigError, where, entry.line, f"logged twice, at {both}; keep one")
+            found.add(GameLogError, where, entry.line, f"logged twice, at {both}; keep one")
     ordered: dict[int, list[Entry]] = {}
     for table, by_number in by_table.items():
         ordered[table] = [by_number[n] for n in sorted(by_number)]
         gap = next((n for n in range(1, max(by_number) + 1) if n not in by_number), None)
         if gap is not None:
             later = next(e for e in ordered[table] if e.number > gap)
-            found.add(ConfigError, f"table {table}, round {later.number}", later.line,
+            found.add(GameLogError, f"table {table}, round {later.number}", later.line,
                       f"round {gap} is not logged; log every round of a table, 1, 2, 3, ...")
     return ordered
 
