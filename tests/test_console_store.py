@@ -112,9 +112,7 @@ def test_concurrent_writers_lose_nothing(console: Console) -> None:
     def post(player: str) -> None:
         try:
             console.enter_turn(game, {player: [10, 20]})
-        except Conflict:
-            pass  # allowed only after several lost races; counted below
-        except BaseException as exc:  # noqa: BLE001
+        except BaseException as exc:  # noqa: BLE001  (a Conflict too: no version was given)
             errors.append(exc)
 
     threads = [threading.Thread(target=post, args=(p,)) for p in PLAYERS]

@@ -16,6 +16,7 @@ import secrets as random_source
 import shutil
 import tempfile
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -31,7 +32,7 @@ from .replay import LUN, WMN, Folded, apply_orders, apply_round, describe, fold
 from .store import Missing, Stale, Store, database_url, make_engine, migrate
 from .tokens import new_game_id, new_token, token_hash, token_matches
 
-RETRIES = 5  # an append without a version retries this often on a race, then reports 409
+RETRIES = 30  # an append without a version retries this often on a race, then reports 409
 REPORT_FOLDER = "game-reports"  # what `kit report game.toml` names its folder (no title)
 
 
@@ -226,7 +227,7 @@ class Console:
     def _append(self, game_id: str, version: int | None, build) -> tuple[int, Folded, Any]:
         """Check and append one entry. ``build(row, folded)`` returns ``(kind, payload, log)``:
         the candidate log is checked by the engine first. Stale versions raise ``Conflict``."""
-        for _ in range(RETRIES):
+        for attempt in range(RETRIES):
             row, folded, _rows = self._load(game_id)
             if version is not None and version != row.version:
                 raise self._conflict(game_id, version, row.version)
@@ -237,7 +238,10 @@ class Console:
             except Stale as stale:
                 if version is not None:
                     raise self._conflict(game_id, version, stale.current) from None
-                continue  # no version given: check again on the newer state
+                # no version given: check again on the newer state, after a short random
+                # pause so that racing writers spread out
+                time.sleep(random_source.SystemRandom().uniform(0, 0.002 * (attempt + 1)))
+                continue
             return new, fold(row.kind, [*_rows, _row_of(new, kind, payload)]), checked
         raise self._conflict(game_id, row.version, self._row(game_id).version)
 
@@ -392,8 +396,6 @@ class Console:
 
 
 def _row_of(seq: int, kind: str, payload: Mapping[str, Any]):
-    import time
-
     from .store import Row
 
     return Row(seq, kind, dict(payload), time.time())
