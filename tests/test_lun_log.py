@@ -357,3 +357,13 @@ def test_the_readme_says_what_kit_report_does() -> None:
     rows = section[section.index("table,round,player"):]
     rows = rows[:rows.index("\n```")]
     assert csv_report(read_party_log(THREE_TABLES)).startswith(rows + "\n")
+
+
+def test_players_named_like_the_keys_of_a_round() -> None:
+    text = ('game = "lowest-unique"\n[[table]]\nplayers = ["table", "Round", "Cy"]\n\n'
+            "[[round]]\ntable = 1\nround = 1\nchoices = { table = 0, round = 1, Cy = 2 }\n")
+    assert problems(text) == [
+        "line 8, table 1, round 1: 'table' wrote '0'; give a whole number from 1 to 10, or "
+        '"pass"']
+    fixed = read_party_log(text.replace("table = 0", "table = 3"))
+    assert fixed.tables[0].rounds[0].choices == (("table", 3), ("Round", 1), ("Cy", 2))

@@ -28,13 +28,9 @@ class Block:
     def key_line(self, name: str, inside: str | None = None) -> int:
         """The line of key ``name`` (or of the inline table ``inside`` that holds it), else the
         header's line."""
-        if name in self.keys:
-            return self.keys[name]
-        if inside is not None and f"{inside}.{name}" in self.keys:
-            return self.keys[f"{inside}.{name}"]
-        if inside is not None and inside in self.keys:
-            return self.keys[inside]
-        return self.line
+        if inside is not None:  # a player called "table" is not the table key
+            return self.keys.get(f"{inside}.{name}", self.keys.get(inside, self.line))
+        return self.keys.get(name, self.line)
 
 
 @dataclass
