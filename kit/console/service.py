@@ -410,7 +410,8 @@ def _expect(kind: str, wanted: str) -> None:
 def _changed_cells(before: Any, after: Any, published: int) -> list[dict[str, Any]]:
     """Cells of published turn reports that differ (H1's diff when present)."""
     try:
-        from ..games.whats_my_number.rules import diff_snapshots, snapshot_turn
+        from ..games.whats_my_number.snapshot import snapshot_turn
+        from ..published import diff_snapshots
     except ImportError:
         changes = []
         for old, new in zip(before.turns[:published], after.turns[:published], strict=False):
