@@ -260,3 +260,7 @@ def test_two_servers_share_one_game(console_url: str, tmp_path: Path,  # noqa: F
                       timeout=30).status_code == 200
     seen = httpx.get(two.url + path + "/public.json", timeout=30).json()
     assert seen["published"] == 1 and seen["turns"][0]["rows"][0]["player"] == "Ann"
+    report = f"/console/{game['id']}/files/turn-reports.html"
+    made = httpx.get(two.url + report, timeout=120)  # rendered by the server asked
+    assert made.status_code == 200 and "Ann" in made.text
+    assert httpx.get(one.url + report, timeout=120).content == made.content

@@ -430,7 +430,8 @@ def _changed_cells(before: Any, after: Any, published: int) -> list[dict[str, An
 def open_console(database: str | None = None, files: Path | None = None) -> Console:
     """The console on ``database`` (a SQLite path, a ``postgresql://`` URL, or the default
     file in the user data folder), schema migrated to the newest version. ``files`` holds
-    rendered report files (default: beside the default database)."""
+    rendered report files, made again from the database whenever missing (default:
+    ``console-files`` in the render cache folder)."""
     url = database_url(database or os.environ.get("KIT_DATABASE_URL"))
     engine_ = make_engine(url)
     try:
@@ -439,8 +440,8 @@ def open_console(database: str | None = None, files: Path | None = None) -> Cons
         engine_.dispose()
         raise ConfigError("database", f"cannot open the console database "
                           f"({type(exc).__name__})") from None
-    if files is None:
-        from platformdirs import user_cache_dir
+    if files is None:  # beside the render cache (KIT_CACHE_DIR: a volume servers may share)
+        from ..cache import default_folder
 
-        files = Path(user_cache_dir("number-party-kit")) / "console-files"
+        files = default_folder() / "console-files"
     return Console(Store(engine_), files)
