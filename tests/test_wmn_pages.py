@@ -399,10 +399,16 @@ def test_house_rulings_on_the_rules_sheet_and_the_gm_card(tmp_path: Path, lang: 
     assert _("Rules") in rules_sheet and _("Reading the turn report") in plain(player[1])
     assert "kit report --strict" in card
     if lang == "en":
-        for words_ in ("the last written first", "is void", "cannot win",
-                       "counts for the next turn"):
+        for words_ in ("the extra ones are ignored, the last written first",
+                       "is void: no answers, but it keeps its place",
+                       "gets its count only and cannot win",
+                       "a late form counts for the next turn"):
             assert words_ in rules_sheet
-        for words_ in ("ignored, the last ones written first", "later guesses keep their "
-                       "positions", "it cannot win", "belong to the next turn",
-                       "turns every ruling into an error"):
+        for words_ in ("Extra guesses are ignored, the last written first",
+                       "keeps its place (the tie rule counts places)",
+                       "cannot win", "late orders count for the next turn",
+                       "makes each an error instead",
+                       "write “(void)” or “(ignored)” across the row"):
             assert words_ in card
+        legend = plain(player[1])
+        assert "Under the table" in legend and "private slip" in legend
