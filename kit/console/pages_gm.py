@@ -27,6 +27,7 @@ from .pages import (
     require_gm,
     see_other,
 )
+from .pages_public import report_links
 from .views import guard, host
 from .views.grid import Grid, absorb, grid_rows, read_grid
 from .views.wmn import open_turn, published_reports
@@ -80,19 +81,8 @@ def wmn_context(request: Request, state: Any, w: Words, *, posted: Mapping[str, 
             "general": grid.general if grid else [],
             "problems": sum(len(v) for v in grid.rows.values()) + len(grid.general)
             if grid else 0,
-            "files": _files(state),
+            "files": [],
             "amend_turns": list(range(1, state.published + 1))}
-
-
-def _files(state: Any) -> list[dict[str, str]]:
-    """The report files' links once a turn is published (made on first request)."""
-    if not state.published:
-        return []
-    base = f"/console/{state.id}/files/"
-    return [{"href": base + "turn-reports.pdf", "kind": "pdf", "private": ""},
-            {"href": base + "turn-reports.html", "kind": "html", "private": ""},
-            {"href": base + "report.txt", "kind": "text", "private": ""},
-            {"href": base + "gm-register.pdf", "kind": "register", "private": "1"}]
 
 
 async def gm_page(request: Request) -> Response:
@@ -104,8 +94,12 @@ async def gm_page(request: Request) -> Response:
         if amend.isdigit() and 1 <= int(amend) <= state.published:
             return render(request, "console/amend.html",
                           **amend_context(request, state, int(amend), w))
-        return render(request, "console/gm.html", script=True, **wmn_context(request, state, w))
-    return render(request, "console/host.html", script=True,
+        files = await report_links(request, game_id, WMN, private=True) if state.published else []
+        return render(request, "console/gm.html", script=True,
+                      **{**wmn_context(request, state, w), "files": files})
+    files = await report_links(request, game_id, state.kind, private=True) if any(
+        state.rounds_entered.values()) else []
+    return render(request, "console/host.html", script=True, files=files,
                   **host.host_context(state, w), **_common(request, state, w))
 
 
@@ -274,7 +268,7 @@ async def _enter_round(request: Request, game_id: str, values: dict[str, str]) -
             host.absorb(form, error, names)
         else:
             return _back(request, game_id, f"round={number}", f"#table-{number}")
-    return render(request, "console/host.html", 422, script=True,
+    return render(request, "console/host.html", 422, script=True, files=[],
                   **host.host_context(state, w, form, values), **_common(request, state, w))
 
 

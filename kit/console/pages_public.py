@@ -24,6 +24,50 @@ POLL_MS = 2000
 PRIVATE = ("register", "slip", "secret")  # report files for the GM's eyes only
 
 
+STEMS = {"turn-reports": N_("Turn reports"), "results": N_("Results"), "erratum": N_("Erratum"),
+         "private-slips": N_("Private slips for each player"),
+         "gm-register": N_("Game master register")}
+KINDS = {".pdf": N_("%(document)s (PDF, to print)"), ".html": N_("%(document)s (HTML, for a "
+                                                                  "screen)")}
+
+
+def _listing(service: Any, game_id: str, kind: str) -> list[str]:
+    """The report folder's files (made on first request for the published content)."""
+    try:
+        first = service.report_file(game_id, "turn-reports.pdf" if kind == WMN
+                                    else "results.pdf")
+    except Exception:  # noqa: BLE001 - no reports yet (nothing published), or none to make
+        return []
+    return sorted(p.name for p in first.parent.iterdir() if p.suffix in KINDS)
+
+
+async def report_links(request: Request, game_id: str, kind: str, *, private: bool
+                       ) -> list[dict[str, str]]:
+    """Links to the published report files (the GM's own ones only when ``private``), and the
+    text for an email; turn reports first, then the erratum, slips and register."""
+    w = words(language(request)["lang"])
+    # a party's results change with every round: named, not made, until someone asks
+    names = (await call(_listing, console(request), game_id, kind) if kind == WMN
+             else ["results.html", "results.pdf"])
+    order = list(STEMS)
+    names.sort(key=lambda n: (order.index(n.rsplit(".", 1)[0]) if n.rsplit(".", 1)[0] in order
+                              else len(order), n))
+    links = []
+    for name in names:
+        stem, suffix = name.rsplit(".", 1)
+        mine = any(word in name for word in PRIVATE)
+        if mine and not private:
+            continue
+        label = w.gettext(STEMS[stem]) if stem in STEMS else stem
+        links.append({"href": f"/console/{game_id}/files/{name}", "private": mine,
+                      "text": w.gettext(KINDS["." + suffix], document=label)})
+        if name in ("turn-reports.html", "results.html"):
+            links.append({"href": f"/console/{game_id}/files/report.txt", "private": False,
+                          "text": w.gettext("%(document)s (text, for an email)",
+                                            document=label)})
+    return links
+
+
 def _board_context(public: dict[str, Any], lang: str) -> dict[str, Any]:
     w = words(lang)
     if public["game"] == WMN:
@@ -41,7 +85,11 @@ async def public_page(request: Request) -> Response:
     game_id = request.path_params["id"]
     public = await call(console(request).public_state, game_id)
     context = _board_context(public, language(request)["lang"])
-    return render(request, "console/public.html", public=public, game_id=game_id, **context)
+    kind = public.get("game", "")
+    shown = public.get("published") if kind == WMN else public.get("standings")
+    files = await report_links(request, game_id, kind, private=False) if shown else []
+    return render(request, "console/public.html", public=public, game_id=game_id, files=files,
+                  **context)
 
 
 async def standings_page(request: Request) -> Response:

@@ -106,11 +106,22 @@ def host_context(state: Any, w: Words, posted: RoundForm | None = None,
     return {"tables": tables, "rounds": rounds, "standings": standings}
 
 
+def _cell(value: object, w: Words) -> str:
+    from ...games.whats_my_number.people import answer
+
+    text = str(value or "—")
+    return answer(text, w) if text in ("H", "L", "X", "✓") else text
+
+
 def cell_change(change: Mapping[str, Any], w: Words) -> str:
     """One changed cell of a published report, in words (turn, row, column: old -> new)."""
     if "row" in change:
+        from ...games.whats_my_number.snapshot import NEXT_TURN
+
+        row = str(change.get("row", "?"))
+        row = w.gettext("Guesses next turn") if row == NEXT_TURN else row
         return w.gettext("Turn %(turn)s, row %(row)s, column %(column)s: %(old)s → %(new)s",
-                         turn=change.get("turn", "?"), row=change.get("row", "?"),
-                         column=change.get("column", "?"), old=change.get("old") or "—",
-                         new=change.get("new") or "—")
+                         turn=change.get("turn", "?"), row=row,
+                         column=change.get("column", "?"), old=_cell(change.get("old"), w),
+                         new=_cell(change.get("new"), w))
     return w.gettext("Turn %(turn)s: its report changes", turn=change.get("turn", "?"))
