@@ -143,6 +143,22 @@ def test_database_urls() -> None:
         database_url("mysql://u@h/db")
 
 
+def test_database_from_environment_or_user_data_folder(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """``KIT_DATABASE_URL`` when no --database is given, else the user data folder."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.delenv("KIT_DATABASE_URL", raising=False)
+    assert database_url(None).database == str(
+        (tmp_path / "data" / "number-party-kit" / "console.sqlite3").resolve())
+    monkeypatch.setenv("KIT_DATABASE_URL", str(tmp_path / "env.sqlite3"))
+    opened = open_console(None, tmp_path / "files")
+    try:
+        assert opened.store.engine.url.database == str((tmp_path / "env.sqlite3").resolve())
+    finally:
+        opened.close()
+    assert (tmp_path / "env.sqlite3").is_file()
+
+
 def test_a_password_never_shows_in_errors() -> None:
     port = free_port()  # nothing listens there
     with pytest.raises(ConfigError) as failed:
