@@ -13,8 +13,9 @@ from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 
-from .errors import ConfigError, shown, shown_path
+from .errors import ConfigError, Msg, shown, shown_path
 from .game import GameSpec, KitConfig
+from .i18n import N_
 from .options import COMMON_BY_KEY, MAX_PLAYERS
 from .registry import GAMES, game_spec
 from .tables import deal, table_sizes
@@ -116,8 +117,9 @@ def resolve(raw: Mapping[str, object], source: str = "the config") -> KitConfig:
     own = {o.key for o in spec.options}
     for key in raw:
         if key not in own and key not in COMMON_BY_KEY and key != "game":
-            raise ConfigError(key, f"is not an option of {spec.name} (its own options: "
-                              f"{', '.join(sorted(own)) or 'none'})")
+            raise ConfigError(key, Msg(N_("is not a setting of %(game)s kits (its own: "
+                                          "%(own)s); leave it out"), game=Msg(spec.title),
+                                       own=", ".join(sorted(own)) or "none"))
 
     def value(key: str) -> object:
         option = COMMON_BY_KEY[key]
@@ -129,7 +131,8 @@ def resolve(raw: Mapping[str, object], source: str = "the config") -> KitConfig:
     tables, sizes = _seating(spec, raw, players)
     shuffle = value("shuffle")
     if shuffle is not None and not names:
-        raise ConfigError("shuffle", "only seats named players; give names, or leave it out")
+        raise ConfigError("shuffle", Msg(N_("only seats named players; give names, or leave "
+                                            "it out")))
     custom = raw.get("range") is not None
     settings = spec.settings(**{o.key: o.convert(raw[o.key]) if raw.get(o.key) is not None
                                 else o.default for o in spec.options})

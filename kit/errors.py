@@ -31,6 +31,45 @@ def shown(text: str, limit: int = SHOWN_MAX) -> str:
     return repr(escaped(cut)).replace("\\\\", "\\")
 
 
+def quoted(text: object, limit: int = SHOWN_MAX) -> str:
+    """User text for a ``Msg`` value: escaped and shortened like ``shown``, without quotes (the
+    message itself puts its language's quotes around it)."""
+    text = str(text)
+    return escaped(text if len(text) <= limit else text[:limit] + "…")
+
+
+class Msg:
+    """A message defined once with parameters: an English msgid (marked with ``N_`` where it is
+    written) and its values, so the command line says it in English and a page in its own
+    language. A value may be an ``int`` (shown in the language's digits), a ``Msg`` (translated
+    in turn) or text (user text through ``quoted``, shown as it is).
+    """
+
+    def __init__(self, template: str, **values: object) -> None:
+        self.template, self.values = template, values
+
+    def __str__(self) -> str:
+        return self.template % {k: str(v) for k, v in self.values.items()} if self.values \
+            else self.template
+
+    def __repr__(self) -> str:
+        return f"Msg({self.template!r}, **{self.values!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Msg) and (self.template, self.values) == (other.template,
+                                                                          other.values)
+
+    def __hash__(self) -> int:
+        return hash(self.template)
+
+    def text(self, words: object) -> str:
+        """The message in ``words``' language (a ``kit.i18n.Words``)."""
+        values = {k: v.text(words) if isinstance(v, Msg) else words.number(v)  # type: ignore
+                  if isinstance(v, int) and not isinstance(v, bool) else str(v)
+                  for k, v in self.values.items()}
+        return words.gettext(self.template, **values)  # type: ignore[attr-defined]
+
+
 def shown_path(path: object, limit: int = 200) -> str:
     """A file or folder path for a message: escaped, shortened only when very long."""
     text = escaped(str(path))
@@ -38,9 +77,15 @@ def shown_path(path: object, limit: int = 200) -> str:
 
 
 class KitError(Exception):
-    """A problem with the user's input or request, reported as ``<field>: <message>``."""
+    """A problem with the user's input or request, reported as ``<field>: <message>``.
 
-    def __init__(self, field: str, message: str) -> None:
+    ``message`` is English text, or a ``Msg`` (``said``) that pages show in their own language
+    (``text``); ``message`` is then its English form.
+    """
+
+    def __init__(self, field: str, message: str | Msg) -> None:
+        self.said = message if isinstance(message, Msg) else None
+        message = str(message)
         super().__init__(field, message)
         self.field = field
         self.message = message
@@ -48,8 +93,14 @@ class KitError(Exception):
     def __str__(self) -> str:
         return f"{self.field}: {self.message}"
 
+    def text(self, words: object = None) -> str:
+        """The message in ``words``' language; English (``message``) without ``words`` or for a
+        message that is not a ``Msg``."""
+        return self.said.text(words) if self.said is not None and words is not None \
+            else self.message
+
     def __reduce__(self):  # pickles across process pools with its class and both parts
-        return (type(self), (self.field, self.message))
+        return (type(self), (self.field, self.said or self.message))
 
 
 class ConfigError(KitError):

@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .errors import ConfigError, shown
-from .i18n import Words, words
+from .errors import ConfigError, Msg, quoted
+from .i18n import N_, Words, words
 from .options import Option
 
 if TYPE_CHECKING:
@@ -119,12 +119,16 @@ class GameSpec:
         """Raise the game's own message unless ``players`` is a count it allows."""
         top = self.max_players
         if players is None or players < self.min_players or (top is not None and players > top):
-            got = players if players is not None else shown(str(given))
+            got = str(players) if players is not None else f"“{quoted(str(given))}”"
+            game, lo = Msg(self.title), self.min_players
             if self.players_note:
-                raise ConfigError("players", f"{self.title} kits are made for "
-                                  f"{self.min_players} to {top} players ({self.players_note}); "
-                                  f"got {got}")
-            allowed = (f"{self.min_players} to {top}" if top is not None
-                       else f"at least {self.min_players}")
-            more = " per table" if top is not None else ""
-            raise ConfigError("players", f"{self.name} needs {allowed} players{more}; got {got}")
+                raise ConfigError("players", Msg(N_("%(game)s kits are made for %(lo)s to "
+                                                    "%(hi)s players (%(note)s); got %(got)s"),
+                                                 game=game, lo=lo, hi=top or lo, got=got,
+                                                 note=Msg(self.players_note)))
+            if top is None:
+                raise ConfigError("players", Msg(N_("%(game)s needs at least %(lo)s players; "
+                                                    "got %(got)s"), game=game, lo=lo, got=got))
+            raise ConfigError("players", Msg(N_("%(game)s needs %(lo)s to %(hi)s players per "
+                                                "table; got %(got)s"),
+                                             game=game, lo=lo, hi=top, got=got))

@@ -14,9 +14,9 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .errors import ConfigError, shown
+from .errors import ConfigError, Msg, quoted, shown
 from .i18n import DEFAULT as DEFAULT_LANGUAGE
-from .i18n import LANGUAGES
+from .i18n import LANGUAGES, N_
 from .paper import PAPERS
 
 NAME_MAX = 24  # characters in a player's name
@@ -50,12 +50,17 @@ class ParamType:
 
     def fail(self, key: str, value: object) -> ConfigError:
         if isinstance(value, str):
-            got = shown(value)
+            got = f"“{quoted(value)}”"
         elif isinstance(value, bool | int | float):
             got = str(value).lower() if isinstance(value, bool) else str(value)
         else:
             got = kind_of(value)
-        return ConfigError(key, f"must be {self.describe}; got {got}")
+        return ConfigError(key, Msg(N_("must be %(accepts)s; got %(got)s"),
+                                    accepts=self.accepts(), got=got))
+
+    def accepts(self) -> str | Msg:
+        """``describe`` as a message (translated where shown)."""
+        return self.describe
 
 
 @dataclass(frozen=True)
@@ -66,6 +71,9 @@ class IntRange(ParamType):
     @property
     def describe(self) -> str:  # type: ignore[override]
         return f"a whole number from {self.lo} to {self.hi}"
+
+    def accepts(self) -> Msg:
+        return Msg(N_("a whole number from %(lo)s to %(hi)s"), lo=self.lo, hi=self.hi)
 
     def convert(self, key: str, value: object) -> int:
         number: int | None = None
@@ -92,8 +100,9 @@ class Choice(ParamType):
         if isinstance(value, str) and value.strip().lower() in self.choices:
             return value.strip().lower()
         if isinstance(value, str):
-            raise ConfigError(key, f"unknown {self.noun or key} {shown(value)}; choose "
-                              f"{self.describe}")
+            raise ConfigError(key, Msg(N_("unknown %(noun)s “%(got)s”; choose %(choices)s"),
+                                       noun=self.noun or key, got=quoted(value),
+                                       choices=self.describe))
         raise self.fail(key, value)
 
 
@@ -110,7 +119,7 @@ class Flag(ParamType):
         raise self.fail(key, value)
 
 
-def printable_text(key: str, what: str, text: str, limit: int) -> str:
+def printable_text(key: str, what: str | Msg, text: str, limit: int) -> str:
     """Text printed on pages: NFC, no control characters, glyphs our fonts have, a length cap.
 
     The zero-width (non-)joiner is the one format character allowed: Persian and Indic names
@@ -124,7 +133,8 @@ def printable_text(key: str, what: str, text: str, limit: int) -> str:
         raise ConfigError(key, f"{what} contains a control character ({shown(bad[0])}); use "
                           "printable text only")
     if len(text) > limit:
-        raise ConfigError(key, f"{what} has {len(text)} characters; at most {limit} fit")
+        raise ConfigError(key, Msg(N_("%(what)s has %(count)s characters; at most %(max)s fit: "
+                                      "shorten it"), what=what, count=len(text), max=limit))
     missing = printable(text)
     if missing:
         raise ConfigError(key, f"{what} uses characters no bundled font can print "
@@ -144,7 +154,7 @@ class Text(ParamType):
     def convert(self, key: str, value: object) -> str:
         if not isinstance(value, str):
             raise self.fail(key, value)
-        return printable_text(key, f"the {key}", " ".join(value.split()), self.limit)
+        return printable_text(key, Msg(N_("the text")), " ".join(value.split()), self.limit)
 
 
 @dataclass(frozen=True)
@@ -178,11 +188,14 @@ class Names(ParamType):
             if not name:
                 raise ConfigError(key, f"name {i} is empty; each name needs 1 to {self.limit} "
                                   "characters")
-            printable_text(key, f"name {i} {shown(name, 30)}", name, self.limit)
+            printable_text(key, Msg(N_("name %(number)s, “%(name)s”,"), number=i,
+                                    name=quoted(name, 30)), name, self.limit)
             folded = name.casefold()
             if folded in seen:
-                raise ConfigError(key, f"{shown(name)} is given twice (names {seen[folded]} and "
-                                  f"{i}); every player needs a different name")
+                raise ConfigError(key, Msg(N_("“%(name)s” is given twice (names %(first)s and "
+                                              "%(second)s); every player needs a different name, "
+                                              "e.g. add an initial"), name=quoted(name),
+                                           first=seen[folded], second=i))
             seen[folded] = i
             names.append(name)
         return tuple(names)
@@ -205,10 +218,14 @@ def parse_range(key: str, value: object) -> tuple[int, int]:
           and all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
         lo, hi = value
     if lo is None or hi is None:
-        got = shown(value) if isinstance(value, str) else kind_of(value)
-        raise ConfigError(key, f"{got} is not a range; give {RANGE_FORMAT}")
+        got = f"“{quoted(value)}”" if isinstance(value, str) else kind_of(value)
+        raise ConfigError(key, Msg(N_("%(got)s is not a range: give the lowest and the highest "
+                                      "number, e.g. 1-20"), got=got))
     if lo < 1 or hi > RANGE_MAX or lo >= hi:
-        raise ConfigError(key, f"{lo}-{hi} is not allowed; give {RANGE_FORMAT}")
+        raise ConfigError(key, Msg(N_("%(lo)s-%(hi)s cannot be used: give the lowest and the "
+                                      "highest number, e.g. 1-20, the lowest at least 1 and the "
+                                      "highest above it, at most %(max)s"),
+                                   lo=str(lo), hi=str(hi), max=RANGE_MAX))
     return lo, hi
 
 

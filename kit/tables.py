@@ -10,7 +10,8 @@ import math
 import random
 from collections.abc import Sequence
 
-from .errors import ConfigError
+from .errors import ConfigError, Msg
+from .i18n import N_
 
 
 def balanced(players: int, tables: int) -> list[int]:
@@ -33,18 +34,20 @@ def table_sizes(players: int, low: int, high: int | None, tables: int | None = N
     if sizes[-1] < low or (high is not None and sizes[0] > high):
         fewest = math.ceil(players / high) if high is not None else 1
         most = players // low
+        per_table = (Msg(N_("%(lo)s to %(hi)s"), lo=low, hi=high) if high is not None
+                     else Msg(N_("at least %(lo)s"), lo=low))
+        values = {"players": players, "tables": str(tables), "seats": per_table}
         if fewest > most:
-            allowed = "no table count works"
+            said = Msg(N_("%(players)s players cannot be seated at tables of %(seats)s players; "
+                          "got %(tables)s"), **values)
         elif fewest == most:
-            allowed = f"they need exactly {fewest} table{'s' if fewest > 1 else ''}"
+            said = Msg(N_("%(players)s players need exactly %(fewest)s tables of %(seats)s "
+                          "players; got %(tables)s (or leave it empty)"), fewest=fewest, **values)
         else:
-            allowed = f"they need {fewest} to {most} tables"
-        per_table = f"{low} to {high}" if high is not None else f"at least {low}"
-        raise ConfigError(
-            "tables", f"{tables} tables for {players} players gives tables of "
-            f"{sizes[-1]}{f' to {sizes[0]}' if sizes[0] != sizes[-1] else ''}; each table needs "
-            f"{per_table} players, so {allowed}"
-        )
+            said = Msg(N_("%(players)s players need %(fewest)s to %(most)s tables of %(seats)s "
+                          "players; got %(tables)s (or leave it empty)"), fewest=fewest, most=most,
+                       **values)
+        raise ConfigError("tables", said)
     return sizes
 
 

@@ -19,32 +19,32 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 BAD_INPUT = [
     (["build", "chess"], "Error: game: unknown game 'chess'; choose one of: "),
     (["build", "lowest-unique", "--players", "2"],
-     "Error: players: lowest-unique needs 3 to 12 players per table; got 2"),
+     "Error: players: Lowest Unique Number needs 3 to 12 players per table; got 2"),
     (["build", "lowest-unique", "--players", "0"],
-     "Error: players: lowest-unique needs 3 to 12 players per table; got '0'"),
+     "Error: players: Lowest Unique Number needs 3 to 12 players per table; got “0”"),
     (["build", "lowest-unique", "--players", "-1"],
-     "Error: players: lowest-unique needs 3 to 12 players per table; got '-1'"),
+     "Error: players: Lowest Unique Number needs 3 to 12 players per table; got “-1”"),
     (["build", "lowest-unique", "--paper", "a5"],
-     "Error: paper: unknown paper size 'a5'; choose a4 or letter"),
+     "Error: paper: unknown paper size “a5”; choose a4 or letter"),
     (["build", "lowest-unique", "--names", "Ann,,Bob"],
      "Error: names: name 2 is empty; each name needs 1 to 24 characters"),
     (["build", "lowest-unique", "--names", "Ann,Bob,Abcdefghijklmnopqrstuvwxyz"],
-     "Error: names: name 3 'Abcdefghijklmnopqrstuvwxyz' has 26 characters; at most 24 fit"),
+     "Error: names: name 3, “Abcdefghijklmnopqrstuvwxyz”, has 26 characters; at most 24 fit: shorten it"),
     (["build", "lowest-unique", "--names", "Ann,Bob,ann"],
-     "Error: names: 'ann' is given twice (names 1 and 3); every player needs a different name"),
+     "Error: names: “ann” is given twice (names 1 and 3); every player needs a different name, e.g. add an initial"),
     (["build", "lowest-unique", "--range", "0-10"],
-     "Error: range: 0-10 is not allowed; give two whole numbers LO-HI with 1 <= LO < HI <= 999,"
-     " e.g. 1-20"),
+     "Error: range: 0-10 cannot be used: give the lowest and the highest number, e.g."
+     " 1-20, the lowest at least 1 and the highest above it, at most 999"),
     (["build", "lowest-unique", "--range", "10-1"],
-     "Error: range: 10-1 is not allowed; give two whole numbers LO-HI with 1 <= LO < HI <= 999,"
-     " e.g. 1-20"),
+     "Error: range: 10-1 cannot be used: give the lowest and the highest number, e.g."
+     " 1-20, the lowest at least 1 and the highest above it, at most 999"),
     (["build", "lowest-unique", "--range", "1-3"],
      "Error: range: 1-3 holds 3 numbers; lowest-unique needs at least 4, e.g. 1-10"),
     (["build", "lowest-unique", "--cooperative", "--sudden-death-announced"],
      "Error: sudden_death_announced: the cooperative variant keeps no score, so there is no tie "
      "to break; choose one or the other"),
     (["build", "lowest-unique", "--rounds", "0"],
-     "Error: rounds: must be a whole number from 1 to 12; got '0'"),
+     "Error: rounds: must be a whole number from 1 to 12; got “0”"),
     (["build", "lowest-unique", "--names", "Ann,Bob,Cy", "--players", "4"],
      "Error: players: 4 does not match the 3 names given; give a count or names, or make them "
      "agree"),
@@ -96,7 +96,7 @@ def test_option_for_another_game_is_refused(capsys: pytest.CaptureFixture[str],
                                             tmp_path: Path) -> None:
     code, _, err = run(capsys, "build", "lowest-unique", "--turns", "3", "--out", str(tmp_path))
     assert code == 2
-    assert err.startswith("Error: turns: is not an option of lowest-unique")
+    assert err.startswith("Error: turns: is not a setting of Lowest Unique Number kits")
 
 
 def test_json_manifest(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

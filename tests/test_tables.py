@@ -37,8 +37,8 @@ def test_explicit_table_count() -> None:
     assert table_sizes(40, 4, None) == [40]
     with pytest.raises(ConfigError) as error:
         table_sizes(30, 3, 12, tables=20)
-    assert str(error.value) == ("tables: 20 tables for 30 players gives tables of 1 to 2; each "
-                                "table needs 3 to 12 players, so they need 3 to 10 tables")
+    assert str(error.value) == ("tables: 30 players need 3 to 10 tables of 3 to 12 players; "
+                                "got 20 (or leave it empty)")
 
 
 def test_names_are_dealt_in_order_or_by_a_seeded_shuffle() -> None:
@@ -58,12 +58,12 @@ def test_seating_pages_keep_every_table_once() -> None:
 
 
 BAD = [
-    (["--players", "2"], "Error: players: lowest-unique needs 3 to 12 players per table; got 2"),
+    (["--players", "2"], "Error: players: Lowest Unique Number needs 3 to 12 players per table; got 2"),
     (["--players", "30", "--tables", "0"],
-     "Error: tables: must be a whole number from 1 to 100; got '0'"),
+     "Error: tables: must be a whole number from 1 to 100; got “0”"),
     (["--players", "30", "--tables", "20"],
-     "Error: tables: 20 tables for 30 players gives tables of 1 to 2; each table needs 3 to 12 "
-     "players, so they need 3 to 10 tables"),
+     "Error: tables: 30 players need 3 to 10 tables of 3 to 12 players; got 20 (or leave it "
+     "empty)"),
     (["--players", "30", "--shuffle", "3"],
      "Error: shuffle: only seats named players; give names, or leave it out"),
 ]

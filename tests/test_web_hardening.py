@@ -54,12 +54,12 @@ SERVE_CASES = [
     (["--port", "99999"], "port: must be a whole number from 1 to 65535; got 99999"),
     (["--port", "-1"], "port: must be a whole number from 1 to 65535; got -1"),
     (["--port", "0"], "port: must be a whole number from 1 to 65535; got 0"),
-    (["--port", "http"], "port: must be a whole number from 1 to 65535; got 'http'"),
+    (["--port", "http"], "port: must be a whole number from 1 to 65535; got “http”"),
     (["--workers", "0"], "workers: must be a whole number from 1 to 64; got 0"),
     (["--workers", "100000"], "workers: must be a whole number from 1 to 64; got 100000"),
     (["--queue", "-1"], "queue: must be a whole number from 0 to 1000; got -1"),
     (["--cache-mb", "0"], "cache_mb: must be a whole number from 16 to 65536; got 0"),
-    (["--cache-mb", "1e9"], "cache_mb: must be a whole number from 16 to 65536; got '1e9'"),
+    (["--cache-mb", "1e9"], "cache_mb: must be a whole number from 16 to 65536; got “1e9”"),
 ]
 
 

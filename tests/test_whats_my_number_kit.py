@@ -93,15 +93,15 @@ CAP = ("What's My Number? kits are made for 4 to 30 players (the game needs at l
 BAD_INPUT = [
     (["--players", "3"], "players: " + CAP + "3"),
     (["--players", "31"], "players: " + CAP + "31"),
-    (["--players", "many"], "players: " + CAP + "'many'"),
+    (["--players", "many"], "players: " + CAP + "“many”"),
     (["--names", ",".join(f"P{i}" for i in range(31))], "players: " + CAP + "31"),
-    (["--range", "1-0"], "range: 1-0 is not allowed; give two whole numbers LO-HI with "
-     "1 <= LO < HI <= 999, e.g. 1-20"),
+    (["--range", "1-0"], "range: 1-0 cannot be used: give the lowest and the highest number, e.g."
+     " 1-20, the lowest at least 1 and the highest above it, at most 999"),
     (["--players", "6", "--range", "1-5"], "range: 1-5 holds 5 numbers, but 6 players need at "
      "least 6, so the highest number must be at least 6 (the default for 6 players is 1-50)"),
     (["--players", "4", "--range", "20-22"], "range: 20-22 holds 3 numbers, but 4 players need "
      "at least 4, so the highest number must be at least 23 (the default for 4 players is 1-30)"),
-    (["--turns", "0"], "turns: must be a whole number from 1 to 30; got '0'"),
+    (["--turns", "0"], "turns: must be a whole number from 1 to 30; got “0”"),
 ]
 
 
