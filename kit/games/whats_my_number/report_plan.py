@@ -212,4 +212,5 @@ def summary(log: rules.GameLog, turn: int, words: Words) -> str:
         parts.append(win_text(report.winners, report.reason, report.number, words))
     else:
         parts.append(notes.next_turn_line(report.next_allowance, log.players, words))
-    return "; ".join(part for part in parts if part)
+    # a terminal line: without the invisible marks that isolate names (some terminals show them)
+    return "; ".join(part for part in parts if part).replace("\u2068", "").replace("\u2069", "")
