@@ -640,7 +640,6 @@ def test_screenshots_for_the_readme(browser, base_url: str, party, tmp_path: Pat
     assert status == 201
     gm_login(page, base_url, made["id"], made["gm_token"])
     fill_grid(page, WMN_LOG["turn"][0], WMN_LOG["players"])
-    page.fill("#g2_3", "")
     page.click("#grid button[type=submit]")
     page.locator("#grid").scroll_into_view_if_needed()
     page.evaluate("document.fonts.ready.then(() => true)")
