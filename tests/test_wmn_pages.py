@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import re
+import shutil
 import tomllib
 from pathlib import Path
 
@@ -372,6 +373,25 @@ def test_erratum_lists_every_changed_cell_and_allowance(amended: Path) -> None:
     assert "Guesses next turn Ann: 2 → 3 guesses next turn" in turn2
     assert "Ann 1 Cy H X Ann 2 Cy L X" in pages[1]
     assert "Guesses next turn" not in pages[1]
+
+
+def test_the_same_log_gives_the_same_bytes(amended: Path, tmp_path: Path) -> None:
+    """Slips, erratum, register and reports: a second folder from the same log and record is
+    byte for byte the first."""
+    again = tmp_path / "again"
+    again.mkdir()
+    for name in ("game.toml", "reports"):
+        source = amended.parents[1] / name
+        if source.is_dir():
+            shutil.copytree(source, again / name)
+        else:
+            shutil.copy(source, again / name)
+    assert main(["report", str(again / "game.toml"), "--out", str(again / "reports")]) == 0
+    copy = again / "reports" / amended.name
+    names = sorted(p.name for p in amended.iterdir() if p.suffix in (".pdf", ".html"))
+    assert {"private-slips.pdf", "erratum.pdf", "gm-register.pdf"} <= set(names)
+    for name in names:
+        assert (copy / name).read_bytes() == (amended / name).read_bytes(), name
 
 
 def test_register_lists_the_amendments(amended: Path) -> None:
