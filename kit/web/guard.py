@@ -298,7 +298,9 @@ def listen(host: str, port: int, share: int = MAX_CONNECTIONS_PER_CLIENT,
            proxies: TrustedProxies | None = None, backlog: int = 1024) -> ClientShareListener:
     """A bound, listening ``ClientShareListener`` on ``host:port``."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = ClientShareListener(family, share=share, proxies=proxies)
+    # IPPROTO_TCP, not 0: asyncio sets TCP_NODELAY only on sockets of that protocol; without
+    # it every answer waits ~40 ms for the client's delayed ACK
+    sock = ClientShareListener(family, proto=socket.IPPROTO_TCP, share=share, proxies=proxies)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, port))
     sock.listen(backlog)
