@@ -741,8 +741,7 @@ def test_parse_range_is_strict(text: str) -> None:
     with pytest.raises(ConfigError) as caught:
         parse_game_log(minimal_data(range=text))
     assert str(caught.value) == (
-        f"range: '{text}' is not a range; give two whole numbers LO-HI with 1 <= LO < HI <= "
-        "999, e.g. 1-20"
+        f"range: “{text}” is not a range: give the lowest and the highest number, e.g. 1-20"
     )
 
 
@@ -751,8 +750,7 @@ def test_parse_range_must_be_a_string() -> None:
         parse_game_log(minimal_data(range=50))
     assert caught.value.field == "range"
     assert caught.value.message == (
-        "a whole number is not a range; give two whole numbers LO-HI with 1 <= LO < HI <= 999, "
-        "e.g. 1-20")
+        "a whole number is not a range: give the lowest and the highest number, e.g. 1-20")
 
 
 def test_parse_range_too_small_for_players() -> None:
