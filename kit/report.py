@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+import unicodedata
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -25,6 +26,21 @@ from .tomlhelp import explain
 FOLDER_MAX = 40  # characters of the name a report folder takes from the title or file name
 SUFFIX = "-reports"
 _checked: tuple[tuple[bool, str], object] | None = None  # the last log checked (check_log)
+
+
+ISOLATED = re.compile("\u2068([^\u2068\u2069]*)\u2069")  # a name in FSI ... PDI marks
+
+
+def plain_text(text: str) -> str:
+    """Text for a terminal or an email: the invisible direction marks around a name dropped
+    where the name has no right-to-left letter (many terminals draw them as boxes), kept
+    around a Hebrew or Arabic name, which needs them to keep its place in the line."""
+    def unmark(found: re.Match) -> str:
+        name = found[1]
+        rtl = any(unicodedata.bidirectional(ch) in ("R", "AL") for ch in name)
+        return found[0] if rtl else name
+
+    return ISOLATED.sub(unmark, text)
 
 
 def _spec(data: Mapping) -> tuple[GameSpec, GameReport]:
@@ -149,10 +165,11 @@ def write_reports(data: Mapping, *, out: Path, folder: str, paper: str = "a4",
         extra["amendments"] = amendments
     recipe = plan_recipe(report.plan(log, config, **extra), config)
     if turn is not None:
-        recipe.files[f"turn-{turn}.md"] = report.text(log, words(lang), turn=turn).encode()
+        recipe.files[f"turn-{turn}.md"] = plain_text(
+            report.text(log, words(lang), turn=turn)).encode()
         if report.slips is not None:  # GM only, like the slips' PDF: one block per player
-            recipe.files[f"slips-turn-{turn}.md"] = report.slips(log, words(lang),
-                                                                 turn).encode()
+            recipe.files[f"slips-turn-{turn}.md"] = plain_text(
+                report.slips(log, words(lang), turn)).encode()
     if record is not None:
         recipe.files["published.json"] = record_bytes(record)
     return build([], cache, recipes=[recipe], workers=workers,
@@ -168,7 +185,7 @@ def turn_summary(data: Mapping, turn: int, *, lang: str = DEFAULT, pages: int = 
     say = words(lang)
     head = say.ngettext("Turn %(turn)s: %(num)s page", "Turn %(turn)s: %(num)s pages", pages,
                         turn=turn)
-    rest = report.summary(log, turn, say) if report.summary else ""
+    rest = plain_text(report.summary(log, turn, say)) if report.summary else ""
     return f"{head}; {rest}" if rest else head
 
 
@@ -179,8 +196,8 @@ def report_text(data: Mapping, *, lang: str = DEFAULT, turn: int | None = None,
     _spec_, report = _spec(data)
     _turn(report, log, turn)
     if turn is None:
-        return report.text(log, words(lang))
-    return report.text(log, words(lang), turn=turn)
+        return plain_text(report.text(log, words(lang)))
+    return plain_text(report.text(log, words(lang), turn=turn))
 
 
 def report_csv(data: Mapping, *, strict: bool = False, source: str | None = None) -> str:

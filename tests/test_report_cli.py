@@ -13,7 +13,7 @@ import pytest
 from pypdf import PdfReader
 
 from kit.cli import main
-from kit.report import report_folder, slug
+from kit.report import plain_text, report_folder, slug
 
 LOG = Path(__file__).parent / "data" / "wmn-7p-4t.toml"
 ISOLATES = str.maketrans("", "", "\u2066\u2067\u2068\u2069")  # invisible direction marks
@@ -119,6 +119,15 @@ def test_text_has_rulings_allowances_legend_and_why_the_winner_won(capsys, game:
     assert out.endswith("X no information: own number or one already found\n")
     code, only, _ = run(capsys, str(game), "--format", "text", "--turn", "3")
     assert only.startswith("Turn 3\n") and "Turn 2" not in only and "Turn 4" not in only
+
+
+def test_terminal_text_drops_direction_marks_only_around_left_to_right_names(
+        capsys, game: Path) -> None:
+    main(["report", str(game), "--format", "text", "--turn", "2"])
+    raw = capsys.readouterr().out
+    assert "No orders: Cy\n" in raw and "\u2068" not in raw and "\u2069" not in raw
+    assert plain_text("No orders: \u2068Cy\u2069 and \u2068שרה\u2069") == (
+        "No orders: Cy and \u2068שרה\u2069")  # a Hebrew name keeps its marks
 
 
 def test_csv_rows_for_a_spreadsheet(capsys, game: Path) -> None:
