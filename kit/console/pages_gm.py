@@ -81,7 +81,7 @@ def wmn_context(request: Request, state: Any, w: Words, *, posted: Mapping[str, 
             "general": grid.general if grid else [],
             "problems": sum(len(v) for v in grid.rows.values()) + len(grid.general)
             if grid else 0,
-            "files": [],
+            "files": [], "secrets": dict(state.log.get("secrets", {})),
             "amend_turns": list(range(1, state.published + 1))}
 
 
@@ -94,7 +94,8 @@ async def gm_page(request: Request) -> Response:
         if amend.isdigit() and 1 <= int(amend) <= state.published:
             return render(request, "console/amend.html",
                           **amend_context(request, state, int(amend), w))
-        files = await report_links(request, game_id, WMN, private=True) if state.published else []
+        # before turn 1 too: the GM register holds the secret numbers to hand out
+        files = await report_links(request, game_id, WMN, private=True)
         return render(request, "console/gm.html", script=True,
                       **{**wmn_context(request, state, w), "files": files})
     files = await report_links(request, game_id, state.kind, private=True) if any(

@@ -51,7 +51,7 @@ async def report_links(request: Request, game_id: str, kind: str, *, private: bo
              else ["results.html", "results.pdf"])
     order = list(STEMS)
     names.sort(key=lambda n: (order.index(n.rsplit(".", 1)[0]) if n.rsplit(".", 1)[0] in order
-                              else len(order), n))
+                              else len(order), n.endswith(".html"), n))  # PDF first
     links = []
     for name in names:
         stem, suffix = name.rsplit(".", 1)
