@@ -220,12 +220,12 @@ def _bracket(text: str) -> str:
 
 
 @pytest.mark.slow
-def test_names_with_brackets_in_a_kit_read_as_in_chromium(tmp_path: Path,
+@pytest.mark.parametrize("game", ["lowest-unique", "whats-my-number"])
+def test_names_with_brackets_in_a_kit_read_as_in_chromium(game: str, tmp_path: Path,
                                                           chromium_printer) -> None:
-    assert main(["build", "lowest-unique", "--names", ",".join(BRACKET_NAMES),
-                 "--out", str(tmp_path)]) == 0
+    assert main(["build", game, "--names", ",".join(BRACKET_NAMES), "--out", str(tmp_path)]) == 0
     (folder,) = [p for p in tmp_path.iterdir() if not p.name.startswith(".")]
-    lines = _kit_lines(folder / "player-kit.pdf")
+    lines = _kit_lines(folder / "player-kit.pdf") + _kit_lines(folder / "host-answers.pdf")
     layouts = _chromium_layout(chromium_printer, BRACKET_NAMES, "auto")
     for name, layout in zip(BRACKET_NAMES, layouts, strict=True):
         ((_, chromium),) = _chromium_lines(name, layout)
