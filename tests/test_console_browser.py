@@ -620,7 +620,8 @@ def test_public_pages_show_no_secret_and_no_unpublished_entry(browser, base_url:
     for word in [*map(str, secrets.values()), "777", "888", token]:
         assert word not in found, word
     assert "Turn 1" in found
-    for name in ("gm-register.pdf", "log.toml"):
+    for name in ("gm-register.pdf", "gm-register.html", "private-slips.pdf", "log.toml",
+                 "published.json", "../../console.db"):
         response = page.request.get(f"{base_url}/console/{game_id}/files/{name}")
         assert response.status in (403, 404), name
     assert page.request.get(f"{base_url}/console/{game_id}/log.toml").status == 403

@@ -9,6 +9,7 @@ in the new standings when the game's version changes, without reloading the page
 from __future__ import annotations
 
 import mimetypes
+import re
 from typing import Any
 
 from starlette.requests import Request
@@ -22,6 +23,7 @@ WMN = "whats-my-number"
 REFRESH_SECONDS = 5
 POLL_MS = 2000
 PRIVATE = ("register", "slip", "secret")  # report files for the GM's eyes only
+SERVED = re.compile(r"[a-z0-9-]+\.(?:pdf|html)|report\.txt|fonts/[A-Za-z0-9_.-]+\.ttf")
 
 
 STEMS = {"turn-reports": N_("Turn reports"), "results": N_("Results"), "erratum": N_("Erratum"),
@@ -106,6 +108,8 @@ async def report_file(request: Request) -> Response:
 
     game_id, name = request.path_params["id"], request.path_params["name"]
     service = console(request)
+    if not SERVED.fullmatch(name):  # the documents and their fonts; no record or other file
+        raise PageProblem(404, N_("Not found"), N_("There is no such report file."))
     if any(word in name for word in PRIVATE):
         token = guard.gm_token(request)
         if not token or not await call(service.authorize, game_id, token):

@@ -1,0 +1,171 @@
+"""What the console's browser pages do with what they are sent, without a browser: the signed
+CSRF token and the same-origin rule, the GM link's cookie, the start forms (every problem at
+once, name suggestions, the kit's seating), the entry grid and the host's round form read into
+orders and problems, and the standings' places and progress line.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+pytest.importorskip("starlette", reason="the web extra is not installed: pip install '.[web]'")
+
+from starlette.requests import Request  # noqa: E402
+from starlette.testclient import TestClient  # noqa: E402
+
+from kit.console.views import board, guard  # noqa: E402
+from kit.console.views.grid import absorb, read_grid  # noqa: E402
+from kit.console.views.host import read_round  # noqa: E402
+from kit.console.views.start import lun_form, suggest, wmn_form  # noqa: E402
+from kit.errors import GameLogError, Problems  # noqa: E402
+from kit.i18n import words  # noqa: E402
+
+W = words("en")
+PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
+
+
+def request(headers: dict[str, str]) -> Request:
+    raw = [(k.lower().encode(), v.encode()) for k, v in headers.items()]
+    return Request({"type": "http", "method": "POST", "path": "/", "headers": raw})
+
+
+def test_csrf_token_is_tied_to_the_game_and_the_gm_token():
+    token = guard.csrf_token("game1", "secret-one")
+    assert guard.csrf_ok("game1", "secret-one", token)
+    assert not guard.csrf_ok("game2", "secret-one", token)  # another game
+    assert not guard.csrf_ok("game1", "secret-two", token)  # another GM cookie
+    assert not guard.csrf_ok("game1", "", token)  # no cookie
+    assert not guard.csrf_ok("game1", "secret-one", "")
+    assert not guard.csrf_ok("game1", "secret-one", token[:-2] + "AA")
+    assert "secret-one" not in token
+
+
+@pytest.mark.parametrize(("headers", "allowed"), [
+    ({"sec-fetch-site": "same-origin", "origin": "null", "host": "a:1"}, True),
+    ({"sec-fetch-site": "cross-site", "origin": "http://a:1", "host": "a:1"}, False),
+    ({"sec-fetch-site": "same-site", "host": "a:1"}, False),
+    ({"origin": "http://evil.example", "host": "a:1"}, False),
+    ({"origin": "http://a:1", "host": "a:1"}, True),
+    ({"host": "a:1"}, True),  # curl: the cookie and the CSRF token still decide
+])
+def test_same_origin(headers, allowed):
+    assert guard.same_origin(request(headers)) is allowed
+
+
+def test_gm_link_sets_a_strict_http_only_cookie_for_the_game_only(tmp_path):
+    from kit.console.service import open_console
+    from kit.web.app import create_app
+
+    console = open_console(str(tmp_path / "c.db"), tmp_path / "files")
+    app = create_app(executor="thread", workers=1, queue=1, prewarm=False,
+                     games=["lowest-unique"], players=[4], papers=["a4"],
+                     console=console)
+    made = console.create_game({"game": "whats-my-number", "players": PLAYERS})
+    client = TestClient(app, follow_redirects=False)
+    wrong = client.get(f"/console/{made.id}/gm/{'x' * 43}")
+    assert wrong.status_code == 403 and "set-cookie" not in wrong.headers
+    right = client.get(f"/console/{made.id}/gm/{made.gm_token}?new=1")
+    assert right.status_code == 303
+    assert right.headers["location"] == f"/console/{made.id}/gm?new=1"
+    cookie = right.headers["set-cookie"]
+    assert cookie.startswith(f"kit_gm={made.gm_token};")
+    assert "HttpOnly" in cookie and "SameSite=strict" in cookie
+    assert f"Path=/console/{made.id}" in cookie
+    page = client.get(f"/console/{made.id}/gm")
+    assert page.status_code == 200
+    assert re.search(r"script-src 'nonce-[\w-]+'", page.headers["content-security-policy"])
+    public = client.get(f"/console/{made.id}")
+    assert "script-src" not in public.headers["content-security-policy"]
+    console.close()
+
+
+def test_grid_reads_only_changed_rows_and_every_problem():
+    current = {"Ann": [3, 4], "Bob": [5, 6]}
+    allowance = {"Ann": 2, "Bob": 2, "Cy": 3, "Dee": 2}
+    values = {"g0_1": "3", "g0_2": "4",  # Ann unchanged
+              "n1": "1",  # Bob: no orders after all
+              "g2_1": "7", "g2_2": "", "g2_3": "9", "g2_4": "11",  # Cy: a blank, an extra
+              "t3": "1", "l3_0": "12", "l3_2": "x"}  # Dee: a list with a bad number
+    grid = read_grid(values, PLAYERS, allowance, current, W)
+    assert grid.orders == {"Bob": None, "Cy": [7, 9, 11]}
+    assert grid.rows == {3: ["x for Cy is not a whole number."]}
+    assert grid.boxes == {"l3_2"}
+    emptied = read_grid({"g0_1": "", "g0_2": ""}, PLAYERS, allowance, current, W)
+    assert emptied.rows[0][0].startswith("The row was emptied")
+    listed = read_grid({"t2": "1"}, PLAYERS, allowance, {}, W)
+    assert listed.rows == {2: ["List ticked, but no numbers in it: fill the list, or untick it."]}
+    assert listed.orders == {}
+
+
+def test_engine_problems_land_on_their_rows():
+    grid = read_grid({}, PLAYERS, {}, {}, W)
+    absorb(grid, Problems([GameLogError("turn 2, player Cy", "guess 1 is 'x'"),
+                           GameLogError("turn 2", "something else")]), PLAYERS)
+    assert grid.rows == {2: ["guess 1 is 'x'"]}
+    assert grid.general == ["turn 2: something else"]
+
+
+def test_new_game_form_shows_every_problem_with_suggestions():
+    form = wmn_form({"names": "Ann\nBob\nann\nFay", "players": "5", "range": "50-10",
+                     "draw": "typed", "secrets": "Ann = 3\nFey = 9\nBob 4\nnonsense"}, W)
+    assert form.problems["names"] == [
+        "ann is there twice; give each player a different name (e.g. ann 2)."]
+    assert form.problems["players"] == [
+        "5 players, but 4 names; give a count or names, or make them agree."]
+    assert form.problems["range"][0].startswith("50-10 ")
+    assert form.problems["secrets"] == ["Fey is not a player; did you mean Fay?",
+                                        "nonsense: write a name and a number, e.g. Ann = 17."]
+    assert suggest("gus", ["Gus", "Ann"]) == "Gus"
+    assert suggest("Zed", ["Gus", "Ann"]) is None
+    good = wmn_form({"players": "5", "draw": "random", "lang": "fr", "paper": "letter"}, W)
+    assert good.ok
+    assert good.spec == {"game": "whats-my-number", "players": ["A", "B", "C", "D", "E"],
+                         "lang": "fr", "paper": "letter"}
+
+
+def test_party_form_seats_names_by_the_kits_rule():
+    names = "\n".join(f"P{i}" for i in range(1, 26))
+    form = lun_form({"names": names, "rounds": "4"}, W)
+    assert form.ok, form.problems
+    assert [len(t) for t in form.spec["tables"]] == [9, 8, 8]
+    assert form.spec["tables"][0][:2] == ["P1", "P2"]
+    assert form.spec["rounds"] == 4
+    given = lun_form({"tables": "Ann, Bob, Cy\nDee, Eve", "rounds": "30"}, W)
+    assert given.problems == {"rounds": ["From 1 to 20 rounds."],
+                              "tables": ["Table 2 has 2 players; a table seats 3 to 12."]}
+    both = lun_form({"tables": "Ann, Bob, Cy", "names": "Dee"}, W)
+    assert both.problems == {"tables": ["Give names or tables, not both."]}
+
+
+def test_round_form_reads_numbers_and_passes():
+    names = ["Ann", "Bob", "Cy", "Dee"]
+    ok = read_round({"c0": "3", "c1": "1", "c2": " 1 ", "p3": "1"}, 1, names, W)
+    assert ok.ok and ok.choices == {"Ann": 3, "Bob": 1, "Cy": 1, "Dee": "pass"}
+    bad = read_round({"c0": "x", "c1": "2", "p1": "1"}, 1, names, W)
+    assert bad.players == {0: ["Ann: x is not a whole number."],
+                           1: ["Bob: a number and a pass; keep one."],
+                           2: ["Cy: no number; type it, or tick Pass."],
+                           3: ["Dee: no number; type it, or tick Pass."]}
+
+
+def test_boards_share_places_and_say_how_far_each_table_is():
+    public = {"tables": [{"table": 1, "rounds": [{}, {}]}, {"table": 2, "rounds": [{}]},
+                         {"table": 3, "rounds": []}],
+              "standings": [{"place": 1, "player": "Ann", "table": 1, "points": 2},
+                            {"place": 2, "player": "Eve", "table": 2, "points": 1},
+                            {"place": 2, "player": "Bob", "table": 1, "points": 1},
+                            {"place": 4, "player": "Cy", "table": 1, "points": 1},
+                            {"place": 5, "player": "Jo", "table": 3, "points": 0}]}
+    boards = board.lun_boards(public)
+    assert [(r["place"], r["player"]) for r in boards[0]["rows"]] == [
+        (1, "Ann"), (2, "Bob"), (2, "Cy")]
+    assert board.progress_text(boards, 5, W) == (
+        "Provisional: after round 2 at table 1, after round 1 at table 2 and no round yet at "
+        "table 3.")
+    done = [{"table": 1, "played": 5}, {"table": 2, "played": 5}]
+    assert board.progress_text(done, 5, W) == "Final standings (5 rounds)."
+    wmn = board.wmn_standings({"players": ["A", "B", "C"], "identified": {"A": 1, "B": 2},
+                               "winners": ["A"], "next_allowance": {"A": 3}})
+    assert [(r["place"], r["player"]) for r in wmn] == [(1, "A"), (2, "B"), (3, "C")]
