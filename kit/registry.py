@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from .errors import ConfigError, shown
+from .errors import ConfigError, Msg, quoted
 from .game import GameSpec
 from .games import lowest_unique, whats_my_number
+from .i18n import N_
 from .options import COMMON, Option
 
 GAMES: dict[str, GameSpec] = {game.name: game for game in (lowest_unique.GAME,
@@ -15,9 +16,8 @@ def game_spec(name: str) -> GameSpec:
     try:
         return GAMES[name]
     except KeyError:
-        raise ConfigError(
-            "game", f"unknown game {shown(name)}; choose one of: {', '.join(GAMES)}"
-        ) from None
+        raise ConfigError("game", Msg(N_("unknown game “%(got)s”; choose one of: %(games)s"),
+                                      got=quoted(name), games=", ".join(GAMES))) from None
 
 
 def all_options() -> list[tuple[Option, tuple[str, ...]]]:

@@ -17,7 +17,7 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 
 
 BAD_INPUT = [
-    (["build", "chess"], "Error: game: unknown game 'chess'; choose one of: "),
+    (["build", "chess"], "Error: game: unknown game “chess”; choose one of: "),
     (["build", "lowest-unique", "--players", "2"],
      "Error: players: Lowest Unique Number needs 3 to 12 players per table; got 2"),
     (["build", "lowest-unique", "--players", "0"],
@@ -29,9 +29,11 @@ BAD_INPUT = [
     (["build", "lowest-unique", "--names", "Ann,,Bob"],
      "Error: names: name 2 is empty; each name needs 1 to 24 characters"),
     (["build", "lowest-unique", "--names", "Ann,Bob,Abcdefghijklmnopqrstuvwxyz"],
-     "Error: names: name 3, “Abcdefghijklmnopqrstuvwxyz”, has 26 characters; at most 24 fit: shorten it"),
+     "Error: names: name 3, “Abcdefghijklmnopqrstuvwxyz”, has 26 characters; at most 24 fit: "
+     "shorten it"),
     (["build", "lowest-unique", "--names", "Ann,Bob,ann"],
-     "Error: names: “ann” is given twice (names 1 and 3); every player needs a different name, e.g. add an initial"),
+     "Error: names: “ann” is given twice (names 1 and 3); every player needs a different name, "
+     "e.g. add an initial"),
     (["build", "lowest-unique", "--range", "0-10"],
      "Error: range: 0-10 cannot be used: give the lowest and the highest number, e.g."
      " 1-20, the lowest at least 1 and the highest above it, at most 999"),

@@ -264,8 +264,8 @@ WRONG_TYPES = [
     ('out = ["a"]', "Error: out: must be a folder path; got a list"),
     ("out = { a = 1 }", "Error: out: must be a folder path; got a table"),
     ('out = ""', "Error: out: is empty; give a folder, e.g. build"),
-    ('players = "many"', "Error: players: Lowest Unique Number needs 3 to 12 players per table; got "
-     "“many”"),
+    ('players = "many"', "Error: players: Lowest Unique Number needs 3 to 12 players per "
+     "table; got “many”"),
     ("rounds = 2.5", "Error: rounds: must be a whole number from 1 to 12; got 2.5"),
     ('paper = ["a4"]', "Error: paper: must be a4 or letter; got a list"),
     ("cooperative = 1", "Error: cooperative: must be true or false; got 1"),

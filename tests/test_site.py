@@ -100,7 +100,9 @@ def test_site_links_are_relative_and_every_file_exists(built):
     html_links = [a for a in page.links if (a["href"] or "").endswith(".html")
                   and "kits/" in (a["href"] or "")]
     assert len(pdf_links) >= 2 * len(PAPERS) and html_links
-    assert all(a.get("download") for a in pdf_links)
+    opened = {a["href"] for a in pdf_links if not a.get("download")}
+    saved = {a["href"] for a in pdf_links if a.get("download")}
+    assert opened == saved  # every PDF opens in the browser, and a link beside saves it
     css = (built / "site.css").read_text()
     assert "@media print" in css and "http" not in css
 
@@ -169,7 +171,7 @@ def test_a_failed_kit_leaves_no_index(tmp_path, monkeypatch):
 
 def test_cli_errors_for_site(capsys):
     assert cli.main(["site", "--games", "no-such-game", "--out", "/tmp/kit-never"]) == 2
-    assert "Error: game: unknown game 'no-such-game'" in capsys.readouterr().err
+    assert "Error: game: unknown game “no-such-game”" in capsys.readouterr().err
     assert cli.main(["site", "--players", "x"]) == 2
     assert "Error: arguments:" in capsys.readouterr().err
 
@@ -230,4 +232,4 @@ def test_site_in_another_language(tmp_path, capsys):
 
 def test_site_language_errors(capsys):
     assert cli.main(["site", "--lang", "xx", "--out", "/tmp/kit-never"]) == 2
-    assert capsys.readouterr().err.startswith("Error: lang: unknown language 'xx'")
+    assert capsys.readouterr().err.startswith("Error: lang: unknown language “xx”")

@@ -58,7 +58,8 @@ def test_seating_pages_keep_every_table_once() -> None:
 
 
 BAD = [
-    (["--players", "2"], "Error: players: Lowest Unique Number needs 3 to 12 players per table; got 2"),
+    (["--players", "2"],
+     "Error: players: Lowest Unique Number needs 3 to 12 players per table; got 2"),
     (["--players", "30", "--tables", "0"],
      "Error: tables: must be a whole number from 1 to 100; got “0”"),
     (["--players", "30", "--tables", "20"],

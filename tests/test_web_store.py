@@ -5,6 +5,7 @@ that cannot be made reaches the server as its own ``KitError`` through the proce
 from __future__ import annotations
 
 import asyncio
+import time
 import warnings
 
 import pytest
@@ -17,6 +18,7 @@ with warnings.catch_warnings():  # Starlette 1.x prefers httpx2 but still drives
 from kit.cache import RenderCache  # noqa: E402
 from kit.config import resolve  # noqa: E402
 from kit.errors import KitError, LayoutError  # noqa: E402
+from kit.i18n import LANGUAGES  # noqa: E402
 from kit.output import KitFiles  # noqa: E402
 from kit.registry import GAMES  # noqa: E402
 from kit.web import kits  # noqa: E402
@@ -84,12 +86,17 @@ def test_code_digest_covers_templates_fonts_and_sources():
 def test_a_restarted_server_serves_ready_kits_and_thumbnails_at_once(tmp_path):
     store = RenderCache(tmp_path)
     configs = ready_configs([FIRST.name], [SMALL])
+    every = ready_configs([FIRST.name], [SMALL], langs=list(LANGUAGES))
     first = create_app(executor="thread", workers=1, prewarm=True, render=fake_render,
                        games=[FIRST.name], players=[SMALL], store=store)
     with TestClient(first) as client:
         for config in configs:  # prewarm builds them; a request waits for it
             assert client.get(f"/kits/{config.folder_name}/player-kit.pdf").status_code == 200
-        assert first.state.service.pool.started == len(configs)
+        deadline = time.monotonic() + 60  # then every other language's: a bound, not a check
+        while (any(first.state.service.cache.get(kits.config_key(c)) is None for c in every)
+               and time.monotonic() < deadline):
+            time.sleep(0.05)
+        assert first.state.service.pool.started == len(every)
 
     again = create_app(executor="thread", workers=1, prewarm=True, render=refuse_render,
                        games=[FIRST.name], players=[SMALL], store=store)

@@ -52,10 +52,9 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 from starlette.routing import Route
 
 from ..cache import RenderCache, default_cache
-from ..config import resolve
 from ..errors import KitError
 from ..fonts import FONT_FILES, LICENCE_FILES
-from ..i18n import LANGUAGES, N_
+from ..i18n import LANGUAGES, N_, words
 from ..resources import fonts_dir
 from .guard import LOOPBACK_HOSTS, BodyTimeout, Guard, TrustedProxies, listen
 from .http import (
@@ -67,21 +66,25 @@ from .http import (
     static_response,
     zip_kit,
 )
-from .kits import config_key, could_be_file, download_name, ready_configs, render_kit
+from .kits import config_key, could_be_file, ready_configs, render_kit
 from .limits import CACHE_MB, QUEUE, WEB_MAX_PAGES, WORKERS
 from .pages import (
     WEB_MAX_PLAYERS,
     build_form,
-    check_web_limits,
+    check,
+    download_base,
     form_formats,
+    format_problem,
     kit_card,
     language_links,
     negotiate,
-    raw_from_form,
+    regional_paper,
     render_index,
     result_context,
+    settings_query,
     site_css,
     site_icon,
+    values_from_query,
 )
 from .pool import QUEUE as DEFAULT_QUEUE
 from .pool import STOP_GRACE_S, Busy, Entry, KitService, Render, Status
@@ -102,16 +105,20 @@ def client_of(request: Request) -> str:
     return request.client.host if request.client else ""
 
 
-def page_language(request: Request) -> dict[str, object]:
+def page_language(request: Request, settings: str = "") -> dict[str, object]:
     """What every page gets about its language: ``lang``, the switcher, the query to keep.
 
-    ``?lang=xx`` when it names a language, else ``Accept-Language``, else English. A chosen
-    ``?lang`` is carried on to the site's other pages (home link, form, result page).
+    ``?ui=xx`` (a settings URL whose kit language is not the page's) or ``?lang=xx`` when it
+    names a language, else ``Accept-Language``, else English. A chosen language is carried on
+    to the site's other pages (home link, form, result page); the switcher keeps ``settings``
+    (a form's settings query).
     """
-    lang, chosen = negotiate(request.query_params.get("lang"),
+    query = request.query_params
+    lang, chosen = negotiate(query.get("ui") or query.get("lang"),
                              request.headers.get("accept-language"))
     keep = f"?lang={lang}" if chosen else ""
-    return {"lang": lang, "languages": language_links(lang), "keep": keep, "home": "/" + keep}
+    return {"lang": lang, "languages": language_links(lang, settings), "keep": keep,
+            "home": "/" + keep}
 
 
 # --- pages and static files -------------------------------------------------------------------
@@ -125,7 +132,9 @@ async def index_page(request: Request) -> Response:
         if config.lang == lang:
             entry = service.cache.get(config_key(config))
             cards.append(kit_card(config, entry.rendered if entry else None))
-    html = render_index(cards, root="/", form=build_form(lang=lang), **language)
+    paper = regional_paper(request.headers.get("accept-language"))
+    html = render_index(cards, root="/", form=build_form(lang=lang, paper=paper), paper=paper,
+                        **language)
     return HTMLResponse(html, headers={"cache-control": "no-store", "vary": "accept-language",
                                        "content-language": lang})
 
@@ -152,7 +161,7 @@ async def font(request: Request) -> Response:
 async def kit_path(service: KitService, key: str, entry: Entry, path: str) -> Response:
     """A file of a built kit: ``kit.zip``, a thumbnail, or one of the kit's own files."""
     rendered = entry.rendered
-    folder = download_name(rendered.kit.folder, key)
+    folder = download_base(rendered.config)
     if path == "kit.zip":
         data = entry.zip
         if data is None:
@@ -188,8 +197,12 @@ async def ready_thumb(request: Request) -> Response:
 
 
 async def custom_form(request: Request) -> Response:
-    language = page_language(request)
-    return page_response("site/form.html", form=build_form(lang=language["lang"]), **language)
+    """The form, filled in from a settings URL (``/custom?game=...&names=Ann,Bob``)."""
+    values = values_from_query(request.query_params)
+    language = page_language(request, settings_query(values, values.get("format", "")))
+    paper = regional_paper(request.headers.get("accept-language"))
+    return page_response("site/form.html", form=build_form(values, lang=str(language["lang"]),
+                                                           paper=paper), **language)
 
 
 async def custom_page(request: Request) -> Response:
@@ -199,30 +212,31 @@ async def custom_page(request: Request) -> Response:
 
 async def custom_submit(request: Request) -> Response:
     values = await read_form(request)
-    language = page_language(request)
-    lang = str(language["lang"])
+    lang = str(page_language(request)["lang"])
     if not values.get("lang", "").strip():
         values["lang"] = lang  # the kit's language: the page's, unless the form says
     formats = dict(form_formats())
-    chosen = values.get("format", "zip") or "zip"
+    chosen = values.get("format", "") or "player-kit"
+    settings = settings_query(values, chosen)
+    language = page_language(request, settings)
 
     def refused(**form: object) -> Response:
         return page_response("site/form.html", 422, form=build_form(values, lang=lang, **form),
                              **language)
 
+    format_error = "" if chosen in formats else format_problem(chosen, words(lang))
     try:
-        config = await run_in_threadpool(resolve, raw_from_form(values), "the form")
-        check_web_limits(config)
+        config = await run_in_threadpool(check, values)
     except KitError as exc:
-        return refused(errors=[exc])
-    if chosen not in formats:
-        return refused(format_error=f"must be one of: {', '.join(formats)}; got {chosen!r}")
+        return refused(errors=[exc], format_error=format_error)
+    if format_error:
+        return refused(format_error=format_error)
     try:  # lined up, never waited for: the result page says "being made" until it is ready
         ident = _service(request).order(config, client_of(request))
     except KitError as exc:
         return refused(errors=[exc])
-    keep = str(language["keep"]).replace("?", "&")
-    return RedirectResponse(f"/custom/{ident}?get={chosen}{keep}", status_code=303)
+    ui = f"&ui={lang}" if lang != config.lang else ""
+    return RedirectResponse(f"/custom/{ident}?get={chosen}&{settings}{ui}", status_code=303)
 
 
 def _kept(status: Status) -> Entry:
@@ -249,19 +263,26 @@ def queued_page(request: Request, status: Status) -> Response:
 
 async def custom_result(request: Request) -> Response:
     """A result id's page: "being made" (with its place in line) until the kit is ready, then
-    the kit's result page; its errors on the form."""
+    the kit's result page; its errors on the form; the form again when it is no longer kept."""
     status = _service(request).status(request.path_params["key"])
     if status.state == "waiting":
         return queued_page(request, status)
+    values = values_from_query(request.query_params)
     if status.state == "failed" and status.error is not None:
-        language = page_language(request)
+        language = page_language(request, settings_query(values))
         return page_response("site/form.html", 422, form=build_form(
-            errors=[status.error], lang=str(language["lang"])), **language)
+            values, errors=[status.error], lang=str(language["lang"])), **language)
+    if values.get("game") and status.state == "gone":
+        # no longer kept: the form again, filled in from the settings the URL carries
+        language = page_language(request, settings_query(values))
+        return page_response("site/form.html", 404, expired=True, form=build_form(
+            values, lang=str(language["lang"])), **language)
     key, entry = request.path_params["key"], _kept(status)
     chosen = request.query_params.get("get", "")
     language = page_language(request)
     return page_response("site/result.html", **language,
-                         **result_context(key, entry.rendered, chosen, str(language["lang"])))
+                         **result_context(key, entry.rendered, chosen, str(language["lang"]),
+                                          str(request.query_params.get("ui", ""))))
 
 
 async def custom_file(request: Request) -> Response:

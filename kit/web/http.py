@@ -145,7 +145,9 @@ def file_response(body: bytes, path: str, folder: str, cache_seconds: int = 3600
         headers["content-security-policy"] = KIT_CSP
     if suffix in (".pdf", ".zip"):
         name = folder + (".zip" if suffix == ".zip" else "-" + path.replace("/", "-"))
-        headers["content-disposition"] = f'attachment; filename="{name}"'
+        # a PDF opens in the browser's viewer, to print at once; its link beside saves it
+        how = "inline" if suffix == ".pdf" else "attachment"
+        headers["content-disposition"] = f'{how}; filename="{name}"'
     return Response(body, media_type=MEDIA_TYPES.get(suffix, "application/octet-stream"),
                     headers=headers)
 

@@ -167,8 +167,12 @@ class Rendered:
 
     @property
     def first_thumb(self) -> bytes | None:
-        """The first page of the first document, for the index card; None if not drawn."""
-        names = self.thumb_names(self.documents[0].stem) if self.documents else []
+        """The first page of the player kit (all tables, for a split party), for the index
+        card; None if not drawn."""
+        stems = [d.stem for d in self.documents]
+        first = next((s for s in ("player-kit", "all-tables") if s in stems),
+                     stems[0] if stems else "")
+        names = self.thumb_names(first) if first else []
         return self.thumbs[names[0]] if names else None
 
 

@@ -1,53 +1,55 @@
-"""The site's pages: the index of ready-made kits, the custom-kit form and the result page.
+"""The site's pages: the index of ready-made kits and the result page (the form: ``form``).
 
 One Jinja2 environment per language (autoescaped, ``StrictUndefined``, ``jinja2.ext.i18n`` with
 the language's catalog) renders ``templates/site/`` for both the static site and the server.
 Every word a page shows goes through the page language's ``Words``: the templates' own text,
-and what this module puts on a page (field labels and help, legends, download texts, sizes).
-Field error messages are the CLI's ``KitError`` words and stay English.
+and what this module puts on a page (labels, legends, download texts, sizes, error messages).
 
-The form is built from the option declarations (``kit.registry.all_options``:
-``kit.options.COMMON`` plus each game's own), so a new option is a form field by itself; its
-parameter type picks the widget (``IntRange``: a number input with its bounds, ``Choice``: a
-select, ``Flag``: a checkbox, ``Names``: a textarea, ``Text``: a text input with its length
-cap, anything else: a text input). Its label and help come from ``LABELS`` and ``HELP``
-(translated), else from the option's key and its CLI help (English). ``out`` (a ``Folder``) is
-never a field: the server decides where files go.
-
-The page language (``negotiate``): ``?lang=xx`` when it names one of ``kit.i18n.LANGUAGES``,
-else the best match of the request's ``Accept-Language``, else English.
+The player kit comes first everywhere (on a card, in the downloads, in the previews, as the
+thumbnail); the host answers are labelled as the host's only. The page language
+(``negotiate``): ``?lang=xx`` when it names one of ``kit.i18n.LANGUAGES``, else the best match
+of the request's ``Accept-Language``, else English; the paper offered first follows the
+region of ``Accept-Language`` (``form.regional_paper``).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from .. import __version__
-from ..config import KitConfig, resolve
-from ..errors import KitError
+from ..config import KitConfig, resolve, seat
 from ..i18n import DEFAULT as DEFAULT_LANGUAGE
-from ..i18n import LANGUAGES, N_, Words, words
-from ..options import (
-    NAME_MAX,
-    Choice,
-    Flag,
-    Folder,
-    IntRange,
-    Names,
-    NumberRange,
-    Option,
-    Text,
-)
-from ..paper import PAPERS
+from ..i18n import LANGUAGES, Words, words
+from ..options import Flag
 from ..paper import paper as paper_by_name
 from ..resources import templates_dir
+from .form import (  # noqa: F401 - the form's names, as the app and tests know them here
+    DEFAULT_FORMAT,
+    LABELS,
+    WEB_MAX_PLAYERS,
+    build_form,
+    check,
+    config_values,
+    field_label,
+    form_formats,
+    format_problem,
+    game_title,
+    paper_label,
+    papers_in_order,
+    raw_from_form,
+    regional_paper,
+    settings_query,
+    title_slug,
+    values_from_query,
+)
 from .kits import (
     READY_MAX_PLAYERS,
     DocumentInfo,
     Rendered,
+    config_key,
     document_label,
     document_name,
     download_name,
@@ -55,57 +57,7 @@ from .kits import (
 
 SITE_CSS = "site/site.css"
 SITE_ICON = "site/favicon.svg"
-WEB_MAX_PLAYERS = 120  # one request may not ask for an unbounded render; bigger: `kit build`
-
-# The form's words: each field's label and help, in English (the msgid) and translated where
-# shown. An option missing here gets a label from its key and its CLI help (English).
-LABELS = {
-    "game": N_("Game"),
-    "players": N_("Number of players"),
-    "names": N_("Player names"),
-    "paper": N_("Paper"),
-    "range": N_("Custom number range"),
-    "title": N_("Event title"),
-    "date": N_("Event date"),
-    "tables": N_("Tables"),
-    "shuffle": N_("Shuffle"),
-    "lang": N_("Kit language"),
-    "rounds": N_("Rounds"),
-    "spare_slips": N_("Spare slips"),
-    "cooperative": N_("Cooperative"),
-    "sudden_death_announced": N_("Sudden death announced"),
-    "host_plays": N_("Host plays"),
-    "turns": N_("Turns"),
-}
-HELP = {
-    "game": N_("Which game the kit is for."),
-    "players": N_("A whole number; the web form makes kits for up to %(max)s players (use the "
-                  "command line for more). Leave empty for the game’s own default."),
-    "names": N_("One name per line, 1 to %(max)s characters each. Names set the number of "
-                "players and are printed on the slips."),
-    "paper": N_("Paper size."),
-    "range": N_("Two whole numbers LO-HI, e.g. 1-20. Leave empty for the game’s own range."),
-    "title": N_("Event title printed small on every page (up to %(max)s characters)."),
-    "date": N_("Event date printed small on every page, as you write it (up to %(max)s "
-               "characters)."),
-    "tables": N_("Split the party over exactly this many tables (default: the fewest that fit, "
-                 "for games with a per-table limit)."),
-    "shuffle": N_("Seat the named players at tables in a shuffled order, repeatable with the "
-                  "same SEED (default: in the order given)."),
-    "lang": N_("The language every page of the kit is written in."),
-    "rounds": N_("Rounds in the game (%(lo)s to %(hi)s)."),
-    "spare_slips": N_("Spare slips for replayed rounds, 0 to three rounds' worth (default: one "
-                      "round's worth, one per player)."),
-    "cooperative": N_("Print the cooperative variant (no scores; aim for exactly one single "
-                      "each round)."),
-    "sudden_death_announced": N_("A sudden-death round was announced before round one: print "
-                                 "its rule."),
-    "host_plays": N_("The host plays too: print how the host locks their own slip first."),
-    "turns": N_("Turns to print order forms and report grids for (%(lo)s to %(hi)s)."),
-}
-RANGE_WARNING = N_("a custom range changes the odds the rules were tuned for. It is printed on "
-                   "every player page; announce it before the first round.")
-PAPER_LABELS = {"a4": N_("A4"), "letter": N_("US Letter")}
+PREVIEW_MAX = 12  # pages previewed per document on the result page (the PDF shows them all)
 
 
 # --- the page language ------------------------------------------------------------------------
@@ -152,9 +104,12 @@ def negotiate(query: str | None, header: str | None) -> tuple[str, bool]:
     return accept_language(header) or DEFAULT_LANGUAGE, False
 
 
-def language_links(current: str) -> list[dict[str, object]]:
-    """The language switcher: each language, named in itself, as a link to the same page."""
-    return [{"code": code, "name": name, "href": f"?lang={code}", "current": code == current}
+def language_links(current: str, query: str = "") -> list[dict[str, object]]:
+    """The language switcher: each language, named in itself, as a link to the same page;
+    ``query`` (a form's settings, without ``lang``) is carried along."""
+    keep = re.sub(r"(^|&)lang=[^&]*", "", query).strip("&")
+    return [{"code": code, "name": name, "current": code == current,
+             "href": f"?{keep}&lang={code}" if keep else f"?lang={code}"}
             for code, name in LANGUAGES.items()]
 
 
@@ -213,15 +168,39 @@ def render_page(template: str, *, root: str = "/", home: str = "/", lang: str = 
         root=root, home=home, lang=lang, languages=list(languages), keep=keep, **context)
 
 
-def paper_label(name: str, w: Words) -> str:
-    return w.gettext(PAPER_LABELS[name]) if name in PAPER_LABELS else paper_by_name(name).label
+# --- documents: the player kit first ----------------------------------------------------------
+
+def player_first(stem: str) -> tuple[int, int, str]:
+    """Sort key of a kit's documents: the player kit (all tables, for a split party) first, each
+    table's kit next, the host answers last."""
+    table = re.fullmatch(r"player-kit-table-([0-9]+)", stem)
+    if stem in ("player-kit", "all-tables"):
+        return (0, 0, stem)
+    if table:
+        return (1, int(table[1]), stem)
+    return (3, 0, stem) if stem == "host-answers" else (2, 0, stem)
 
 
-def game_title(name: str, w: Words) -> str:
-    from ..registry import GAMES
+def is_host_only(stem: str) -> bool:
+    return stem == "host-answers"
 
-    spec = GAMES.get(name)
-    return w.gettext(spec.title) if spec else name
+
+@lru_cache(maxsize=512)
+def download_base(config: KitConfig) -> str:
+    """The start of a kit's download names: its folder name for a ready-made kit, else the
+    folder name, a slug of the title and a short hash of the config, so kits that differ get
+    different names (``lowest-unique-9p-letter-es-club-night-3f9a1c``)."""
+    plain = {"game": config.game, "players": config.players, "paper": config.paper,
+             "lang": config.lang}
+    try:
+        ready = resolve(plain) == config
+    except Exception:  # noqa: BLE001 - a config no plain request makes is custom
+        ready = False
+    folder = download_name(config.folder_name, config_key(config))
+    if ready:
+        return folder
+    slug = title_slug(config.title)
+    return "-".join(part for part in (folder, slug, config_key(config)[:6]) if part)
 
 
 # --- the index --------------------------------------------------------------------------------
@@ -246,7 +225,7 @@ class KitCard:
 
     config: KitConfig
     documents: Sequence[DocumentInfo | PlannedDocument]
-    thumb: str | None  # relative URL of the first-page thumbnail, None if not rendered (yet)
+    thumb: str | None  # relative URL of the player kit's first page, None if not rendered yet
 
     @property
     def folder(self) -> str:
@@ -257,14 +236,16 @@ class KitCard:
         return paper_label(self.config.paper, self.config.words)
 
     def view(self, w: Words) -> dict[str, object]:
-        """What the index shows of this kit, in ``w``'s language."""
+        """What the index shows of this kit, in ``w``'s language: the player kit first."""
         config = self.config
+        documents = sorted(self.documents, key=lambda d: player_first(d.stem))
         return {"folder": self.folder, "players": config.players, "paper": config.paper,
                 "paper_label": paper_label(config.paper, w), "thumb": self.thumb,
+                "first": documents[0].stem if documents else "player-kit",
                 "documents": [{"stem": d.stem, "label": document_label(d.stem, w),
-                               "name": document_name(d.stem, w),
+                               "name": document_name(d.stem, w), "host_only": is_host_only(d.stem),
                                "pages": d.pages, "pdf_bytes": d.pdf_bytes, "html": d.html}
-                              for d in self.documents]}
+                              for d in documents]}
 
 
 @lru_cache(maxsize=256)
@@ -287,9 +268,10 @@ def kit_card(config: KitConfig, rendered: Rendered | None) -> KitCard:
     return KitCard(config, rendered.documents, thumb)
 
 
-def index_groups(cards: Sequence[KitCard], w: Words | None = None) -> list[dict[str, object]]:
-    """Cards grouped game -> paper, in registry order, papers in PAPERS order; in ``w``'s
-    language (default English)."""
+def index_groups(cards: Sequence[KitCard], w: Words | None = None,
+                 paper: str = "a4") -> list[dict[str, object]]:
+    """Cards grouped game -> paper, in registry order, ``paper`` first; in ``w``'s language
+    (default English)."""
     from ..registry import GAMES
 
     w = w or words()
@@ -299,7 +281,7 @@ def index_groups(cards: Sequence[KitCard], w: Words | None = None) -> list[dict[
         if not mine:
             continue
         papers = []
-        for p in PAPERS:
+        for p in papers_in_order(paper):
             kits = sorted((c for c in mine if c.config.paper == p), key=lambda c: c.config.players)
             if kits:
                 papers.append({"name": p, "label": paper_label(p, w),
@@ -313,241 +295,138 @@ def index_groups(cards: Sequence[KitCard], w: Words | None = None) -> list[dict[
 
 def render_index(cards: Sequence[KitCard], *, root: str, home: str,
                  form: dict[str, object] | None = None, lang: str = DEFAULT_LANGUAGE,
-                 languages: Sequence[Mapping[str, object]] = (), keep: str = "") -> str:
+                 languages: Sequence[Mapping[str, object]] = (), keep: str = "",
+                 paper: str = "a4") -> str:
     """The index page in ``lang``; ``root`` prefixes every link ('' for the static site, '/'
-    for serve). ``languages`` and ``keep``: as ``render_page``."""
+    for serve); ``paper`` is listed first. ``languages`` and ``keep``: as ``render_page``."""
+    kit_langs = sorted({c.config.lang for c in cards})
     return render_page("site/index.html", root=root, home=home, lang=lang, languages=languages,
-                       keep=keep, groups=index_groups(cards, words(lang)), form=form,
-                       kit_count=len(cards), ready_max=READY_MAX_PLAYERS)
-
-
-# --- the custom-kit form ----------------------------------------------------------------------
-
-def form_options() -> list[tuple[Option, tuple[str, ...]]]:
-    """Every option but the output folder, with the games it belongs to (empty: all)."""
-    from ..registry import all_options
-
-    return [(o, games) for o, games in all_options() if not isinstance(o.type, Folder)]
-
-
-def widget(option: Option, w: Words | None = None) -> dict[str, object]:
-    """The input for an option, from its parameter type (choices shown in ``w``'s words)."""
-    w = w or words()
-    kind = option.type
-    if isinstance(kind, Flag):
-        return {"widget": "checkbox"}
-    if isinstance(kind, Choice):
-        if option.key == "paper":
-            labels = {p: paper_label(p, w) for p in PAPERS}
-        elif option.key == "lang":
-            labels = dict(LANGUAGES)  # each language named in itself
-        else:
-            labels = {}
-        return {"widget": "select", "choices": [(c, labels.get(c, c)) for c in kind.choices]}
-    if isinstance(kind, Names):
-        return {"widget": "textarea"}
-    if isinstance(kind, IntRange):
-        top = min(kind.hi, WEB_MAX_PLAYERS) if option.key == "players" else kind.hi
-        return {"widget": "number", "min": kind.lo, "max": top}
-    if isinstance(kind, Text):
-        return {"widget": "text", "maxlength": kind.limit}
-    return {"widget": "text"}
-
-
-def default_text(option: Option) -> str:
-    if isinstance(option.type, Flag) or option.default in (None, "", ()):
-        return ""
-    return str(option.default)
-
-
-def field_label(option: Option, w: Words) -> str:
-    if option.key in LABELS:
-        return w.gettext(LABELS[option.key])
-    return option.key.replace("_", " ").capitalize()
-
-
-def field_help(option: Option, w: Words) -> str:
-    """The field's help: ``HELP``'s, translated, with the option's own bounds; else the CLI's
-    help (English), as a sentence."""
-    if option.key not in HELP:
-        return option.help[:1].upper() + option.help[1:] + "."
-    kind = option.type
-    values: dict[str, object] = {}
-    if isinstance(kind, IntRange):
-        values.update(lo=w.number(kind.lo), hi=w.number(kind.hi))
-    if isinstance(kind, Text):
-        values["max"] = w.number(kind.limit)
-    if option.key == "players":
-        values["max"] = w.number(WEB_MAX_PLAYERS)
-    elif option.key == "names":
-        values["max"] = w.number(NAME_MAX)
-    return w.gettext(HELP[option.key], **values)
-
-
-@cache
-def form_formats(w: Words | None = None) -> list[tuple[str, str]]:
-    """'zip' and one PDF per document stem any registered game makes (from its default plan),
-    labelled in ``w``'s words (default English)."""
-    from ..registry import GAMES
-
-    w = w or words()
-    stems: dict[str, str] = {}
-    for name, spec in GAMES.items():
-        try:
-            plan = spec.plan(resolve({"game": name}))
-        except KitError:  # a game whose defaults do not plan still gets the zip choice
-            continue
-        for document in plan.documents:
-            stems.setdefault(document.stem, document_label(document.stem, w))
-    return [("zip", w.gettext("The whole kit folder (.zip): PDFs, HTML and fonts"))] + [
-        (stem, w.gettext("%(document)s (PDF)", document=label)) for stem, label in stems.items()]
-
-
-def _game_field(values: Mapping[str, str], error: str, w: Words) -> dict[str, object]:
-    from ..registry import GAMES
-
-    return {"key": "game", "id": "f-game", "widget": "select", "label": w.gettext(LABELS["game"]),
-            "choices": [(name, game_title(name, w)) for name in GAMES],
-            "help": w.gettext(HELP["game"]), "warning": "",
-            "value": values.get("game", ""), "error": error}
-
-
-def _field(option: Option, values: Mapping[str, str], error: str, w: Words,
-           defaults: Mapping[str, str]) -> dict[str, object]:
-    shape = widget(option, w)
-    if option.key in values:
-        value: object = values[option.key]
-        if shape["widget"] == "checkbox":
-            value = str(value).lower() in ("true", "on", "yes")
-    else:
-        value = False if shape["widget"] == "checkbox" else defaults.get(
-            option.key, default_text(option))
-    return {"choices": [], **shape, "key": option.key, "id": f"f-{option.key}",
-            "label": field_label(option, w), "help": field_help(option, w),
-            "warning": w.gettext(RANGE_WARNING) if isinstance(option.type, NumberRange) else "",
-            "value": value, "error": error}
-
-
-def build_form(values: Mapping[str, str] | None = None,
-               errors: Iterable[KitError] = (), format_error: str = "",
-               lang: str = DEFAULT_LANGUAGE) -> dict[str, object]:
-    """The form's fields, one per option (but ``out``), grouped by the games they belong to,
-    in ``lang`` (the page language, also the kit language the form offers first).
-
-    New options appear by themselves: their type picks the widget, their help is the CLI's.
-    The error messages stay the CLI's (English).
-    """
-    from ..registry import GAMES
-
-    w = words(lang)
-    values = dict(values or {})
-    errors = list(errors)
-    by_field: dict[str, str] = {}
-    for error in errors:
-        by_field.setdefault(error.field, error.message)
-    defaults = {"lang": lang}
-    groups: dict[tuple[str, ...], list[dict[str, object]]] = {
-        (): [_game_field(values, by_field.get("game", ""), w)]}
-    for option, games in form_options():
-        groups.setdefault(games, []).append(
-            _field(option, values, by_field.get(option.key, ""), w, defaults))
-    legend_groups = []
-    for games, fields in groups.items():
-        if not games:
-            legend, note = w.gettext("Your game"), ""
-        else:
-            titles = [game_title(g, w) for g in games if g in GAMES]
-            legend = w.gettext("Only for %(games)s", games=w.join(titles) or ", ".join(games))
-            note = w.gettext("Ignored for other games unless changed.")
-        legend_groups.append({"legend": legend, "note": note, "fields": fields})
-    keys = {"game"} | {o.key for o, _ in form_options()}
-    summary = [{"text": str(e), "anchor": f"f-{e.field}" if e.field in keys else ""}
-               for e in errors]
-    formats = list(form_formats(w))
-    if format_error:
-        summary.append({"text": f"format: {format_error}", "anchor": f"f-format-{formats[0][0]}"})
-    chosen = values.get("format", "zip")
-    return {"groups": legend_groups, "errors": summary, "formats": formats,
-            "format": chosen if chosen in dict(formats) else "zip",
-            "format_error": format_error}
-
-
-def raw_from_form(values: Mapping[str, str]) -> dict[str, object]:
-    """Form values -> the raw settings ``resolve`` takes, as the CLI would pass them.
-
-    Empty fields are left out (the game's default applies); names come one per line; an option
-    of another game is left out while it still shows its default, and passed on (so ``resolve``
-    names the problem) once changed.
-    """
-    game = values.get("game", "").strip()
-    raw: dict[str, object] = {"game": game} if "game" in values else {}  # "": as the CLI says
-    for option, games in form_options():
-        text = values.get(option.key, "")
-        if isinstance(option.type, Flag):
-            if text == "":
-                continue
-            value: object = "true" if text.lower() in ("true", "on", "yes") else text
-        elif isinstance(option.type, Names):
-            value = [line.strip() for line in text.splitlines() if line.strip()]
-            if not value:
-                continue
-        else:
-            value = text.strip()
-            if value == "":
-                continue
-        if games and game not in games and value == default_text(option):
-            continue  # another game's option, untouched
-        raw[option.key] = value
-    return raw
-
-
-def check_web_limits(config: KitConfig) -> None:
-    """What the web form refuses that ``kit build`` allows: more than 120 players."""
-    if config.players > WEB_MAX_PLAYERS:
-        raise KitError("players", f"the web form makes kits for up to {WEB_MAX_PLAYERS} "
-                       f"players; got {config.players}. For a bigger party use the command "
-                       "line: kit build")
+                       keep=keep, groups=index_groups(cards, words(lang), paper), form=form,
+                       kit_count=len(cards), ready_max=READY_MAX_PLAYERS,
+                       kit_language=", ".join(LANGUAGES.get(c, c) for c in kit_langs),
+                       kit_lang=kit_langs[0] if len(kit_langs) == 1 else "")
 
 
 # --- the result page --------------------------------------------------------------------------
 
-def result_context(key: str, rendered: Rendered, chosen: str,
-                   lang: str = DEFAULT_LANGUAGE) -> dict[str, object]:
-    """What ``site/result.html`` shows: downloads (the chosen one first) and page previews,
-    in the page language ``lang`` (the kit itself is in its own ``config.lang``)."""
+def _summary(config: KitConfig, w: Words) -> list[dict[str, str]]:
+    """Every setting of the kit, as the result page confirms it."""
+    from ..registry import game_spec
+
+    _ = w.gettext
+    rows = [(_("Game"), game_title(config.game, w), "")]
+    players = (w.join(list(config.names)) if config.names else
+               w.ngettext("%(num)s (no names: players write their own)",
+                          "%(num)s (no names: players write their own)", config.players,
+                          num=w.number(config.players)))
+    rows.append((_("Players"), players, ""))
+    rows.append((_("Tables"), w.number(config.table_count), ""))
+    if config.shuffle is not None:
+        rows.append((field_label("shuffle", w), _("Yes"), ""))
+    numbers = _("%(lo)s to %(hi)s", lo=config.range[0], hi=config.range[1])
+    rows.append((_("Numbers"), numbers + ("" if not config.custom_range else
+                                         " " + _("(custom range)")), ""))
+    for option in game_spec(config.game).options:
+        value = getattr(config.settings, option.key, None)
+        if isinstance(option.type, Flag):
+            text = _("Yes") if value else _("No")
+        elif value is None:
+            text = _("Default")
+        else:
+            text = w.number(value) if isinstance(value, int) else str(value)
+        rows.append((field_label(option.key, w), text, ""))
+    rows.append((_("Paper"), paper_label(config.paper, w), ""))
+    if config.title:
+        rows.append((_("Event title"), config.title, ""))
+    if config.date:
+        rows.append((_("Event date"), config.date, ""))
+    rows.append((_("Language"), LANGUAGES.get(config.lang, config.lang), config.lang))
+    return [{"term": t, "value": v, "lang": lang} for t, v, lang in rows]
+
+
+def _seating(config: KitConfig, w: Words) -> dict[str, object] | None:
+    """A split party: how many tables, why, and who sits where."""
+    from ..registry import game_spec
+
+    if config.table_count < 2:
+        return None
+    spec = game_spec(config.game)
+    sizes = (w.number(config.sizes[0]) if len(set(config.sizes)) == 1
+             else w.join([w.number(n) for n in config.sizes]))
+    why = (w.gettext("%(game)s seats %(lo)s to %(hi)s players at a table.",
+                     game=game_title(config.game, w), lo=w.number(spec.min_players),
+                     hi=w.number(spec.max_players))
+           if spec.max_players is not None else "")
+    asked = w.gettext("You asked for %(tables)s tables.", tables=w.number(config.tables)) \
+        if config.tables is not None else ""
+    tables = [{"table": w.number(t.table), "players": t.players, "names": list(t.names)}
+              for t in seat(config)]
+    return {"count": config.table_count, "sizes": sizes, "why": why, "asked": asked,
+            "tables": tables, "named": bool(config.names), "shuffled": config.shuffle is not None}
+
+
+def _document_link(doc: DocumentInfo, base: str, name: str, w: Words) -> dict[str, object]:
+    _ = w.gettext
+    size = _("%(size)s KB", size=_decimal(doc.pdf_bytes // 1024, "0", w))
+    return {"stem": doc.stem, "label": document_label(doc.stem, w),
+            "open": f"{base}{doc.stem}.pdf", "download": f"{name}-{doc.stem}.pdf",
+            "html": f"{base}{doc.stem}.html" if doc.html else "",
+            "host_only": is_host_only(doc.stem), "primary": False,
+            "meta": w.ngettext("%(num)s page, %(size)s", "%(num)s pages, %(size)s", doc.pages,
+                               num=w.number(doc.pages), size=size)}
+
+
+def primary_stem(chosen: str, stems: Sequence[str]) -> str:
+    """The document a chosen download means for this kit: a split party's player kit is
+    ``all-tables``; the zip is ``zip``; anything else: the player kit."""
+    if chosen == "zip":
+        return "zip"
+    if chosen in stems:
+        return chosen
+    return next((s for s in sorted(stems, key=player_first)), "zip")
+
+
+def result_context(key: str, rendered: Rendered, chosen: str, lang: str = DEFAULT_LANGUAGE,
+                   ui: str = "") -> dict[str, object]:
+    """What ``site/result.html`` shows, in the page language ``lang`` (the kit itself is in its
+    own ``config.lang``): the kit's settings, a split party's seating, the documents (the
+    chosen one first, the player kit before the host's), the previews, and the settings URL
+    (``ui``: the page language to keep when it is not the kit's)."""
     w = words(lang)
     _ = w.gettext
     config = rendered.config
     base = f"/custom/{key}/"
-    folder = download_name(rendered.kit.folder, key)
-    stems = [doc.stem for doc in rendered.documents]
-    downloads = [{"href": base + "kit.zip", "text": _("Whole kit folder (.zip)"),
-                  "meta": _("PDFs, HTML pages and fonts"), "download": folder + ".zip",
-                  # e.g. a split party has per-table files instead of the chosen stem
-                  "primary": chosen == "zip" or (bool(chosen) and chosen not in stems)}]
-    previews = []
+    name = download_base(config)
+    documents = sorted(rendered.documents, key=lambda d: player_first(d.stem))
+    stems = [d.stem for d in documents]
+    primary = primary_stem(chosen or DEFAULT_FORMAT, stems)
+    links = [_document_link(d, base, name, w) for d in documents]
+    for link in links:
+        link["primary"] = link["stem"] == primary
+    links.sort(key=lambda link: not link["primary"])
+    zip_link = {"href": base + "kit.zip", "download": name + ".zip", "primary": primary == "zip",
+                "text": _("Whole kit folder (.zip)"), "meta": _("PDFs, HTML pages and fonts")}
+    split = "all-tables" in stems
     sheet = paper_by_name(config.paper)
     height = round(160 * sheet.height_mm / sheet.width_mm)
-    for doc in rendered.documents:
+    previews = []
+    for doc in documents:
+        if split and doc.stem.startswith("player-kit-table-"):
+            continue  # its pages are in all-tables already
         label = document_label(doc.stem, w)
-        size = _("%(size)s KB", size=_decimal(doc.pdf_bytes // 1024, "0", w))
-        downloads.append({"href": f"{base}{doc.stem}.pdf",
-                          "text": _("%(document)s (PDF)", document=label),
-                          "meta": w.ngettext("%(num)s page, %(size)s", "%(num)s pages, %(size)s",
-                                             doc.pages, size=size),
-                          "download": f"{folder}-{doc.stem}.pdf", "primary": chosen == doc.stem})
-        if doc.html:
-            downloads.append({"href": f"{base}{doc.stem}.html",
-                              "text": _("%(document)s (HTML)", document=label),
-                              "meta": _("opens in the browser"), "download": "",
-                              "primary": False})
         previews.append({"stem": doc.stem, "label": label, "pages": doc.pages,
-                         "thumbs": [{"src": f"{base}thumbs/{n}", "height": height}
-                                    for n in rendered.thumb_names(doc.stem)]})
-    downloads.sort(key=lambda d: not d["primary"])
-    return {"config": config, "downloads": downloads, "previews": previews,
-            "autostart": next((d["href"] for d in downloads if d["primary"]), ""),
+                         "host_only": is_host_only(doc.stem),
+                         "thumbs": [{"src": f"{base}thumbs/{n}", "height": height,
+                                     "href": f"{base}{doc.stem}.pdf#page={i}"}
+                                    for i, n in enumerate(
+                                        rendered.thumb_names(doc.stem)[:PREVIEW_MAX], 1)]})
+    query = settings_query(config_values(config))
+    extra = f"&ui={ui}" if ui and ui != config.lang else ""
+    return {"config": config, "links": links, "zip": zip_link, "previews": previews,
+            "summary": _summary(config, w), "seating": _seating(config, w),
+            "edit_href": f"/custom?{query}{extra}", "split": split,
             "paper_label": paper_label(config.paper, w),
             "game_title": game_title(config.game, w),
             "range_text": _("%(lo)s to %(hi)s", lo=config.range[0], hi=config.range[1]),
             "kit_lang": config.lang, "kit_language": LANGUAGES.get(config.lang, config.lang)}
+

@@ -652,11 +652,10 @@ class KitService:
                                                                    place=place)
 
     async def run_prewarm(self) -> None:
-        """Render the English ready-made kits one at a time, behind every client's request
-        (the other languages' are rendered when first asked for)."""
-        for config in self.ready.values():
-            if config_key(config) not in self.warm_keys:
-                continue
+        """Render the ready-made kits one at a time, behind every client's request: English
+        first, then every other language's (so their cards get thumbnails and sizes)."""
+        configs = sorted(self.ready.values(), key=lambda c: config_key(c) not in self.warm_keys)
+        for config in configs:
             while True:
                 try:
                     await self.kit(config, background=True)
