@@ -378,6 +378,41 @@ def test_amend_a_published_turn_and_a_stale_form(page: Page, base_url: str):
     other.close()
 
 
+def test_import_undo_and_the_grid_without_script(browser, base_url: str):
+    page = open_page(browser, java_script_enabled=False)
+    page.goto(base_url + "/console")
+    page.fill("#import-log", "game = 'whats-my-number'\nplayers = [")
+    page.click("section[aria-labelledby=import] button[type=submit]")
+    assert page.get_attribute("#import-log", "aria-invalid") == "true"
+    assert "TOML" in page.locator("#import-log-error").inner_text()
+    two_turns = (DATA / "wmn-7p-4t.toml").read_text(encoding="utf-8")
+    head, *turns = two_turns.split("[[turn]]")
+    log = head.replace("published = 0", "published = 2") + "[[turn]]" + "[[turn]]".join(turns[:2])
+    page.fill("#import-log", log)
+    page.click("section[aria-labelledby=import] button[type=submit]")
+    page.wait_for_url(re.compile(r"/gm\?new=1"))
+    assert page.locator("h1").inner_text() == "Turn 3: enter the orders"
+    assert page.locator("table.report caption").all_inner_texts() == [
+        "Turn 2 report", "Turn 1 report"]
+    # without script, Enter in a box saves the grid (the browser's own implicit submission)
+    page.fill("#g0_1", "3")
+    page.fill("#g0_2", "42")
+    page.focus("#g0_2")
+    page.keyboard.press("Enter")
+    page.wait_for_url(re.compile("saved=1"))
+    assert page.locator(".tag-done").all_inner_texts() == ["Ann"]
+    page.fill("#g1_1", "8")
+    page.click("text=Save entries")
+    page.wait_for_url(re.compile("saved=1"))
+    assert page.locator(".tag-done").all_inner_texts() == ["Ann", "Bob"]
+    page.click("text=Undo last entry")
+    page.wait_for_url(re.compile("undone=1"))
+    assert page.locator(".tag-done").all_inner_texts() == ["Ann"]
+    assert page.input_value("#g1_1") == ""
+    assert page.input_value("#g0_2") == "42"
+    page.context.close()
+
+
 # --- Lowest Unique Number: three tables --------------------------------------------------------
 
 def test_three_table_party_in_any_order(page: Page, base_url: str):
@@ -422,6 +457,22 @@ def test_three_table_party_in_any_order(page: Page, base_url: str):
     assert page.locator("#table-3-problems li").all_inner_texts() == [
         "Jo: x is not a whole number.", "Kim: a number and a pass; keep one.",
         "Lee: no number; type it, or tick Pass.", "Max: no number; type it, or tick Pass."]
+    last = LUN_LOG["round"][-1]["table"]
+    played = sum(1 for r in LUN_LOG["round"] if r["table"] == last)
+    page.goto(f"{base_url}/console/{game_id}/gm")
+    page.click("text=Undo the last round entered")
+    page.wait_for_url(re.compile("undone=1"))
+    assert page.locator(f"#table-{last} legend").inner_text() == f"Round {played}"
+    page.click(f"#table-{last} button[type=submit]")  # the same round again, as it was
+    assert page.locator(f"#table-{last}-problems li").count() >= 1  # every box is empty
+    entry = max((r for r in LUN_LOG["round"] if r["table"] == last), key=lambda r: r["round"])
+    for k, name in enumerate(tables[last - 1]):
+        if entry["choices"][name] == "pass":
+            page.check(f"#t{last}-p{k}")
+        else:
+            page.fill(f"#t{last}-c{k}", str(entry["choices"][name]))
+    page.click(f"#table-{last} button[type=submit]")
+    page.wait_for_url(re.compile(rf"round={last}"))
     status, public = api(base_url, f"/api/games/{game_id}/public.json")
     page.goto(f"{base_url}/console/{game_id}/standings")
     boards = page.locator(".board")
