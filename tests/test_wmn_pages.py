@@ -373,6 +373,9 @@ def test_erratum_lists_every_changed_cell_and_allowance(amended: Path) -> None:
     assert "Guesses next turn Ann: 2 → 3 guesses next turn" in turn2
     assert "Ann 1 Cy H X Ann 2 Cy L X" in pages[1]
     assert "Guesses next turn" not in pages[1]
+    # turn 4 won the game: its changed allowance (Ann 4 -> 3) has no next turn to go to
+    assert "Erratum: turn 4 report" in pages[2] and "Ann 1 Cy ✓ X" in pages[2]
+    assert "Guesses next turn" not in pages[2] and "→ 3 guesses" not in pages[2]
 
 
 def test_the_same_log_gives_the_same_bytes(amended: Path, tmp_path: Path) -> None:

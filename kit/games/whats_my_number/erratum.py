@@ -85,11 +85,13 @@ def change_rows(changes: Sequence[CellChange], words: Words) -> list[list[Cell]]
              Cell(value_text(c.new, words), "bold", "center")] for c in changes]
 
 
-def amendment_pages(amendment: Amendment, body: Frame, words: Words) -> list[list[Item]]:
-    """One amendment's page bodies below the title: what changed, the cells, the allowances."""
+def amendment_pages(amendment: Amendment, body: Frame, words: Words, final: bool = False
+                    ) -> list[list[Item]]:
+    """One amendment's page bodies below the title: what changed, the cells, the allowances
+    (none when ``final``: the turn now ends the game, so there is no next turn)."""
     _ = words.gettext
     cells = [c for c in amendment.changes if c.row != NEXT_TURN]
-    allowances = [c for c in amendment.changes if c.row == NEXT_TURN]
+    allowances = [] if final else [c for c in amendment.changes if c.row == NEXT_TURN]
     top = body.y + title(0.0, 0.0, erratum_title(amendment.turn, words))[1]
     items, used = para(body.x, top, body.w, _(
         "A correction of the game log changed the turn %(turn)s report after it was handed "
@@ -125,13 +127,15 @@ def amendment_pages(amendment: Amendment, body: Frame, words: Words) -> list[lis
     return pages
 
 
-def erratum_pages(amendments: Sequence[Amendment], sheet: Paper, words: Words) -> list[Page]:
+def erratum_pages(amendments: Sequence[Amendment], sheet: Paper, words: Words,
+                  winning_turn: int | None = None) -> list[Page]:
     """A page (or more) per amendment, in the order given, each opening an outline entry
-    "Erratum, turn N" (HTML id ``erratum-N``, numbered from 1 in that order)."""
+    "Erratum, turn N" (HTML id ``erratum-N``, numbered from 1 in that order). The game's
+    winning turn, as the log stands, lists no allowances for a next turn."""
     body = sheet.body
     out: list[Page] = []
     for n, amendment in enumerate(amendments, start=1):
-        bodies = amendment_pages(amendment, body, words)
+        bodies = amendment_pages(amendment, body, words, amendment.turn == winning_turn)
         for i, items in enumerate(bodies, start=1):
             label = erratum_title(amendment.turn, words, i, len(bodies))
             heading_items, _used = title(body.x, body.y, label)

@@ -61,7 +61,8 @@ def plan_reports(log: rules.GameLog, result: rules.GameResult, config: KitConfig
                      tuple(slip_pages(log, result, sheet, words)))]
     if amendments:
         documents.append(Document("erratum", _("%(game)s — erratum", game=name),
-                                  tuple(erratum_pages(amendments, sheet, words))))
+                                  tuple(erratum_pages(amendments, sheet, words,
+                                                      result.winning_turn))))
     documents = [document for document in documents if document.pages]
     return KitPlan(folder=config.folder_name, game_title=name, banner=banner,
                    documents=tuple(documents), lang=words.lang)
