@@ -11,7 +11,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ..errors import KitError
-from ..i18n import LANGUAGES, Words, words
+from ..i18n import LANGUAGES, N_, Words, words
 from ..web.pages import paper_label
 from .pages import PageProblem, call, console, language, render, see_other
 from .views import guard
@@ -143,13 +143,13 @@ async def start_page(request: Request) -> Response:
 async def start_submit(request: Request) -> Response:
     kind = request.path_params["kind"]
     if kind not in KINDS:
-        raise PageProblem(404, "Not found", "There is no page here.")
+        raise PageProblem(404, N_("Not found"), N_("There is no page here."))
     try:
         values = await guard.read_post(request)
     except guard.Refused as refused:
-        raise PageProblem(refused.status, "Form refused",
-                          "This form was not accepted (it came from another site, or was too "
-                          "large or unreadable). Nothing changed.") from None
+        raise PageProblem(refused.status, N_("Form refused"),
+                          N_("This form was not accepted (it came from another site, or was too "
+                             "large or unreadable). Nothing changed.")) from None
     lang = language(request)["lang"]
     w = words(lang)
     reader, fields = KINDS[kind]
