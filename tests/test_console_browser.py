@@ -182,6 +182,15 @@ def keyboard_grid(page: Page, orders: Mapping[str, Any], players: Sequence[str])
             break
         page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.id") == "g0_1"
+    # Tab walks a row's boxes, its list and no-orders toggles, then the next row; Shift+Tab back
+    first = page.locator("#row-0 .guess-boxes input").count()
+    walk = [f"g0_{k}" for k in range(2, first + 1)] + ["t0", "n0", "g1_1"]
+    for expected in walk:
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement.id") == expected
+    for _ in walk:
+        page.keyboard.press("Shift+Tab")
+    assert page.evaluate("document.activeElement.id") == "g0_1"
     for i, name in enumerate(players):
         order = orders.get(name)
         boxes = page.locator(f"#row-{i} .guess-boxes input").count()
