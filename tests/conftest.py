@@ -64,6 +64,8 @@ def render_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
         root = root.parent
     folder = root / "render-cache"
     os.environ["KIT_CACHE_DIR"] = str(folder)
+    # every app a test makes opens the console's database: one for the run, never the user's
+    os.environ["KIT_DATABASE_URL"] = str(root / "console.sqlite3")
     return folder
 
 
