@@ -28,6 +28,7 @@ from .pages import (
     see_other,
 )
 from .pages_public import report_links
+from .service import Conflict
 from .views import guard, host
 from .views.grid import Grid, absorb, grid_rows, read_grid
 from .views.wmn import open_turn, published_reports
@@ -121,8 +122,6 @@ def amend_context(request: Request, state: Any, number: int, w: Words, *,
 
 async def gm_action(request: Request) -> Response:
     """``POST /console/{id}/gm/{action}``: turn, undo, publish, amend, round."""
-    from .service import Conflict
-
     game_id, values = await gm_post(request)
     action = request.path_params["action"]
     handlers = {"turn": _enter_turn, "undo": _undo, "publish": _publish, "amend": _amend,
@@ -179,7 +178,7 @@ async def _enter_turn(request: Request, game_id: str, values: dict[str, str]) ->
         try:
             await call(service.enter_turn, game_id, grid.orders, version=_version(values))
         except KitError as error:
-            if type(error).__name__ == "Conflict":
+            if isinstance(error, Conflict):
                 raise
             absorb(grid, error, turn.players)
         else:
@@ -206,7 +205,7 @@ async def _checked(request: Request, fn, *args: Any, **kwargs: Any) -> Any:
     try:
         return await call(fn, *args, **kwargs)
     except KitError as error:
-        if type(error).__name__ == "Conflict":
+        if isinstance(error, Conflict):
             raise
         raise PageProblem(422, N_("Not done"), N_("The console refused this: %(reason)s"),
                           reason=str(error)) from None
@@ -232,7 +231,7 @@ async def _amend(request: Request, game_id: str, values: dict[str, str]) -> Resp
             changes = await call(service.amend, game_id, number, grid.orders,
                                  version=_version(values), confirm=confirm)
         except KitError as error:
-            if type(error).__name__ == "Conflict":
+            if isinstance(error, Conflict):
                 raise
             absorb(grid, error, players)
         else:
@@ -264,7 +263,7 @@ async def _enter_round(request: Request, game_id: str, values: dict[str, str]) -
             await call(service.enter_round, game_id, number, form.choices,
                        version=_version(values))
         except KitError as error:
-            if type(error).__name__ == "Conflict":
+            if isinstance(error, Conflict):
                 raise
             host.absorb(form, error, names)
         else:
