@@ -82,7 +82,9 @@ def test_index_keyboard_and_ready_kit_download(page: Page, base_url, tmp_path):
     assert page.locator(".skip").is_visible()  # the skip link shows when focused
 
     (config,) = ready_configs([FIRST.name], [SMALL], ["a4"])
-    link = page.locator(f'a.pdf[href^="/kits/{config.folder_name}/"]').first
+    first = page.locator(f'a.pdf[href^="/kits/{config.folder_name}/"]').first
+    assert first.get_attribute("href").endswith("/player-kit.pdf")  # the player kit first
+    link = page.locator(f'a.save[href^="/kits/{config.folder_name}/"]').first  # saves it
     link.focus()
     with page.expect_download() as info:
         page.keyboard.press("Enter")  # by keyboard, as a keyboard user would
@@ -102,24 +104,25 @@ def test_custom_kit_with_names_downloads_a_pdf_with_those_names(page: Page, base
     pdf_choice = page.locator('input[name="format"]:not([value="zip"])').first
     stem = pdf_choice.get_attribute("value")
     pdf_choice.check()
-    with page.expect_download(timeout=90_000) as info:  # the chosen file starts by itself
-        page.click("button[type=submit]")
+    page.click("button[type=submit]")
+    page.wait_for_selector("h1:has-text('Your kit is ready')", timeout=90_000)
+    assert re.search(r"/custom/[\w-]{22}\?get=", page.url)
+    with page.expect_download() as info:  # the chosen PDF's save link, beside its open link
+        page.click(f'a.save[href$="/{stem}.pdf"]')
     download = info.value
     target = tmp_path / "kit.pdf"
     download.save_as(target)
     assert download.suggested_filename.endswith(f"-{stem}.pdf")
-
-    assert re.search(r"/custom/[0-9a-f]{32}\?get=", page.url)
-    page.wait_for_load_state("load")
+    assert page.locator("a.open.primary").get_attribute("href").endswith(f"/{stem}.pdf")
     labelled_and_described(page)
-    assert "<b>Dee</b>" in page.locator(".summary dd").first.inner_text()  # shown as text
+    assert "<b>Dee</b>" in page.locator(".summary dd").nth(1).inner_text()  # shown as text
     thumbs = page.locator("img.thumb")
     assert thumbs.count() >= 1
     thumbs.last.scroll_into_view_if_needed()
     page.wait_for_function("[...document.images].every(i => i.complete && i.naturalWidth > 0)")
 
     reader = PdfReader(target)
-    shown = page.locator(f'a[href$="/{stem}.pdf"] + .meta').inner_text()
+    shown = page.locator(f'li:has(a.open[href$="/{stem}.pdf"]) .meta').inner_text()
     assert f"{len(reader.pages)} pages" in shown
     text = "\n".join(p.extract_text() for p in reader.pages)
     for name in names:
@@ -147,7 +150,8 @@ def test_bad_form_shows_the_error_next_to_the_field(page: Page, base_url):
     assert page.get_attribute("#f-range", "aria-invalid") == "true"
     assert "f-range-error" in page.get_attribute("#f-range", "aria-describedby")
     summary = page.locator("[role=alert]")
-    assert str(expected.value) in summary.inner_text()  # "<field>: <message>", as the CLI says
+    # "<label>: <message>": the CLI's message, the field as the page labels it
+    assert f"Custom number range: {expected.value.message}" in summary.inner_text()
     assert page.input_value("#f-range") == "20-5"  # what was typed is kept
     summary.locator("a").first.click()  # the summary link jumps to the field
     assert page.evaluate("location.hash") == "#f-range"
