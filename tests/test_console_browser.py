@@ -381,7 +381,8 @@ def test_amend_a_published_turn_and_a_stale_form(page: Page, base_url: str):
         other.click("#grid button[type=submit]")
     assert info.value.status == 409
     assert other.locator("h1").inner_text() == "The game changed since this page was loaded"
-    assert "turn 2: orders for Cy" in other.locator(".changes").inner_text()
+    assert "turn 2: orders for Cy" in other.locator(".changes").first.inner_text()
+    assert other.locator(".changes").last.inner_text() == "Dee: 7, 8"  # to enter again
     status, log = api(base_url, f"/api/games/{game_id}/log.toml", token=token)
     assert "Dee" not in tomllib.loads(log)["turn"][1]  # the stale form saved nothing
     other.close()

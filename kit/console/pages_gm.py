@@ -143,10 +143,33 @@ def _stale(request: Request, state: Any, values: Mapping[str, str]) -> Response 
     changes = [{"text": e.get("text", "")} for e in state.entries
                if int(e.get("version", 0)) > seen]
     return stale_page(request, state.id, SimpleNamespace(changes=changes,
-                                                         version=state.version))
+                                                         version=state.version),
+                      sent_text(state, values, words(language(request)["lang"])))
 
 
-def stale_page(request: Request, game_id: str, conflict: Any) -> Response:
+def sent_text(state: Any, values: Mapping[str, str], w: Words) -> list[str]:
+    """What a refused form held, one line a player, so the GM can enter it again."""
+    if values.get("table", "").isdigit() and 1 <= int(values["table"]) <= len(state.tables):
+        names = state.tables[int(values["table"]) - 1]
+        found = host.read_round(values, int(values["table"]), names, w).choices
+        return [f"{name}: {w.gettext('pass') if value == 'pass' else value}"
+                for name, value in found.items()]
+    players = tuple(state.players)
+    grid = read_grid(values, players, dict.fromkeys(players, len(players)), {}, w)
+    lines = []
+    for name, order in grid.orders.items():
+        if isinstance(order, Mapping):
+            listed = ", ".join(f"{k} {v}" for k, v in order["list"].items())
+            lines.append(w.gettext("%(name)s: list %(numbers)s", name=name, numbers=listed))
+        else:
+            lines.append(f"{name}: {', '.join(str(n) for n in order)}")
+    lines += [w.gettext("%(name)s: no orders", name=name) for i, name in enumerate(players)
+              if values.get(f"n{i}")]
+    return lines
+
+
+def stale_page(request: Request, game_id: str, conflict: Any,
+               sent: list[str] | None = None) -> Response:
     w = words(language(request)["lang"])
     changes = [c.get("text", "") for c in conflict.changes] or [
         w.gettext("The game is now at version %(version)s.", version=conflict.version)]
@@ -156,7 +179,8 @@ def stale_page(request: Request, game_id: str, conflict: Any) -> Response:
                                  "twice. Another window or device entered something first. "
                                  "Open the console again to see the game as it is now, then "
                                  "enter your changes again."),
-                  changes=changes, back=f"/console/{game_id}/gm{language(request)['keep']}",
+                  changes=changes, sent=sent or [],
+                  back=f"/console/{game_id}/gm{language(request)['keep']}",
                   back_text=w.gettext("Back to the game master console"))
 
 
