@@ -402,3 +402,23 @@ def test_every_language_gets_thumbnails_and_sizes(tmp_path):
             size = pages.human_size(4096, words(config.lang))  # the player kit's size
             assert size in unescape(page), config.lang
     assert service.pool.started == len(every)
+
+
+def test_a_card_keeps_its_sizes_and_thumbnail_once_its_kit_leaves_memory():
+    config = ready_configs([LUN], [5], ["letter"], langs=["de"])[0]
+    planned = pages.kit_card(config, None)
+    assert planned.thumb is None and all(d.pdf_bytes is None for d in planned.documents)
+    pages.kit_card(config, fake_render(config))  # shown once while in memory
+    card = pages.kit_card(config, None)  # later, dropped from memory: the same card
+    assert card.thumb == pages.thumb_url(config)
+    assert [d.pdf_bytes for d in card.documents] == [2048, 4096]
+
+
+def test_shuffle_is_a_checkbox_that_keeps_its_seed(client):
+    fresh = client.get("/custom").text
+    assert re.search(r'<input type="checkbox" id="f-shuffle" name="shuffle" value="1"'
+                     r'(?! checked)', fresh)
+    assert '<label for="f-shuffle">Shuffle the seating</label>' in fresh
+    kept = client.get("/custom?game=lowest-unique&names=A1,B2,C3,D4&shuffle=7").text
+    assert re.search(r'id="f-shuffle" name="shuffle" value="7" checked', kept)
+    assert "SEED" not in fresh
