@@ -274,6 +274,10 @@ def test_errors_use_the_page_languages_labels(client):
     w = words("de")
     assert summary(response.text)[0].startswith(w.gettext("Custom number range") + ": ")
     assert w.gettext("Custom number range") != "Custom number range"
+    with pytest.raises(KitError) as english:  # the command line's message, defined once ...
+        resolve({"game": LUN, "range": "5-3"})
+    german = field_error(response.text, "range").removeprefix("Fehler: ")
+    assert german == english.value.text(w) != english.value.message  # ... said in German
 
 
 def test_a_message_is_defined_once_and_said_in_each_language():
