@@ -4,9 +4,16 @@ Starts ``python -m kit serve`` on 127.0.0.1 (loopback only) on a free port, runs
 of requests with a time cap, stops the server, and prints requests per second, p50/p95 latency
 per kind of request, errors (must be 0), 503s (load shed, retried after Retry-After) and the
 server's peak memory (the server process plus its render workers, sampled from /proc).
+Each client connects from its own loopback address (127.0.1.N): the server's limits are per
+client address.
 
     python bench/load.py                       # 8 clients x 12 requests
     python bench/load.py --clients 16 --requests 20 --workers 2
+    python bench/load.py --burst 100           # 100 clients, 100 different kits at once
+
+A custom kit's form is answered at once with its result address, which says "being made" (202)
+until the kit is ready; a client reloads it every ``--poll`` seconds (a browser's page reloads
+itself every 2 s, the default). A new kit's latency is from sending the form to its result page.
 
 Kinds of request, mixed per client:
   new      POST a custom kit nobody asked for before (a render), then fetch its PDF
@@ -28,6 +35,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -138,13 +146,45 @@ def custom_form(game: str, names: list[str]) -> dict[str, str]:
     return {"game": game, "names": "\n".join(names), "paper": "a4", "format": "zip"}
 
 
+def client_address(number: int) -> str:
+    """Client ``number``'s own loopback address (the server counts its limits per address)."""
+    return f"127.0.1.{number + 1}"
+
+
+async def custom_kit(client: httpx.AsyncClient, stats: Stats, kind: str, form: dict[str, str],
+                     deadline: float, poll: float) -> None:
+    """Send the form, reload its result address until the kit is ready, fetch its first PDF;
+    the time to the result page is the ``kind``'s latency."""
+    start = time.monotonic()
+    posted = await request(client, stats, kind + "-form", "POST", "/custom", deadline, data=form)
+    if not check(stats, kind, posted, 303):
+        return
+    location = posted.headers["location"]
+    while True:
+        page = await request(client, stats, kind + "-page", "GET", location, deadline)
+        if page is None or page.status_code != 202 or time.monotonic() > deadline:
+            break
+        await asyncio.sleep(poll)
+    if not check(stats, kind, page, 200):
+        return
+    stats.latency.setdefault(kind, []).append(time.monotonic() - start)
+    pdf = re.search(r'href="(/custom/[\w-]+/[\w-]+\.pdf)"', page.text)
+    if pdf is None or not pdf[1].startswith(location.split("?")[0]):
+        stats.errors.append(f"{kind}: no PDF link on the result page")
+        return
+    check(stats, kind, await request(client, stats, kind + "-file", "GET", pdf[1], deadline),
+          200, b"%PDF")
+
+
 async def client_run(number: int, base: str, args, stats: Stats, deadline: float,
                      ready: list[tuple[str, str]]) -> None:
     games = list(GAMES.values())
     rng = random.Random(number)
     kinds = ["new"] * args.new + ["cached"] * args.cached + ["ready"] * args.ready + [
         "index"] * args.index
-    async with httpx.AsyncClient(base_url=base, timeout=180, follow_redirects=False) as client:
+    transport = httpx.AsyncHTTPTransport(local_address=client_address(number))
+    async with httpx.AsyncClient(base_url=base, timeout=180, follow_redirects=False,
+                                 transport=transport) as client:
         for i in range(args.requests):
             if time.monotonic() > deadline:
                 stats.errors.append(f"client {number}: stopped at the time cap")
@@ -162,21 +202,31 @@ async def client_run(number: int, base: str, args, stats: Stats, deadline: float
             else:
                 tag = f"C{number}R{i}" if kind == "new" else "Same"
                 names = [f"{tag} P{j}" for j in range(1, size + 1)]
-                posted = await request(client, stats, kind, "POST", "/custom", deadline,
-                                       data=custom_form(spec.name, names))
-                if not check(stats, kind, posted, 303):
-                    continue
-                key = posted.headers["location"].split("?")[0]
-                page = await request(client, stats, kind + "-page", "GET",
-                                     posted.headers["location"], deadline)
-                if not check(stats, kind, page, 200):
-                    continue
-                pdf = re.search(r'href="(/custom/[0-9a-f]+/[\w-]+\.pdf)"', page.text)
-                if pdf is None or not pdf[1].startswith(key):
-                    stats.errors.append(f"{kind}: no PDF link on the result page")
-                    continue
-                check(stats, kind, await request(client, stats, kind + "-file", "GET", pdf[1],
-                                                 deadline), 200, b"%PDF")
+                await custom_kit(client, stats, kind, custom_form(spec.name, names), deadline,
+                                 args.poll)
+
+
+async def burst_run(number: int, base: str, args, stats: Stats, deadline: float) -> None:
+    """One client of ``--burst``: one new custom kit, all clients at the same moment."""
+    spec = list(GAMES.values())[number % len(GAMES)]
+    names = [f"Burst{number} P{j}" for j in range(1, max(spec.min_players, 4) + 1)]
+    transport = httpx.AsyncHTTPTransport(local_address=client_address(number))
+    async with httpx.AsyncClient(base_url=base, timeout=180, follow_redirects=False,
+                                 transport=transport) as client:
+        await custom_kit(client, stats, "new", custom_form(spec.name, names), deadline,
+                         args.poll)
+
+
+def server_times(log: str) -> dict[str, list[float]]:
+    """Milliseconds the server spent on each form and each result page, from its access log
+    (the client's figures also hold the time the bench's own process waited for the CPU)."""
+    found: dict[str, list[float]] = {"form": [], "page": []}
+    for method, path, ms in re.findall(r'"(POST|GET) (/custom[^" ]*)" \d+ \d+ (\d+)ms', log):
+        if method == "POST":
+            found["form"].append(float(ms))
+        elif path.count("/") == 2:
+            found["page"].append(float(ms))
+    return found
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -197,8 +247,10 @@ async def run(args) -> dict[str, object]:
                "--players", players, "--paper", "a4"]
     if args.queue is not None:
         command += ["--queue", str(args.queue)]
-    proc = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True)
+    # the server's log (an access line per request) goes to a file: a pipe nobody reads fills
+    log_file = tempfile.TemporaryFile("w+")  # noqa: SIM115 - closed in the finally below
+    proc = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log_file,
+                            text=True)
     sampler = MemorySampler(proc.pid)
     sampler.start()
     try:
@@ -209,15 +261,19 @@ async def run(args) -> dict[str, object]:
                         break
                 await asyncio.sleep(0.1)
             else:
-                raise SystemExit("the server did not start: " + (proc.stderr.read() if
-                                                                 proc.poll() else ""))
+                log_file.seek(0)
+                raise SystemExit("the server did not start: " + log_file.read()[-2000:])
             index = (await probe.get("/")).text
         ready = sorted(set(re.findall(r'href="/kits/([\w-]+)/([\w-]+)\.pdf"', index)))
         stats = Stats()
         start = time.monotonic()
         deadline = start + args.time_cap
-        await asyncio.gather(*(client_run(n, base, args, stats, deadline, ready)
-                               for n in range(args.clients)))
+        if args.burst:
+            await asyncio.gather(*(burst_run(n, base, args, stats, deadline)
+                                   for n in range(args.burst)))
+        else:
+            await asyncio.gather(*(client_run(n, base, args, stats, deadline, ready)
+                                   for n in range(args.clients)))
         elapsed = time.monotonic() - start
         async with httpx.AsyncClient(base_url=base, timeout=5) as probe:
             health = (await probe.get("/healthz")).json()
@@ -229,9 +285,13 @@ async def run(args) -> dict[str, object]:
             proc.kill()
         sampler.stopped.set()
         sampler.join()
+        log_file.seek(0)
+        server_ms = server_times(log_file.read())
+        log_file.close()
     everything = [x for values in stats.latency.values() for x in values]
     return {
-        "clients": args.clients, "requests_per_client": args.requests,
+        "clients": args.burst or args.clients,
+        "requests_per_client": 1 if args.burst else args.requests,
         "render_workers": args.workers, "http_requests": stats.requests,
         "seconds": round(elapsed, 1), "requests_per_second": round(stats.requests / elapsed, 2),
         "latency_ms": {kind: {"n": len(v), "p50": round(percentile(v, 50) * 1000),
@@ -240,6 +300,9 @@ async def run(args) -> dict[str, object]:
                        for kind, v in sorted({**stats.latency, "all": everything}.items()) if v},
         "errors": len(stats.errors), "error_samples": stats.errors[:5],
         "shed_503_then_retried": stats.shed,
+        "server_side_ms": {kind: {"n": len(v), "p50": round(percentile(v, 50)),
+                                  "p95": round(percentile(v, 95))}
+                           for kind, v in server_ms.items() if v},
         "server": health,
         "server_peak_rss_mb": round(sampler.peak_kb / 1024, 1),
         "server_processes_at_peak": sampler.peak_procs,
@@ -257,10 +320,17 @@ def main() -> int:
     parser.add_argument("--cached", type=int, default=4, help="weight of cached custom kits")
     parser.add_argument("--ready", type=int, default=3, help="weight of ready-made kits")
     parser.add_argument("--index", type=int, default=2, help="weight of index pages")
+    parser.add_argument("--burst", type=int, default=0,
+                        help="instead: this many clients, each one new kit, all at once")
+    parser.add_argument("--poll", type=float, default=2.0,
+                        help="seconds between reloads of a 'being made' page (default: 2, "
+                        "as the page itself)")
     parser.add_argument("--json", action="store_true", help="print JSON only")
     args = parser.parse_args()
-    if not 1 <= args.clients <= 64 or not 1 <= args.requests <= 200:
-        parser.error("keep it bounded: 1-64 clients, 1-200 requests each")
+    if not 1 <= args.clients <= 64 or not 1 <= args.requests <= 200 or not (
+            0 <= args.burst <= 100) or not 0.1 <= args.poll <= 5:
+        parser.error("keep it bounded: 1-64 clients, 1-200 requests each, a burst of at most "
+                     "100, polls of 0.1 to 5 s")
     result = asyncio.run(run(args))
     if args.json:
         print(json.dumps(result, indent=2))
@@ -271,11 +341,14 @@ def main() -> int:
         print(f"{'kind':<14}{'n':>5}{'p50 ms':>9}{'p95 ms':>9}{'max ms':>9}")
         for kind, row in result["latency_ms"].items():
             print(f"{kind:<14}{row['n']:>5}{row['p50']:>9}{row['p95']:>9}{row['max']:>9}")
+        for kind, row in result["server_side_ms"].items():
+            print(f"server side, {kind}: n={row['n']} p50 {row['p50']} ms, p95 {row['p95']} ms")
         print(f"errors: {result['errors']}  503s (retried after Retry-After): "
               f"{result['shed_503_then_retried']}")
         for sample in result["error_samples"]:
             print("  ", sample)
         pool, cache = result["server"]["pool"], result["server"]["cache"]
+        assert pool and cache, "the bench asks /healthz from loopback: it shows the figures"
         print(f"server: {pool['started']} renders, cache {cache['kits']} kits "
               f"({cache['bytes'] / 1e6:.1f} MB), {cache['hits']} hits / {cache['misses']} misses")
         print(f"server peak memory: {result['server_peak_rss_mb']} MB RSS "

@@ -350,3 +350,38 @@ def test_the_access_log_never_shows_tokens(client, caplog):
     assert any("/custom/abc?names=&token=" in line for line in lines), lines
     for secret in ("TOPSECRETTOKEN", "BEARERTOK", "QUERYTOKEN", "Ann", "Bearer"):
         assert not any(secret in line for line in lines), secret
+
+
+# --- the command line ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--forwarded-allow-ips", "10.0.0.0/8,proxy"],
+     "forwarded_allow_ips: must be IP addresses or networks; got 'proxy'"),
+    (["--allowed-host", "evil.example/x"],
+     "allowed_host: must be a host name or address; got 'evil.example/x'"),
+])
+def test_bad_security_flags_are_one_line_errors(argv, message, capsys, monkeypatch):
+    from kit import cli
+
+    started = []
+    monkeypatch.setattr(web_app, "serve", lambda **kwargs: started.append(kwargs))
+    assert cli.main(["serve", *argv]) == cli.EXIT_USAGE
+    assert capsys.readouterr().err == f"Error: {message}\n"
+    assert started == []
+
+
+def test_security_flags_reach_the_server(capsys, monkeypatch):
+    from kit import cli
+
+    started = []
+    monkeypatch.setattr(web_app, "serve", lambda **kwargs: started.append(kwargs))
+    assert cli.main(["serve", "--allowed-host", "kits.example.org,192.168.1.5",
+                     "--allowed-host", "[::1]", "--forwarded-allow-ips", "127.0.0.1,10.0.0.0/8",
+                     "--no-prewarm"]) == 0
+    (kwargs,) = started
+    assert kwargs["allowed_hosts"] == ["kits.example.org", "192.168.1.5", "[::1]"]
+    assert kwargs["forwarded_allow_ips"] == ["127.0.0.1", "10.0.0.0/8"]
+    assert kwargs["queue"] is None  # the line's default: 100 waiting renders
+    assert web_app.allowed_host_names("0.0.0.0", kwargs["allowed_hosts"]) == [
+        "127.0.0.1", "localhost", "::1", "kits.example.org", "192.168.1.5"]
+    assert "192.168.1.9" in web_app.allowed_host_names("192.168.1.9")

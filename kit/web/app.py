@@ -1,12 +1,14 @@
 """``kit serve``: the download page of ready-made kits plus a custom-kit form, over HTTP.
 
-Built on Starlette (ASGI toolkit) served by uvicorn. Why these two: a kit takes about a second of
-CPU in WeasyPrint, so the web layer must never render on the event loop or let renders pile up.
-An async app lets every request wait on a bounded worker pool while the loop keeps answering
-(index, cached files, 503s); Starlette is small, typed, has no ORM/template/session baggage we
-would not use, and its ``TestClient`` drives the app in-process for fast tests. uvicorn is the
-reference ASGI server, pure pip, with a connection cap (``limit_concurrency``) and keep-alive
-timeouts. Flask/WSGI would tie up a thread per render; Django brings far more than one form.
+Built on Starlette (ASGI toolkit) served by Hypercorn. Why these two: a kit takes about a second
+of CPU in WeasyPrint, so the web layer must never render on the event loop or let renders pile
+up. An async app lets every request wait on a bounded worker pool while the loop keeps answering
+(index, cached files, "being made" pages); Starlette is small, typed, has no ORM/template/session
+baggage we would not use, and its ``TestClient`` drives the app in-process for fast tests.
+Hypercorn, not uvicorn: uvicorn's only timeout starts after a first answer, so a connection that
+never sends a request is held for ever (``server_config``). Flask/WSGI would tie up a thread per
+render; Django brings far more than one form. Everything a request passes before the app, and
+what every answer carries, is ``guard.Guard``'s (outermost: ``KitApp``).
 
 Behaviour:
 - Form errors come from ``kit.config.resolve`` (``KitError``): shown next to the field and in a
@@ -16,10 +18,11 @@ Behaviour:
   served from the cache, and concurrent requests for the same kit share one render. Prose pages
   and built ready-made kits are also kept in the persistent render cache (``kit.cache``), so a
   restarted server has its ready-made kits and their thumbnails at once.
-- Renders run in worker processes behind a counter of capacity workers + queue; past that a
-  request gets 503 with ``Retry-After`` instead of waiting in an unbounded line.
-- URLs and file names carry only the cache key and the kit folder name (game, counts, paper,
-  language), never user text; every response carries CSP, nosniff, frame and referrer headers.
+- A sent form is answered at once (303) with a random result id (``pool.Tickets``); its page
+  says "being made" with its place in line (202, reloading itself) until the kit is ready.
+  Renders wait in a fair line per client (``pool.RenderPool``): past a client's share 429, past
+  the bounded line 503, both with ``Retry-After``.
+- Every response carries CSP, nosniff, frame and referrer headers (``guard.Guard``).
 - Pages speak the user's language (``kit.i18n.LANGUAGES``): ``?lang=xx`` when given (links to
   the site's other pages then carry it on), else the best match of ``Accept-Language``, else
   English (``pages.negotiate``). Every page has a language switcher. The form's ``lang`` (the
@@ -92,7 +95,6 @@ from .pool import STOP_GRACE_S, Busy, Entry, KitService, Render, Status
 log = logging.getLogger("kit.web")
 
 HEAD_TIMEOUT_S = 5.0  # a connection's whole request head must arrive within this
-READ_TIMEOUT_S = 10  # a connection silent this long mid-request is closed
 
 
 def _service(request: Request) -> KitService:
@@ -450,14 +452,15 @@ def server_config() -> object:
 
     ``keep_alive_timeout`` runs from the moment a connection opens (and again after each
     answer) until a whole request head has arrived: a client that sends nothing, or trickles
-    its head, is closed after 5 s. ``read_timeout`` closes a connection that sends nothing for
-    10 s in the middle of a request; ``guard.Guard`` gives the whole body 10 s.
+    its head, is closed after 5 s. ``guard.Guard`` gives a whole body 10 s, and closes a
+    connection whose body was not read whole. No ``read_timeout``: it would also close a
+    connection whose client is (rightly) silent while its ready-made kit waits in line.
     """
     from hypercorn.config import Config
 
     config = Config()
     config.keep_alive_timeout = HEAD_TIMEOUT_S
-    config.read_timeout = READ_TIMEOUT_S
+    config.read_timeout = None
     config.graceful_timeout = STOP_GRACE_S  # a running render may finish and be answered
     config.include_server_header = False
     config.h11_max_incomplete_size = 16 * 1024

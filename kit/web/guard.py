@@ -29,8 +29,7 @@ Connections come before any of this. ``ClientShareListener`` is the listening so
 accepts at most ``MAX_CONNECTIONS_PER_CLIENT`` open connections from one address (trusted
 proxies excepted) and closes the rest at once, so 200 sockets from one client leave room for
 everyone else. The ASGI server (Hypercorn, ``app.serve``) closes a connection that has not
-sent a whole request head within its ``keep_alive_timeout`` and one whose reads stall past
-``read_timeout``.
+sent a whole request head within its ``keep_alive_timeout``.
 """
 
 from __future__ import annotations
