@@ -326,6 +326,22 @@ def test_custom_kits_are_kept_ten_minutes_whatever_others_ask(tmp_path):
     assert cache.get("mine") is None and cache.get("theirs") is not None
 
 
+def test_one_client_keeps_at_most_a_quarter_of_the_memory(tmp_path):
+    gate = Gate()
+    service = make_app(tmp_path, render=gate).state.service
+    service.cache.max_bytes = 2000  # a stub kit is 500 bytes: a quarter
+    made = resolve({"game": FIRST.name, "players": LOW})
+    service.cache.put("greedy", pool.Entry(stub(made), client="10.0.0.7",
+                                           keep_until=time.monotonic() + pool.KEEP_S))
+    other = resolve({"game": FIRST.name, "players": LOW + 1})
+    with pytest.raises(pool.Busy) as busy:
+        service.order(other, "10.0.0.7")
+    assert busy.value.status == 429 and 60 < busy.value.retry_after <= pool.KEEP_S
+    assert service.order(other, "10.0.0.8")  # another client is not held back
+    gate.release.set()
+    service.pool.shutdown()
+
+
 # --- the client's address and the log ------------------------------------------------------------
 
 def test_the_client_is_the_forwarded_address_only_from_a_trusted_proxy():

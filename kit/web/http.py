@@ -41,7 +41,7 @@ SECURITY_HEADERS = {
     "referrer-policy": "no-referrer",
     "cross-origin-opener-policy": "same-origin",
     "cross-origin-resource-policy": "same-origin",
-    "permissions-policy": "camera=(), microphone=(), geolocation=(), interest-cohort=()",
+    "permissions-policy": "camera=(), microphone=(), geolocation=()",
 }
 MEDIA_TYPES = {".pdf": "application/pdf", ".html": "text/html; charset=utf-8",
                ".png": "image/png", ".ttf": "font/ttf", ".txt": "text/plain; charset=utf-8",

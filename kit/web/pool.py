@@ -55,6 +55,7 @@ MAX_FAILURES = 1000  # configs remembered as failing, so a repeat is refused wit
 PER_CLIENT = 3  # renders one client may have running and waiting
 QUEUE = 100  # renders that may wait in all before new ones get 503
 KEEP_S = 600.0  # a custom kit stays at least this long after it is made
+CLIENT_SHARE = 4  # one client's kept kits may fill 1/4 of the cache; past that it waits
 MAX_TICKETS = 20000  # result ids remembered (about 200 bytes each)
 REMEMBERED = (ConfigError, LayoutError)  # the same config fails the same way: no new render
 
@@ -387,12 +388,16 @@ class KitCache:
                 total -= entry.nbytes
                 del self._entries[key]
 
-    def full_for(self) -> float:
-        """0 when kits may be added; else the seconds until the first kept kit may go."""
+    def full_for(self, client: str | None = None) -> float:
+        """0 when kits may be added (for ``client``: within its share, a quarter of the cache);
+        else the seconds until the first kept kit (the client's) may go."""
         with self._lock:
             now = time.monotonic()
             kept = [e for e in self._entries.values() if e.kept(now)]
-            if sum(e.nbytes for e in kept) < self.max_bytes:
+            if client is not None:
+                kept = [e for e in kept if e.client == client and not e.pinned]
+            limit = self.max_bytes // (CLIENT_SHARE if client is not None else 1)
+            if sum(e.nbytes for e in kept) < limit:
                 return 0.0
             ends = [e.keep_until - now for e in kept if not e.pinned]
             return max(min(ends, default=KEEP_S), 1.0)
@@ -571,6 +576,11 @@ class KitService:
         if failure is not None:
             raise failure
         if not background and self.pool.owner(key) is None:
+            wait = self.cache.full_for(client)
+            if wait:  # one client's kept kits may fill a quarter of the memory, no more
+                raise Busy(N_("Your kits are being kept"), N_(
+                    "The kits you made in the last minutes fill your share of the server's "
+                    "memory. Please try again in a few minutes."), status=429, retry_after=wait)
             wait = self.cache.full_for()
             if wait:
                 raise Busy(N_("Busy right now"), N_("Many kits are kept for their makers at the "
