@@ -31,7 +31,7 @@ from pathlib import Path
 from .. import __version__
 from ..cache import RenderCache, digest
 from ..config import KitConfig, resolve
-from ..errors import ConfigError
+from ..errors import ConfigError, Msg
 from ..i18n import DEFAULT as DEFAULT_LANGUAGE
 from ..i18n import N_, Words
 from ..output import KitFiles
@@ -213,8 +213,9 @@ def render_kit(config: KitConfig, preview_pages: int = 1,
     recipe = plan_kit(config)
     pages = sum(len(drawing.sheets) for drawing in recipe.drawings)
     if max_pages is not None and pages > max_pages:
-        raise ConfigError("players", f"this kit would have {pages} pages, and a kit made here "
-                          f"may have at most {max_pages}: choose fewer players, rounds or turns")
+        raise ConfigError("players", Msg(N_(
+            "this kit would have %(pages)s pages, and a kit made here may have at most "
+            "%(max)s: choose fewer players, rounds or turns"), pages=pages, max=max_pages))
     kit = finish(recipe, render_prose(recipe.jobs(), store))
     documents = []
     thumbs: dict[str, bytes] = {}
