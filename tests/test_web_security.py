@@ -291,6 +291,17 @@ def test_one_client_delays_another_by_at_most_one_render(tmp_path):
     assert line.active == 0
 
 
+def test_a_kit_being_made_is_waited_for_briefly_before_being_made_is_shown(tmp_path,
+                                                                          monkeypatch):
+    monkeypatch.setattr(web_app, "SETTLE_S", 20.0)  # generous: the release comes at 0.2 s
+    gate = Gate()
+    with TestClient(make_app(tmp_path, render=gate)) as c:
+        posted = c.post("/custom", data=form(), follow_redirects=False)
+        assert posted.status_code == 303 and not gate.release.is_set()  # before its kit
+        threading.Timer(0.2, gate.release.set).start()
+        assert c.get(posted.headers["location"]).status_code == 200  # no "being made" page
+
+
 def test_past_the_bounded_line_new_kits_get_503_with_retry_after(tmp_path):
     gate = Gate()
     app = make_app(tmp_path, render=gate, queue=2, per_client=1)

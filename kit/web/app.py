@@ -253,6 +253,7 @@ def _kept(status: Status) -> Entry:
 
 
 QUEUE_REFRESH_S = 2  # the "being made" page reloads itself this often
+SETTLE_S = 1.5  # a result page whose kit is being made waits this long for it before "being made"
 
 
 def queued_page(request: Request, status: Status) -> Response:
@@ -266,7 +267,11 @@ def queued_page(request: Request, status: Status) -> Response:
 async def custom_result(request: Request) -> Response:
     """A result id's page: "being made" (with its place in line) until the kit is ready, then
     the kit's result page; its errors on the form; the form again when it is no longer kept."""
-    status = _service(request).status(request.path_params["key"])
+    service = _service(request)
+    status = service.status(request.path_params["key"])
+    if status.state == "waiting" and status.place == 0:  # being made: most take about a second
+        await service.settle(request.path_params["key"], SETTLE_S)
+        status = service.status(request.path_params["key"])
     if status.state == "waiting":
         return queued_page(request, status)
     values = values_from_query(request.query_params)

@@ -27,6 +27,7 @@ and the random ids a custom kit's result page is found by.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import secrets
@@ -158,6 +159,10 @@ class RenderPool:
     def queued(self) -> int:
         """Renders waiting for a worker (clients' only)."""
         return sum(map(len, self._waiting.values()))
+
+    def job(self, key: str) -> Job | None:
+        """The render of ``key`` waiting or running, if any."""
+        return self._jobs.get(key)
 
     def owner(self, key: str) -> str | None:
         """The client whose request started the render of ``key``; None if none runs."""
@@ -641,6 +646,16 @@ class KitService:
             return self.tickets.add(Ticket(key, config, client, time.monotonic(), borrowed))
         except Overloaded:
             raise _busy(Overloaded()) from None
+
+    async def settle(self, ident: str, seconds: float) -> None:
+        """Wait up to ``seconds`` for the render of result id ``ident`` to end, if one runs
+        (an id shown late on purpose, ``Ticket.borrowed``, is not waited for)."""
+        ticket = self.tickets.get(ident)
+        job = self.pool.job(ticket.key) if ticket is not None and not ticket.borrowed else None
+        if job is not None:
+            with contextlib.suppress(Exception):  # its error is the status's to show
+                await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(job.future)),
+                                       seconds)
 
     def status(self, ident: str) -> Status:
         """Where the result id ``ident`` stands (see ``Status``)."""
