@@ -412,3 +412,15 @@ def test_security_flags_reach_the_server(capsys, monkeypatch):
     assert web_app.allowed_host_names("0.0.0.0", kwargs["allowed_hosts"]) == [
         "127.0.0.1", "localhost", "::1", "kits.example.org", "192.168.1.5"]
     assert "192.168.1.9" in web_app.allowed_host_names("192.168.1.9")
+
+
+def test_the_address_a_connection_came_in_on_is_a_host_we_serve():
+    def scope(host: str, server: str) -> dict:
+        return {"type": "http", "method": "GET", "query_string": b"",
+                "server": (server, 8000), "headers": [(b"host", host.encode())]}
+
+    hosts = frozenset(guard.LOOPBACK_HOSTS)
+    assert guard.check_request(scope("192.168.1.5:8000", "192.168.1.5"), hosts) is None
+    assert guard.check_request(scope("192.168.1.6:8000", "192.168.1.5"), hosts).status == 400
+    assert guard.check_request(scope("rebound.example", "192.168.1.5"), hosts).status == 400
+    assert guard.check_request(scope("localhost:8000", "192.168.1.5"), hosts) is None

@@ -221,3 +221,24 @@ def test_the_access_log_shows_no_token(server):
     log = err.read_text()
     assert "/console/game1/gm/[redacted]" in log
     assert "TOPSECRETTOKEN" not in log and "SECRETBEARER" not in log
+
+
+def test_a_trusted_proxy_has_no_connection_share(server):
+    port, _ = server
+    through_proxy = [connect(port, PROXY) for _ in range(MAX_CONNECTIONS_PER_CLIENT + 8)]
+    try:
+        time.sleep(0.5)
+        assert not any(closed(s) for s in through_proxy)  # each carries many clients
+    finally:
+        for sock in through_proxy:
+            sock.close()
+
+
+def test_the_server_times_out_heads_not_silent_waits():
+    from kit.web.app import server_config
+
+    config = server_config()
+    assert 0 < config.keep_alive_timeout <= DROPPED_WITHIN_S  # a head within it, or closed
+    # a client waits silently while its ready-made kit is in line: no read timeout may cut it
+    assert config.read_timeout is None
+    assert config.include_server_header is False and config.accesslog is None

@@ -475,6 +475,13 @@ def server_config() -> object:
     return config
 
 
+def _loopback(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return host == "localhost"
+
+
 def allowed_host_names(host: str, extra: Iterable[str] = ()) -> list[str]:
     """The ``Host`` names served: loopback names, the address listened on (unless it is every
     address) and ``--allowed-host``."""
@@ -509,6 +516,11 @@ def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 2, queue: in
     logging.basicConfig(level=logging.INFO, format="%(levelname)s: %(message)s",
                         stream=sys.stderr)
     pool = app.state.service.pool
+    if not _loopback(host):
+        print(f"kit: warning: listening on {host}: anyone who can reach this machine can use "
+              "this server, and a game master's link works for whoever has it; on a public "
+              "network put a TLS proxy in front (README: Security of kit serve). Browsers that "
+              "reach it by a name need --allowed-host NAME.", file=sys.stderr)
     print(f"kit: serving on http://{host}:{port}/ ({workers} render workers, up to "
           f"{pool.queue_max} renders waiting; host names: {', '.join(hosts)})", file=sys.stderr)
     started = time.monotonic()

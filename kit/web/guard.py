@@ -8,10 +8,11 @@ middleware, so a 500 gets the same headers as a 200). In order:
    (a reverse proxy), the right-most address of ``X-Forwarded-For`` that is not itself a
    trusted proxy. A client that is not a trusted proxy cannot choose its address. The result is
    ``scope["client"]``: the per-client limits of the render queue (``pool``) count by it.
-2. **Host.** A ``Host`` the server does not serve (``--allowed-host``; loopback names by
-   default) is 400: a page on ``evil.example`` that rebinds its name to 127.0.0.1 cannot read
-   our answers. (Starlette's ``TrustedHostMiddleware`` cuts ``[::1]:8000`` at the first colon and
-   answers in plain English; this check parses IPv6 literals and answers with our page.)
+2. **Host.** A ``Host`` the server does not serve (``--allowed-host``; loopback names and the
+   address the connection came in on by default) is 400: a page on ``evil.example`` that
+   rebinds its name to 127.0.0.1 cannot read our answers. (Starlette's
+   ``TrustedHostMiddleware`` cuts ``[::1]:8000`` at the first colon and answers in plain
+   English; this check parses IPv6 literals and answers with our page.)
 3. **Head size.** A query over 8 KB is 414, more than 100 headers or 16 KB of them is 431.
 4. **Origin.** A state-changing method (POST, PUT, PATCH, DELETE) from another site is 403:
    ``Sec-Fetch-Site`` (set by the browser, a page cannot forge it) must be ``same-origin`` or
@@ -135,7 +136,10 @@ def check_request(scope: Scope, hosts: frozenset[str]) -> HTTPProblem | None:
                                                            "too long."))
     named = _headers(scope)
     host = split_host(named.get(b"host", b"").decode("latin-1"))
-    if host is None or ("*" not in hosts and host not in hosts):
+    # the address this connection came in on is ours too (a LAN client of --host 0.0.0.0);
+    # a rebinding page has a name of its own, never our address
+    here = str((scope.get("server") or ("",))[0] or "").lower()
+    if host is None or ("*" not in hosts and host not in hosts and host != here):
         return HTTPProblem(400, N_("Unknown host"),
                            N_("This server does not answer for that host name."))
     if scope["method"] in UNSAFE_METHODS and not same_origin(named):
