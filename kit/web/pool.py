@@ -4,11 +4,12 @@
   ``pymp-*`` folder in the temp folder, which a fork server would keep until exit). Renders
   wait in one line per client (a client is its address, ``guard.TrustedProxies``); a free
   worker takes the first render of the waiting client served longest ago (round robin), a
-  client with a render already running only when no other client waits, so one client delays another's kit by at
-  most one render. A client may have ``per_client`` renders running or waiting (past that
-  ``ClientBusy``: 429); at most ``queue`` renders wait in all (past that ``Overloaded``: 503
-  with ``Retry-After``). A request for a kit already waiting or running joins it. Background
-  renders (ready-made kits) run only when no client waits, and leave a worker free.
+  client with a render already running only when no other client waits, so one client delays
+  another's kit by at most one render. A client may have ``per_client`` renders running or
+  waiting (past that ``ClientBusy``: 429); at most ``queue`` renders wait in all (past that
+  ``Overloaded``: 503 with ``Retry-After``). A request for a kit already waiting or running
+  joins it. Background renders (ready-made kits) run only when no client waits, and leave a
+  worker free.
 - What is kept (``kept.py``): built kits in memory (``KitCache``; a custom kit at least 10
   minutes after it is made, whatever others ask: when kept kits fill the cache, new renders
   wait, 503) and the random result ids (``Tickets``). An id for a kit another client had made
