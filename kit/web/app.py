@@ -257,11 +257,13 @@ SETTLE_S = 1.5  # a result page whose kit is being made waits this long for it b
 
 
 def queued_page(request: Request, status: Status) -> Response:
-    """The "being made" page: its place in line, reloading itself (no script needed) until
-    it is the result page."""
+    """The "being made" page: its place in line, reloading itself (a ``Refresh`` header: no
+    script needed) until it is the result page."""
     language = page_language(request)
-    return page_response("site/queued.html", 202, {"cache-control": "no-store"}, **language,
-                         place=status.place, refresh=QUEUE_REFRESH_S)
+    again = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+    return page_response("site/queued.html", 202, {"cache-control": "no-store",
+                                                   "refresh": str(QUEUE_REFRESH_S)},
+                         **language, place=status.place, refresh=QUEUE_REFRESH_S, again=again)
 
 
 async def custom_result(request: Request) -> Response:
