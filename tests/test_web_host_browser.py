@@ -33,9 +33,11 @@ def axe() -> str:
 
 
 @pytest.fixture(scope="module")
-def base_url(render_cache):
+def base_url(tmp_path_factory):
+    # a store of its own: the ready-made kits it keeps stay out of the session's render cache
+    store = RenderCache(tmp_path_factory.mktemp("host-browser-cache"))
     app = create_app(executor="process", workers=2, queue=8, prewarm=False, games=None,
-                     players=[3, 8, 12], papers=None, store=RenderCache(render_cache))
+                     players=[3, 8, 12], papers=None, store=store)
     with served(app) as url:
         yield url
 
