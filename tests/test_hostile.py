@@ -430,4 +430,29 @@ def test_generated_whats_my_number_logs(run: Run, turns: list[dict[str, object]]
         lines += [f"{k} = {toml_value(v)}" for k, v in turn.items()]
     log = run.root / "wmn.toml"
     log.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    run("report", str(log), "--format", "text", out=None)
+    code, out, _ = run("report", str(log), "--format", "text", out=None)
+    if code == 0:  # every answered guess row agrees with an oracle written here
+        check_answers(out, turns, {"A": 1, "B": 7, "C": 20, "D": 30})
+
+
+def check_answers(out: str, turns: list[dict[str, object]], secrets: dict[str, int]) -> None:
+    """Replay the guesses the text report answers: H, L, ✓, or X for one's own column and a
+    number already found (found by an earlier row, in any turn)."""
+    found: dict[str, set[str]] = {player: set() for player in secrets}
+    sections = re.split(r"^Turn (\d+)$", out, flags=re.M)
+    for turn, body in zip(sections[1::2], sections[2::2], strict=True):
+        orders = turns[int(turn) - 1]
+        for player, index, cells in re.findall(
+                r"^\| ([A-D]) (\d+)(?: \(bonus\))? \| (.+) \|$", body, re.M):
+            guess = orders[player][int(index) - 1]
+            expected, hits = [], []
+            for target, secret in secrets.items():
+                if target == player or target in found[player]:
+                    expected.append("X")
+                elif secret == guess:
+                    expected.append("✓")
+                    hits.append(target)
+                else:
+                    expected.append("H" if secret > guess else "L")
+            assert [cell.strip() for cell in cells.split("|")] == expected, (turn, player, index)
+            found[player].update(hits)
