@@ -435,6 +435,29 @@ def test_generated_whats_my_number_logs(run: Run, turns: list[dict[str, object]]
         check_answers(out, turns, {"A": 1, "B": 7, "C": 20, "D": 30})
 
 
+@GENERATED
+@given(turns=st.lists(st.dictionaries(st.sampled_from(["A", "B", "C", "D"]),
+                                      st.lists(st.integers(0, 31), min_size=1, max_size=4),
+                                      max_size=4), min_size=1, max_size=4))
+def test_generated_guesses_are_answered_right(run: Run, turns: list[dict[str, list[int]]]
+                                              ) -> None:
+    """Logs of guesses only (some outside the range, some beyond the allowance): the report
+    always comes out (rulings, not errors), and every answered row agrees with the oracle."""
+    lines = ['game = "whats-my-number"', 'players = ["A", "B", "C", "D"]', 'range = "1-30"',
+             "[secrets]", "A = 1", "B = 7", "C = 20", "D = 30"]
+    for turn in turns:
+        lines.append("[[turn]]")
+        lines += [f"{k} = {toml_value(v)}" for k, v in turn.items()]
+    log = run.root / "guesses.toml"
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, out, err = run("report", str(log), "--format", "text", out=None)
+    if code == 2:  # only orders after a winning turn may be refused
+        assert "no orders are allowed after that" in err, err
+        return
+    assert code == 0
+    check_answers(out, turns, {"A": 1, "B": 7, "C": 20, "D": 30})
+
+
 def check_answers(out: str, turns: list[dict[str, object]], secrets: dict[str, int]) -> None:
     """Replay the guesses the text report answers: H, L, ✓, or X for one's own column and a
     number already found (found by an earlier row, in any turn)."""
