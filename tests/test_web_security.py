@@ -424,3 +424,29 @@ def test_the_address_a_connection_came_in_on_is_a_host_we_serve():
     assert guard.check_request(scope("192.168.1.6:8000", "192.168.1.5"), hosts).status == 400
     assert guard.check_request(scope("rebound.example", "192.168.1.5"), hosts).status == 400
     assert guard.check_request(scope("localhost:8000", "192.168.1.5"), hosts) is None
+
+
+def test_a_client_gets_its_connection_places_back_closed_or_dropped():
+    import gc
+    import socket
+
+    listener = guard.listen("127.0.0.1", 0, share=2)
+    listener.setblocking(True)
+    port = listener.getsockname()[1]
+    try:
+        clients = [socket.create_connection(("127.0.0.1", port)) for _ in range(3)]
+        first, _ = listener.accept()
+        second, _ = listener.accept()
+        assert listener.open == {"127.0.0.1": 2}
+        listener.settimeout(0.5)
+        with pytest.raises(OSError):  # the third is past the share: closed, nothing to accept
+            listener.accept()
+        assert listener.refused == 1
+        first.close()
+        del second
+        gc.collect()
+        assert listener.open == {}
+    finally:
+        for sock in clients:
+            sock.close()
+        listener.close()

@@ -247,10 +247,17 @@ class _ClientSocket(socket.socket):
         self._release = release
 
     def close(self) -> None:
-        release, self._release = self._release, None
+        self._give_back()
+        super().close()
+
+    def __del__(self) -> None:  # dropped unclosed: the place must not be lost for good
+        self._give_back()
+        super().__del__()
+
+    def _give_back(self) -> None:
+        release, self._release = getattr(self, "_release", None), None
         if release is not None:
             release()  # type: ignore[operator]
-        super().close()
 
 
 class ClientShareListener(socket.socket):
