@@ -426,3 +426,17 @@ def test_shuffle_is_a_checkbox_that_keeps_its_seed(client):
     kept = client.get("/custom?game=lowest-unique&names=A1,B2,C3,D4&shuffle=7").text
     assert re.search(r'id="f-shuffle" name="shuffle" value="7" checked', kept)
     assert "SEED" not in fresh
+
+
+def test_settings_too_long_for_a_url_are_edited_through_a_form(client):
+    names = [f"Участник номер {i:03d}" for i in range(1, 121)]  # about 17 KB as a query
+    location, page = made(client, {"game": LUN, "names": "\n".join(names), "title": "Big"})
+    assert len(urlsplit(location).query) < 8 * 1024  # under the server's query cap
+    assert page.status_code == 200 and "names=" not in location and "title=Big" in location
+    form = re.search(r'<form class="actions" method="post" action="/custom[^"]*">(.*?)</form>',
+                     page.text, re.S)[1]
+    fields = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)">', form))
+    assert fields["edit"] == "1" and unescape(fields["names"]).splitlines() == names
+    again = client.post("/custom", data={k: unescape(v) for k, v in fields.items()})
+    assert again.status_code == 200  # the form, filled in, not a new kit
+    assert re.search(r'<textarea id="f-names"[^>]*>' + re.escape("\n".join(names)), again.text)

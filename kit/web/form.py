@@ -387,6 +387,18 @@ def settings_query(values: Mapping[str, str], format_: str = "") -> str:
     return urlencode(pairs)
 
 
+SETTINGS_URL_MAX = 6 * 1024  # a settings URL stays well under the server's 8 KB query cap
+
+
+def url_settings(values: Mapping[str, str], format_: str = "") -> str:
+    """``settings_query`` for a URL: without the names when they make it too long (120 long
+    names in Cyrillic, say); the result page then edits the settings by a form instead."""
+    query = settings_query(values, format_)
+    if len(query) <= SETTINGS_URL_MAX:
+        return query
+    return settings_query({k: v for k, v in values.items() if k != "names"}, format_)
+
+
 def config_values(config: KitConfig) -> dict[str, str]:
     """A kit's settings as form values (what a host would type to get it again)."""
     from ..registry import game_spec

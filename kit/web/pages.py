@@ -29,6 +29,7 @@ from ..resources import templates_dir
 from .form import (  # noqa: F401 - the form's names, as the app and tests know them here
     DEFAULT_FORMAT,
     LABELS,
+    SETTINGS_URL_MAX,
     WEB_MAX_PLAYERS,
     build_form,
     check,
@@ -43,6 +44,7 @@ from .form import (  # noqa: F401 - the form's names, as the app and tests know 
     regional_paper,
     settings_query,
     title_slug,
+    url_settings,
     values_from_query,
 )
 from .kits import (
@@ -429,11 +431,14 @@ def result_context(key: str, rendered: Rendered, chosen: str, lang: str = DEFAUL
                                      "href": f"{base}{doc.stem}.pdf#page={i}"}
                                     for i, n in enumerate(
                                         rendered.thumb_names(doc.stem)[:PREVIEW_MAX], 1)]})
-    query = settings_query(config_values(config))
+    values = config_values(config)
+    query = settings_query(values)
     extra = f"&ui={ui}" if ui and ui != config.lang else ""
+    # settings too long for a URL are edited through a form that posts them back
+    edit_fields = [] if len(query) <= SETTINGS_URL_MAX else sorted(values.items())
     return {"config": config, "links": links, "zip": zip_link, "previews": previews,
             "summary": _summary(config, w), "seating": _seating(config, w),
-            "edit_href": f"/custom?{query}{extra}", "split": split,
+            "edit_href": f"/custom?{query}{extra}", "edit_fields": edit_fields, "split": split,
             "paper_label": paper_label(config.paper, w),
             "game_title": game_title(config.game, w),
             "range_text": _("%(lo)s to %(hi)s", lo=config.range[0], hi=config.range[1]),
