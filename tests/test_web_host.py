@@ -179,6 +179,16 @@ def test_result_page_edit_link_and_language_switch_keep_the_settings(client):
     switch = [unescape(h) for h in re.findall(r'<a href="([^"]+)" hreflang="fr"', form)]
     french = client.get("/custom" + switch[0]).text
     assert '<html lang="fr">' in french and re.search(r">Ann\nBob\nCy</textarea>", french)
+    # the result page's language menu keeps its address; its edit link keeps the page language
+    switch = unescape(re.search(r'<a href="([^"]+)" hreflang="de"', page.text)[1])
+    assert "get=player-kit" in switch and "title=Club" in switch and switch.endswith("&lang=de")
+    german = client.get(urlsplit(location).path + switch)
+    assert '<html lang="de">' in german.text
+    edit = unescape(re.search(r'<a href="(/custom\?[^"]+)">', german.text.split(
+        'class="actions"')[1])[1])
+    assert parse_qs(urlsplit(edit).query)["ui"] == ["de"]
+    assert parse_qs(urlsplit(edit).query)["lang"] == ["en"]  # the kit stays English
+    assert '<html lang="de">' in client.get(edit).text
 
 
 def test_an_expired_kit_gives_the_form_back_filled_in(client):

@@ -262,8 +262,9 @@ SETTLE_S = 1.5  # a result page whose kit is being made waits this long for it b
 
 def queued_page(request: Request, status: Status) -> Response:
     """The "being made" page: its place in line, reloading itself (a ``Refresh`` header: no
-    script needed) until it is the result page."""
-    language = page_language(request)
+    script needed) until it is the result page. The language menu keeps the address's
+    settings."""
+    language = page_language(request, request.url.query)
     again = request.url.path + (f"?{request.url.query}" if request.url.query else "")
     return page_response("site/queued.html", 202, {"cache-control": "no-store",
                                                    "refresh": str(QUEUE_REFRESH_S)},
@@ -292,10 +293,10 @@ async def custom_result(request: Request) -> Response:
             values, lang=str(language["lang"])), **language)
     key, entry = request.path_params["key"], _kept(status)
     chosen = request.query_params.get("get", "")
-    language = page_language(request)
+    language = page_language(request, request.url.query)  # the menu keeps get= and settings
     return page_response("site/result.html", **language,
                          **result_context(key, entry.rendered, chosen, str(language["lang"]),
-                                          str(request.query_params.get("ui", ""))))
+                                          str(language["lang"])))
 
 
 async def custom_file(request: Request) -> Response:

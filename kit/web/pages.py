@@ -108,8 +108,9 @@ def negotiate(query: str | None, header: str | None) -> tuple[str, bool]:
 
 def language_links(current: str, query: str = "") -> list[dict[str, object]]:
     """The language switcher: each language, named in itself, as a link to the same page;
-    ``query`` (a form's settings, without ``lang``) is carried along."""
-    keep = re.sub(r"(^|&)lang=[^&]*", "", query).strip("&")
+    ``query`` (a form's settings, or a result address's) is carried along; the new language
+    replaces its ``lang`` (and ``ui``)."""
+    keep = re.sub(r"(^|&)(lang|ui)=[^&]*", "", query).strip("&")
     return [{"code": code, "name": name, "current": code == current,
              "href": f"?{keep}&lang={code}" if keep else f"?lang={code}"}
             for code, name in LANGUAGES.items()]
