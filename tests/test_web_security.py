@@ -55,9 +55,10 @@ class Gate:
 
 
 def make_app(tmp_path, render=stub, **options):
-    options = {"executor": "thread", "workers": 1, "prewarm": False, **options}
+    options = {"executor": "thread", "workers": 1, "prewarm": False,
+               "database": str(tmp_path / "console.sqlite3"), **options}  # not the user's
     return web_app.create_app(render=render, games=[FIRST.name], players=[SMALL],
-                              papers=["a4"], store=RenderCache(tmp_path), **options)
+                              papers=["a4"], store=RenderCache(tmp_path / "cache"), **options)
 
 
 def form(**values: str) -> dict[str, str]:
@@ -450,3 +451,24 @@ def test_a_client_gets_its_connection_places_back_closed_or_dropped():
         for sock in clients:
             sock.close()
         listener.close()
+
+
+def test_wrong_tokens_from_one_client_are_slowed_to_twenty_a_minute():
+    from starlette.responses import PlainTextResponse
+
+    async def api(scope, receive, send):  # a token-guarded path that always says "wrong"
+        status = 403 if scope["path"].startswith("/api/") else 200
+        await PlainTextResponse("x", status_code=status)(scope, receive, send)
+
+    app = guard.Guard(api, allowed_hosts=["testserver"])
+    one, two = TestClient(app), TestClient(app, client=("10.0.0.2", 1))  # no lifespan to run
+    answers = [one.get("/api/games/g1/log.toml").status_code for _ in range(21)]
+    assert answers == [403] * guard.MAX_WRONG_TOKENS + [429]
+    refused = one.get("/api/games/g1/log.toml")
+    assert refused.status_code == 429 and 0 < int(refused.headers["retry-after"]) <= 60
+    assert one.get("/elsewhere").status_code == 200  # the rest of the site still answers
+    assert two.get("/api/games/g1/log.toml").status_code == 403  # another client is not
+    wrong = guard.WrongTokens(limit=2, window=60)
+    wrong.note("a", 0.0)
+    wrong.note("a", 1.0)
+    assert wrong.wait("a", 30.0) == 30.0 and wrong.wait("a", 61.0) == 0.0

@@ -48,7 +48,8 @@ def test_the_being_made_page_becomes_the_result_page_without_scripts(browser, tm
     gate = Gate()
     app = create_app(executor="thread", workers=1, prewarm=False, render=gate,
                      games=[FIRST.name], players=[SMALL], papers=["a4"],
-                     store=RenderCache(tmp_path))
+                     store=RenderCache(tmp_path / "cache"),
+                     database=str(tmp_path / "console.sqlite3"))
     with served(app) as base:
         context = browser.new_context(java_script_enabled=False,
                                       viewport={"width": width, "height": height})

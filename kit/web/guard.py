@@ -21,7 +21,9 @@ middleware, so a 500 gets the same headers as a 200). In order:
 5. **Body deadline.** The whole body must arrive within 10 s of the request (``BodyTimeout``,
    which the app answers with 408); an answer sent before the body was read whole says
    ``Connection: close``, so a trickled body never keeps the connection.
-6. **Answers.** Every answer gets the security headers it does not set itself (CSP, nosniff,
+6. **Wrong tokens.** Past ``MAX_WRONG_TOKENS`` 401/403 answers in a minute on the console's
+   and the API's paths, a client gets 429 there until the minute is over (``WrongTokens``).
+7. **Answers.** Every answer gets the security headers it does not set itself (CSP, nosniff,
    frame-ancestors, Referrer-Policy, ...), and one access-log line: client, method, path with
    any ``/gm/<token>`` segment redacted and the query's values dropped, status, bytes, time.
    Headers are never logged (so no ``Authorization``).
@@ -38,10 +40,12 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import logging
+import math
 import re
 import socket
 import threading
 import time
+from collections import OrderedDict, deque
 from collections.abc import Iterable
 from urllib.parse import urlsplit
 
@@ -59,6 +63,9 @@ MAX_HEADERS = 100
 MAX_HEADER_BYTES = 16 * 1024
 MAX_CONNECTIONS_PER_CLIENT = 32  # browsers open 6 per host; a household behind one NAT, a few
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+TOKEN_PATHS = ("/console", "/api/")  # where a game-master token is asked for
+MAX_WRONG_TOKENS = 20  # 401/403 answers there per client per minute; then 429 for the rest
+WRONG_TOKEN_WINDOW_S = 60.0
 _GM_SEGMENT = re.compile(r"(/gm/)[^/?#]+")
 
 
@@ -89,6 +96,33 @@ def split_host(value: str) -> str | None:
     if not name or (port and not port.isdigit()) or not re.fullmatch(r"[a-z0-9.-]+", name):
         return None
     return name
+
+
+class WrongTokens:
+    """Each client's recent 401/403 answers on ``TOKEN_PATHS``: past ``limit`` in ``window``
+    seconds it must wait (token guessing; a 256-bit token is out of reach anyway, but a wrong
+    link should not be a free loop). Used on the event loop only; at most ``clients`` kept."""
+
+    def __init__(self, limit: int = MAX_WRONG_TOKENS, window: float = WRONG_TOKEN_WINDOW_S,
+                 clients: int = 10000) -> None:
+        self.limit, self.window, self.clients = limit, window, clients
+        self._seen: OrderedDict[str, deque[float]] = OrderedDict()
+
+    def wait(self, client: str, now: float) -> float:
+        """Seconds ``client`` must wait before asking again; 0 if it need not."""
+        times = self._seen.get(client)
+        while times and times[0] <= now - self.window:
+            times.popleft()
+        if times is not None and not times:
+            del self._seen[client]
+        return times[0] + self.window - now if times and len(times) >= self.limit else 0.0
+
+    def note(self, client: str, now: float) -> None:
+        times = self._seen.setdefault(client, deque(maxlen=self.limit))
+        times.append(now)
+        self._seen.move_to_end(client)
+        while len(self._seen) > self.clients:
+            self._seen.popitem(last=False)
 
 
 class TrustedProxies:
@@ -177,6 +211,7 @@ class Guard:
         self.app = app
         self.hosts = frozenset(h.strip().lower().strip("[]") for h in allowed_hosts)
         self.proxies = proxies or TrustedProxies()
+        self.wrong_tokens = WrongTokens()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -187,10 +222,13 @@ class Guard:
         scope["client"] = (client, (scope.get("client") or ("", 0))[1])
         answer = {"status": 0, "bytes": 0}
         body = {"done": not _has_body(scope)}
+        tokens = scope["path"].startswith(TOKEN_PATHS)
 
         async def send_guarded(message: Message) -> None:
             if message["type"] == "http.response.start":
                 answer["status"] = message["status"]
+                if tokens and message["status"] in (401, 403):
+                    self.wrong_tokens.note(client, time.monotonic())
                 message = {**message, "headers": _with_headers(message.get("headers", []),
                                                                close=not body["done"])}
             elif message["type"] == "http.response.body":
@@ -212,6 +250,11 @@ class Guard:
 
         try:
             problem = check_request(scope, self.hosts)
+            wait = self.wrong_tokens.wait(client, start) if tokens else 0.0
+            if problem is None and wait:
+                problem = HTTPProblem(429, N_("Too many wrong links"), N_(
+                    "Too many wrong game links or tokens came from your address. Please wait a "
+                    "minute."), {"Retry-After": str(math.ceil(wait))})
             if problem is not None:
                 await problem_response(problem)(scope, receive_timed, send_guarded)
             else:
