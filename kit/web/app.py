@@ -92,6 +92,8 @@ from .pages import (
 )
 from .pool import QUEUE as DEFAULT_QUEUE
 from .pool import STOP_GRACE_S, Busy, Entry, KitService, Render, Status
+from .shared import install as share_tickets
+from .shared import locate
 
 log = logging.getLogger("kit.web")
 
@@ -237,7 +239,8 @@ async def custom_submit(request: Request) -> Response:
     if format_error:
         return refused(format_error=format_error)
     try:  # lined up, never waited for: the result page says "being made" until it is ready
-        ident = _service(request).order(config, client_of(request))
+        # in a thread: the result id is written to the database
+        ident = await run_in_threadpool(_service(request).order, config, client_of(request))
     except KitError as exc:
         return refused(errors=[exc])
     ui = f"&ui={lang}" if lang != config.lang else ""
@@ -275,10 +278,10 @@ async def custom_result(request: Request) -> Response:
     """A result id's page: "being made" (with its place in line) until the kit is ready, then
     the kit's result page; its errors on the form; the form again when it is no longer kept."""
     service = _service(request)
-    status = service.status(request.path_params["key"])
+    status = await locate(service, request.path_params["key"])  # whichever server took it
     if status.state == "waiting" and status.place == 0:  # being made: most take about a second
         await service.settle(request.path_params["key"], SETTLE_S)
-        status = service.status(request.path_params["key"])
+        status = await locate(service, request.path_params["key"])
     if status.state == "waiting":
         return queued_page(request, status)
     values = values_from_query(request.query_params)
@@ -300,7 +303,7 @@ async def custom_result(request: Request) -> Response:
 
 
 async def custom_file(request: Request) -> Response:
-    status = _service(request).status(request.path_params["key"])
+    status = await locate(_service(request), request.path_params["key"])
     entry = _kept(status)
     key = status.ticket.key if status.ticket else ""
     return await kit_path(_service(request), key, entry, request.path_params["path"])
@@ -455,6 +458,7 @@ def create_app(*, workers: int = 2, queue: int | None = None, cache_mb: int = 25
     app.state.service = service
     # the game-night console: --database / KIT_DATABASE_URL, else the user data folder
     app.state.console = console if console is not None else open_console(database)
+    share_tickets(service, app.state.console)  # result ids in its database: any server finds them
     app.state.css, app.state.icon = site_css(), site_icon()
     return app
 

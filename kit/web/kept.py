@@ -173,5 +173,9 @@ class Tickets:
                 if ticket.key == key:
                     ticket.error = error
 
+    def ended(self, key: str, seconds: float | None) -> None:
+        """A render of ``key`` ended (``seconds`` None: it failed); ``shared.SharedTickets``
+        tells the other servers."""
+
     def __len__(self) -> int:
         return len(self._by_id)

@@ -408,8 +408,9 @@ class KitService:
             self.cache.put(job.key, Entry(rendered, pinned=job.key in self.warm_keys,
                                           keep_until=time.monotonic() + KEEP_S if custom
                                           else 0.0, seconds=job.seconds, client=job.client))
-            if not custom:
-                keep_kit(self.store, rendered, PREVIEW_PAGES)
+            # custom kits too: another server behind the same cache folder serves them
+            keep_kit(self.store, rendered, PREVIEW_PAGES)
+        self.tickets.ended(job.key, None if error is not None else job.seconds)
 
     async def kept(self, config: KitConfig) -> Entry | None:
         """The built kit of ``config`` in memory or, for a ready-made kit, in the persistent
