@@ -10,6 +10,14 @@ client address.
     python bench/load.py                       # 8 clients x 12 requests
     python bench/load.py --clients 16 --requests 20 --workers 2
     python bench/load.py --burst 100           # 100 clients, 100 different kits at once
+    python bench/load.py --servers 2 --database postgresql://postgres@127.0.0.1:5432/kit
+                                               # two servers, one database, one cache folder
+
+With ``--servers N`` the bench starts N servers on N ports with one database (``--database``,
+else a new SQLite file) and one render cache folder (``KIT_CACHE_DIR``, inherited), and each
+client sends each request to the next server in turn (``RoundRobin``: a reverse proxy without
+sticky sessions), so a kit's form, its "being made" reloads and its files reach different
+servers.
 
 A custom kit's form is answered at once with its result address, which says "being made" (202)
 until the kit is ready; a client reloads it every ``--poll`` seconds (a browser's page reloads
@@ -27,6 +35,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import itertools
 import json
 import os
 import random
@@ -151,6 +160,34 @@ def client_address(number: int) -> str:
     return f"127.0.1.{number + 1}"
 
 
+class RoundRobin(httpx.AsyncBaseTransport):
+    """Each request to the next server's port in turn, as a reverse proxy without sticky
+    sessions sends them."""
+
+    def __init__(self, ports: list[int], first: int, **options: object) -> None:
+        self.inner = httpx.AsyncHTTPTransport(**options)
+        self.ports = itertools.islice(itertools.cycle(ports), first % len(ports), None)
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        port = next(self.ports)
+        request.url = request.url.copy_with(port=port)
+        request.headers["Host"] = f"{HOST}:{port}"
+        return await self.inner.handle_async_request(request)
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+PORTS: list[int] = []  # the servers' ports (``run``); more than one: clients take turns
+
+
+def transport_for(number: int) -> httpx.AsyncBaseTransport:
+    """Client ``number``'s connections: from its own address, to one server or each in turn."""
+    if len(PORTS) > 1:
+        return RoundRobin(PORTS, number, local_address=client_address(number))
+    return httpx.AsyncHTTPTransport(local_address=client_address(number))
+
+
 async def custom_kit(client: httpx.AsyncClient, stats: Stats, kind: str, form: dict[str, str],
                      deadline: float, poll: float) -> None:
     """Send the form, reload its result address until the kit is ready, fetch its first PDF;
@@ -182,7 +219,7 @@ async def client_run(number: int, base: str, args, stats: Stats, deadline: float
     rng = random.Random(number)
     kinds = ["new"] * args.new + ["cached"] * args.cached + ["ready"] * args.ready + [
         "index"] * args.index
-    transport = httpx.AsyncHTTPTransport(local_address=client_address(number))
+    transport = transport_for(number)
     async with httpx.AsyncClient(base_url=base, timeout=180, follow_redirects=False,
                                  transport=transport) as client:
         for i in range(args.requests):
@@ -210,7 +247,7 @@ async def burst_run(number: int, base: str, args, stats: Stats, deadline: float)
     """One client of ``--burst``: one new custom kit, all clients at the same moment."""
     spec = list(GAMES.values())[number % len(GAMES)]
     names = [f"Burst{number} P{j}" for j in range(1, max(spec.min_players, 4) + 1)]
-    transport = httpx.AsyncHTTPTransport(local_address=client_address(number))
+    transport = transport_for(number)
     async with httpx.AsyncClient(base_url=base, timeout=180, follow_redirects=False,
                                  transport=transport) as client:
         await custom_kit(client, stats, "new", custom_form(spec.name, names), deadline,
@@ -236,34 +273,44 @@ def percentile(values: list[float], q: float) -> float:
 
 
 async def run(args) -> dict[str, object]:
-    port = free_port()
-    base = f"http://{HOST}:{port}"
+    PORTS[:] = [free_port() for _ in range(args.servers)]
+    base = f"http://{HOST}:{PORTS[0]}"
     ready_cfgs = ready_configs(players=[max(s.min_players, 4) for s in GAMES.values()],
                                papers=["a4"])
     ready_games = ",".join(GAMES)
     players = ",".join(str(c.players) for c in ready_cfgs)
-    command = [sys.executable, "-m", "kit", "serve", "--host", HOST, "--port", str(port),
+    command = [sys.executable, "-m", "kit", "serve", "--host", HOST,
                "--workers", str(args.workers), "--no-prewarm", "--games", ready_games,
                "--players", players, "--paper", "a4"]
     if args.queue is not None:
         command += ["--queue", str(args.queue)]
-    # the server's log (an access line per request) goes to a file: a pipe nobody reads fills
-    log_file = tempfile.TemporaryFile("w+")  # noqa: SIM115 - closed in the finally below
-    proc = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log_file,
-                            text=True)
-    sampler = MemorySampler(proc.pid)
-    sampler.start()
+    scratch = tempfile.TemporaryDirectory(prefix="kit-load-")  # several servers' own SQLite
+    database = args.database or (str(Path(scratch.name) / "console.sqlite3")
+                                 if args.servers > 1 else None)
+    if database:
+        command += ["--database", database]
+    # the servers' logs (an access line per request) go to files: a pipe nobody reads fills
+    # closed in the finally below
+    log_files = [tempfile.TemporaryFile("w+") for _ in PORTS]  # noqa: SIM115
+    procs = [subprocess.Popen([*command, "--port", str(port)], cwd=ROOT,
+                              stdout=subprocess.DEVNULL, stderr=log_file, text=True)
+             for port, log_file in zip(PORTS, log_files, strict=True)]
+    samplers = [MemorySampler(proc.pid) for proc in procs]
+    for sampler in samplers:
+        sampler.start()
     try:
-        async with httpx.AsyncClient(base_url=base, timeout=5) as probe:
-            for _ in range(300):
-                with contextlib.suppress(httpx.HTTPError):
-                    if (await probe.get("/healthz")).status_code == 200:
-                        break
-                await asyncio.sleep(0.1)
-            else:
-                log_file.seek(0)
-                raise SystemExit("the server did not start: " + log_file.read()[-2000:])
-            index = (await probe.get("/")).text
+        async with httpx.AsyncClient(timeout=5) as probe:
+            for port, log_file in zip(PORTS, log_files, strict=True):
+                for _ in range(300):
+                    with contextlib.suppress(httpx.HTTPError):
+                        if (await probe.get(f"http://{HOST}:{port}/healthz")).status_code \
+                                == 200:
+                            break
+                    await asyncio.sleep(0.1)
+                else:
+                    log_file.seek(0)
+                    raise SystemExit("the server did not start: " + log_file.read()[-2000:])
+            index = (await probe.get(base + "/")).text
         ready = sorted(set(re.findall(r'href="/kits/([\w-]+)/([\w-]+)\.pdf"', index)))
         stats = Stats()
         start = time.monotonic()
@@ -275,19 +322,28 @@ async def run(args) -> dict[str, object]:
             await asyncio.gather(*(client_run(n, base, args, stats, deadline, ready)
                                    for n in range(args.clients)))
         elapsed = time.monotonic() - start
-        async with httpx.AsyncClient(base_url=base, timeout=5) as probe:
-            health = (await probe.get("/healthz")).json()
+        async with httpx.AsyncClient(timeout=5) as probe:
+            healths = [(await probe.get(f"http://{HOST}:{port}/healthz")).json()
+                       for port in PORTS]
     finally:
-        proc.terminate()
-        try:
-            proc.wait(20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        sampler.stopped.set()
-        sampler.join()
-        log_file.seek(0)
-        server_ms = server_times(log_file.read())
-        log_file.close()
+        for proc in procs:
+            proc.terminate()
+        for proc in procs:
+            try:
+                proc.wait(20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        for sampler in samplers:
+            sampler.stopped.set()
+            sampler.join()
+        server_ms: dict[str, list[float]] = {}
+        for log_file in log_files:
+            log_file.seek(0)
+            for kind, values in server_times(log_file.read()).items():
+                server_ms.setdefault(kind, []).extend(values)
+            log_file.close()
+        scratch.cleanup()
+    health = healths[0]
     everything = [x for values in stats.latency.values() for x in values]
     return {
         "clients": args.burst or args.clients,
@@ -303,9 +359,10 @@ async def run(args) -> dict[str, object]:
         "server_side_ms": {kind: {"n": len(v), "p50": round(percentile(v, 50)),
                                   "p95": round(percentile(v, 95))}
                            for kind, v in server_ms.items() if v},
-        "server": health,
-        "server_peak_rss_mb": round(sampler.peak_kb / 1024, 1),
-        "server_processes_at_peak": sampler.peak_procs,
+        "server": health, "servers": healths,
+        # several servers: the sum of each one's peak
+        "server_peak_rss_mb": round(sum(s.peak_kb for s in samplers) / 1024, 1),
+        "server_processes_at_peak": sum(s.peak_procs for s in samplers),
     }
 
 
@@ -325,12 +382,18 @@ def main() -> int:
     parser.add_argument("--poll", type=float, default=2.0,
                         help="seconds between reloads of a 'being made' page (default: 2, "
                         "as the page itself)")
+    parser.add_argument("--servers", type=int, default=1,
+                        help="servers on as many ports, one database and one render cache "
+                        "folder; clients send each request to the next (default 1)")
+    parser.add_argument("--database", default=None, metavar="PATH_OR_URL",
+                        help="the servers' database (default: a new SQLite file for several "
+                        "servers; the server's own default for one)")
     parser.add_argument("--json", action="store_true", help="print JSON only")
     args = parser.parse_args()
     if not 1 <= args.clients <= 64 or not 1 <= args.requests <= 200 or not (
-            0 <= args.burst <= 100) or not 0.1 <= args.poll <= 5:
+            0 <= args.burst <= 100) or not 0.1 <= args.poll <= 5 or not 1 <= args.servers <= 4:
         parser.error("keep it bounded: 1-64 clients, 1-200 requests each, a burst of at most "
-                     "100, polls of 0.1 to 5 s")
+                     "100, polls of 0.1 to 5 s, 1 to 4 servers")
     result = asyncio.run(run(args))
     if args.json:
         print(json.dumps(result, indent=2))
@@ -347,10 +410,13 @@ def main() -> int:
               f"{result['shed_503_then_retried']}")
         for sample in result["error_samples"]:
             print("  ", sample)
-        pool, cache = result["server"]["pool"], result["server"]["cache"]
-        assert pool and cache, "the bench asks /healthz from loopback: it shows the figures"
-        print(f"server: {pool['started']} renders, cache {cache['kits']} kits "
-              f"({cache['bytes'] / 1e6:.1f} MB), {cache['hits']} hits / {cache['misses']} misses")
+        for number, health in enumerate(result["servers"], start=1):
+            pool, cache = health["pool"], health["cache"]
+            assert pool and cache, "the bench asks /healthz from loopback: it shows the figures"
+            name = "server" if len(result["servers"]) == 1 else f"server {number}"
+            print(f"{name}: {pool['started']} renders, cache {cache['kits']} kits "
+                  f"({cache['bytes'] / 1e6:.1f} MB), {cache['hits']} hits / "
+                  f"{cache['misses']} misses")
         print(f"server peak memory: {result['server_peak_rss_mb']} MB RSS "
               f"({result['server_processes_at_peak']} processes: server + render workers)")
     return 1 if result["errors"] else 0
