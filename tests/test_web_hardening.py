@@ -32,7 +32,7 @@ from kit.cache import RenderCache  # noqa: E402
 from kit.output import KitFiles  # noqa: E402
 from kit.registry import GAMES  # noqa: E402
 from kit.web import app as web_app  # noqa: E402
-from kit.web import pages, site  # noqa: E402
+from kit.web import site  # noqa: E402
 from kit.web.kits import Rendered  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore:Using `httpx`")
@@ -120,9 +120,7 @@ def stub_render(config, preview_pages=1):
     return Rendered(config, KitFiles(config.folder_name, {"player-kit.pdf": b"%PDF-1.7"}), ())
 
 
-@pytest.mark.parametrize(("players", "status"), [(pages.WEB_MAX_PLAYERS, 303),
-                                                  (pages.WEB_MAX_PLAYERS + 1, 422),
-                                                  (1200, 422)])
+@pytest.mark.parametrize(("players", "status"), [(120, 303), (121, 422), (1200, 422)])
 def test_a_web_request_caps_players_at_120(tmp_path, players, status):
     app = web_app.create_app(executor="thread", workers=1, prewarm=False, render=stub_render,
                              games=[FIRST.name], players=[SMALL], papers=["a4"],
@@ -133,7 +131,7 @@ def test_a_web_request_caps_players_at_120(tmp_path, players, status):
         assert response.status_code == status
         assert app.state.service.pool.started == (1 if status == 303 else 0)
         if status == 422:
-            assert f"up to {pages.WEB_MAX_PLAYERS} players" in response.text
+            assert "up to 120 players" in response.text
             assert 'max="120"' in client.get("/custom").text
 
 
