@@ -127,6 +127,15 @@ def test_while_one_server_makes_a_kit_the_other_says_being_made(pair):
     assert (a.calls, b.calls) == (1, 0)
 
 
+def test_a_result_page_waits_a_moment_for_the_kit_another_server_is_making(pair):
+    a = Render("A", hold=True)
+    one, two = pair(a, Render("B"))
+    location = order(one, "Moment")
+    threading.Timer(0.2, a.release.set).start()  # well inside the page's 1.5 s wait
+    page = two.get(location)  # as on the server making it: a small kit shows at first look
+    assert page.status_code == 200 and "Moment" in page.text
+
+
 def test_the_server_asked_renders_a_kit_no_other_server_makes(pair, console_url):  # noqa: F811
     a, b = Render("A", hold=True), Render("B")
     one, two = pair(a, b)

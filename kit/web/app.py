@@ -281,7 +281,7 @@ async def custom_result(request: Request) -> Response:
     status = await locate(service, request.path_params["key"])  # whichever server took it
     if status.state == "waiting" and status.place == 0:  # being made: most take about a second
         await service.settle(request.path_params["key"], SETTLE_S)
-        status = await locate(service, request.path_params["key"])
+        status = await locate(service, request.path_params["key"], wait=SETTLE_S)
     if status.state == "waiting":
         return queued_page(request, status)
     values = values_from_query(request.query_params)

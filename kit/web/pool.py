@@ -405,11 +405,12 @@ class KitService:
         else:
             rendered = future.result()
             custom = job.key not in self.ready_keys
+            # custom kits too, and first: a server behind the same cache folder serves them
+            # from the moment this one's page says ready
+            keep_kit(self.store, rendered, PREVIEW_PAGES)
             self.cache.put(job.key, Entry(rendered, pinned=job.key in self.warm_keys,
                                           keep_until=time.monotonic() + KEEP_S if custom
                                           else 0.0, seconds=job.seconds, client=job.client))
-            # custom kits too: another server behind the same cache folder serves them
-            keep_kit(self.store, rendered, PREVIEW_PAGES)
         self.tickets.ended(job.key, None if error is not None else job.seconds)
 
     async def kept(self, config: KitConfig) -> Entry | None:

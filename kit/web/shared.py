@@ -33,7 +33,7 @@ from sqlalchemy.engine import Engine
 from ..config import KitConfig
 from ..errors import KitError
 from .kept import KEEP_S, MAX_TICKETS, Entry, Ticket, Tickets
-from .kits import PREVIEW_PAGES, config_text, load_kit
+from .kits import PREVIEW_PAGES, config_text, kept_key, load_kit
 from .pool import Busy, KitService, Status
 
 log = logging.getLogger("kit.web")
@@ -41,6 +41,7 @@ log = logging.getLogger("kit.web")
 LEASE_S = 120.0  # a render's lease; as long as the app waits for any render
 RETAIN_S = 30 * 24 * 3600.0  # a result id's row is dropped this long after it was made
 PRUNE_EVERY = 500  # rows added by this process between two prunes
+WAIT_STEP_S = 0.1  # how often a kit another server makes is looked for in the shared cache
 IDENT = re.compile(r"[A-Za-z0-9_-]{22}")  # secrets.token_urlsafe(16)
 
 metadata = sa.MetaData()
@@ -180,10 +181,22 @@ def install(service: KitService, console: object) -> None:
         service.tickets = SharedTickets(engine, lambda key: service.pool.job(key) is not None)
 
 
-async def locate(service: KitService, ident: str) -> Status:
+async def _from_cache(service: KitService, ticket: Ticket) -> bool:
+    """Load ``ticket``'s kit from the shared render cache into memory; whether it was there."""
+    rendered = await asyncio.to_thread(load_kit, service.store, ticket.config, PREVIEW_PAGES)
+    if rendered is None:
+        return False
+    seconds = await asyncio.to_thread(service.tickets.seconds, ticket.key)  # type: ignore
+    service.cache.put(ticket.key, Entry(rendered, keep_until=time.monotonic() + KEEP_S,
+                                        seconds=seconds, client=ticket.client))
+    return True
+
+
+async def locate(service: KitService, ident: str, wait: float = 0.0) -> Status:
     """Where result id ``ident`` stands on this server, whichever server took its form: the
     id from the database, the kit from memory, else from the shared render cache, else being
-    made by another server (its lease), else lined up here. Raises ``Busy``."""
+    made by another server (its lease: then its kit is waited for up to ``wait`` seconds),
+    else lined up here. Raises ``Busy``."""
     tickets = service.tickets
     if not isinstance(tickets, SharedTickets):
         return service.status(ident)
@@ -193,14 +206,17 @@ async def locate(service: KitService, ident: str) -> Status:
     ticket = status.ticket
     if status.state != "gone" or ticket is None:
         return status
-    rendered = await asyncio.to_thread(load_kit, service.store, ticket.config, PREVIEW_PAGES)
-    if rendered is not None:
-        seconds = await asyncio.to_thread(tickets.seconds, ticket.key)
-        service.cache.put(ticket.key, Entry(rendered, keep_until=time.monotonic() + KEEP_S,
-                                            seconds=seconds, client=ticket.client))
+    if await _from_cache(service, ticket):
         return service.status(ident)
     if not await asyncio.to_thread(tickets.claim, ident, ticket.key):
-        return Status("waiting", ticket, place=0)  # another server is making it
+        # another server is making it: its kit lands in the shared cache when made
+        key, deadline = kept_key(ticket.config, PREVIEW_PAGES), time.monotonic() + wait
+        while time.monotonic() < deadline:
+            await asyncio.sleep(WAIT_STEP_S)
+            if service.store is not None and service.store.has(key) \
+                    and await _from_cache(service, ticket):
+                return service.status(ident)
+        return Status("waiting", ticket, place=0)
     service.transient.pop(ticket.key, None)  # a new try
     try:
         service._submit(ticket.key, ticket.config, ticket.client, background=False)
