@@ -70,6 +70,31 @@ class Msg:
         return words.gettext(self.template, **values)  # type: ignore[attr-defined]
 
 
+class Plural(Msg):
+    """A ``Msg`` whose words depend on a count (``ngettext`` below makes one)."""
+
+    def __init__(self, singular: str, plural: str, count: int, **values: object) -> None:
+        super().__init__(singular if count == 1 else plural, num=count, **values)
+        self.forms = (singular, plural)
+
+    def __repr__(self) -> str:
+        return f"Plural({self.forms!r}, **{self.values!r})"
+
+    def text(self, words: object) -> str:
+        """The message in ``words``' language, in the plural form its count takes there."""
+        values = {k: v.text(words) if isinstance(v, Msg) else words.number(v)  # type: ignore
+                  if isinstance(v, int) and not isinstance(v, bool) else str(v)
+                  for k, v in self.values.items()}
+        count = self.values["num"]
+        return words.ngettext(*self.forms, count, **values)  # type: ignore[attr-defined]
+
+
+def ngettext(singular: str, plural: str, count: int, **values: object) -> Plural:
+    """A message with singular and plural forms (``%(num)s`` is the count), named like gettext's
+    so ``pybabel extract`` lists both forms as one entry."""
+    return Plural(singular, plural, count, **values)
+
+
 def shown_path(path: object, limit: int = 200) -> str:
     """A file or folder path for a message: escaped, shortened only when very long."""
     text = escaped(str(path))
@@ -83,9 +108,10 @@ class KitError(Exception):
     (``text``); ``message`` is then its English form.
     """
 
-    def __init__(self, field: str, message: str | Msg) -> None:
+    def __init__(self, field: str | Msg, message: str | Msg) -> None:
         self.said = message if isinstance(message, Msg) else None
-        message = str(message)
+        self.place = field if isinstance(field, Msg) else None
+        field, message = str(field), str(message)
         super().__init__(field, message)
         self.field = field
         self.message = message
@@ -99,8 +125,13 @@ class KitError(Exception):
         return self.said.text(words) if self.said is not None and words is not None \
             else self.message
 
+    def where(self, words: object = None) -> str:
+        """The field in ``words``' language ("tour 3, joueur Eve"); as given when not a ``Msg``."""
+        return self.place.text(words) if self.place is not None and words is not None \
+            else self.field
+
     def __reduce__(self):  # pickles across process pools with its class and both parts
-        return (type(self), (self.field, self.said or self.message))
+        return (type(self), (self.place or self.field, self.said or self.message))
 
 
 class ConfigError(KitError):
@@ -135,7 +166,8 @@ class Problems(KitError):
         found = tuple(problems)
         if not found:
             raise ValueError("Problems needs at least one problem")
-        super().__init__(found[0].field, found[0].message)
+        first = found[0]
+        super().__init__(first.place or first.field, first.said or first.message)
         self.problems = found
 
     def __str__(self) -> str:

@@ -20,7 +20,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
-from ...errors import GameLogError, Problems
+from ...errors import GameLogError, Msg, Problems, ngettext
+from ...i18n import N_
 from .model import (
     BASE_GUESSES,
     HIGHER,
@@ -45,8 +46,8 @@ from .model import (
     is_int,
     join,
     order_field,
-    plural,
     show,
+    turn_field,
 )
 
 
@@ -89,10 +90,9 @@ def _replay(log: GameLog, strict: bool) -> GameResult:
     for number, orders in enumerate(log.turns, start=1):
         if won is not None:
             if orders:
-                problems.append(GameLogError(
-                    f"turn {number}",
-                    f"the game was won in turn {won.number} by {join(won.winners)}; "
-                    "no orders are allowed after that"))
+                problems.append(GameLogError(turn_field(number), Msg(N_(
+                    "the game was won in turn %(turn)s by %(winners)s; no orders are allowed "
+                    "after that"), turn=won.number, winners=join(won.winners))))
             continue
         report = _play_turn(log, number, orders, identified, hits_last, strict, problems)
         reports.append(report)
@@ -182,9 +182,9 @@ def _play_turn(log: GameLog, number: int, orders: Mapping[str, Orders],
     players = log.players
     for label in orders:
         if label not in players:
-            problems.append(GameLogError(order_field(number, label),
-                                         f"{label} is not a player; players are "
-                                         f"{join(players)}"))
+            problems.append(GameLogError(order_field(number, label), Msg(N_(
+                "%(name)s is not a player; players are %(players)s"), name=label,
+                players=join(players))))
     allowance = {label: allowed_guesses(hits_last[label]) for label in players}
     hits = dict.fromkeys(players, 0)
     rows: list[Row] = []
@@ -197,8 +197,8 @@ def _play_turn(log: GameLog, number: int, orders: Mapping[str, Orders],
         if order is None:
             rulings.append(Ruling(number, label, "no-orders"))
             if strict:
-                found.append(GameLogError(order_field(number, label), "no orders; with "
-                                          "--strict every player gives orders every turn"))
+                found.append(GameLogError(order_field(number, label), Msg(N_(
+                    "no orders; with --strict every player gives orders every turn"))))
         elif isinstance(order, Guesses):
             found, ruled = _check_guesses(log, number, label, order, allowance[label],
                                           hits_last[label], strict)
@@ -220,8 +220,8 @@ def _play_turn(log: GameLog, number: int, orders: Mapping[str, Orders],
                 if not row.partial and row.correct == len(players) - 1:
                     correct_lists.append(label)
         else:
-            found.append(GameLogError(order_field(number, label),
-                                      f"{show(order)} is not orders; give guesses or a list"))
+            found.append(GameLogError(order_field(number, label), Msg(N_(
+                "%(got)s is not orders; give guesses or a list"), got=show(order))))
         problems += found
     done, winners, reason = finishers(players, correct_lists, completed_at)
     return TurnReport(
@@ -246,15 +246,19 @@ def _check_guesses(log: GameLog, number: int, label: str, order: Guesses, allowe
                    hits_last: int, strict: bool) -> tuple[list[GameLogError], list[Ruling]]:
     """Errors (always, or for rulings with ``strict``) and rulings for a player's guesses."""
     where = order_field(number, label)
-    because = f"{allowed} {'is' if allowed == 1 else 'are'} allowed this turn " + (
-        f"({BASE_GUESSES} + {plural(hits_last, 'hit')} last turn)")
+    because = ngettext("%(num)s is allowed this turn (%(base)s + %(hits)s last turn)",
+                       "%(num)s are allowed this turn (%(base)s + %(hits)s last turn)", allowed,
+                       base=BASE_GUESSES,
+                       hits=ngettext("%(num)s hit", "%(num)s hits", hits_last))
     count = len(order.numbers)
     lo, hi = log.range
     if count == 0:
-        return [GameLogError(where, f"no guesses; make 1 to {allowed} guesses ({because}), "
-                             "or submit a list")], []
-    errors = [GameLogError(where, f"guess {index} is {show(guess)}, not a whole number; "
-                           f"guesses are whole numbers from {lo} to {hi}")
+        return [GameLogError(where, Msg(N_("no guesses; make 1 to %(allowed)s guesses "
+                                           "(%(because)s), or submit a list"),
+                                        allowed=allowed, because=because))], []
+    errors = [GameLogError(where, Msg(N_("guess %(index)s is %(got)s, not a whole number; "
+                                         "guesses are whole numbers from %(lo)s to %(hi)s"),
+                                      index=index, got=show(guess), lo=lo, hi=hi))
               for index, guess in enumerate(order.numbers, start=1) if not is_int(guess)]
     if errors:
         return errors, []
@@ -264,14 +268,16 @@ def _check_guesses(log: GameLog, number: int, label: str, order: Guesses, allowe
             if not lo <= guess <= hi]
     if count > allowed:
         if strict:
-            errors.append(GameLogError(where, f"{plural(count, 'guess', 'guesses')}, but "
-                                       f"{because}"))
+            errors.append(GameLogError(where, ngettext("%(num)s guess, but %(because)s",
+                                                       "%(num)s guesses, but %(because)s",
+                                                       count, because=because)))
         extra = order.numbers[allowed:]
         rulings.append(Ruling(number, label, "extra-guesses", numbers=tuple(extra),
                               positions=tuple(range(allowed + 1, count + 1)), allowed=allowed))
     if void:
         if strict:
-            errors += [GameLogError(where, f"guess {guess} is outside the range {lo} to {hi}")
+            errors += [GameLogError(where, Msg(N_("guess %(guess)s is outside the range %(lo)s "
+                                                  "to %(hi)s"), guess=guess, lo=lo, hi=hi))
                        for _index, guess in void]
         rulings.append(Ruling(number, label, "out-of-range",
                               numbers=tuple(guess for _i, guess in void),
@@ -284,29 +290,33 @@ def _check_list(log: GameLog, number: int, label: str, order: GuessList, strict:
     """Errors (always, or for a partial list with ``strict``) and the ruling for a list."""
     where = order_field(number, label)
     others = tuple(target for target in log.players if target != label)
-    rule = f"a list names every other player exactly once ({join(others)})"
+    rule = Msg(N_("a list names every other player exactly once (%(others)s)"),
+               others=join(others))
     errors = []
     for target in order.entries:
         if target == label:
-            errors.append(GameLogError(where, f"the list names {label}, the player's own "
-                                       f"label; {rule}"))
+            errors.append(GameLogError(where, Msg(N_("the list names %(name)s, the player's own "
+                                                     "label; %(rule)s"), name=label, rule=rule)))
         elif target not in log.players:
-            errors.append(GameLogError(where, f"the list names {target}, who is not a player; "
-                                       f"{rule}"))
+            errors.append(GameLogError(where, Msg(N_("the list names %(name)s, who is not a "
+                                                     "player; %(rule)s"), name=target, rule=rule)))
     lo, hi = log.range
     for target in others:
         if target not in order.entries:
             continue
         value = order.entries[target]
         if not is_int(value):
-            errors.append(GameLogError(where, f"the list gives {target} {show(value)}, not a "
-                                       f"whole number; numbers are from {lo} to {hi}"))
+            errors.append(GameLogError(where, Msg(N_(
+                "the list gives %(name)s %(got)s, not a whole number; numbers are from %(lo)s to "
+                "%(hi)s"), name=target, got=show(value), lo=lo, hi=hi)))
         elif not lo <= value <= hi:
-            errors.append(GameLogError(where, f"the list gives {target} {value}, outside the "
-                                       f"range {lo} to {hi}"))
+            errors.append(GameLogError(where, Msg(N_(
+                "the list gives %(name)s %(got)s, outside the range %(lo)s to %(hi)s"),
+                name=target, got=value, lo=lo, hi=hi)))
     missing = tuple(target for target in others if target not in order.entries)
     if not missing:
         return errors, None
     if strict:
-        errors.append(GameLogError(where, f"the list is missing {join(missing)}; {rule}"))
+        errors.append(GameLogError(where, Msg(N_("the list is missing %(names)s; %(rule)s"),
+                                          names=join(missing), rule=rule)))
     return errors, Ruling(number, label, "partial-list", missing=missing)

@@ -14,7 +14,8 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ...errors import ConfigError, GameLogError, KitError, Problems
+from ...errors import ConfigError, GameLogError, KitError, Msg, Problems
+from ...i18n import N_
 from ...options import parse_range
 from .engine import play
 from .model import (
@@ -33,6 +34,7 @@ from .model import (
     join,
     order_field,
     show,
+    turn_field,
 )
 
 TURN_FIELD = re.compile(r"turn (\d+)")
@@ -62,11 +64,15 @@ class Names:
             return name
         return self.loose.get(name_key(name))
 
-    def unknown(self, name: str) -> str:
+    def unknown(self, name: str) -> Msg:
         """The message for a name that is nobody: the nearest player, then every player."""
         near = difflib.get_close_matches(name_key(name), list(self.loose), n=1, cutoff=0.6)
-        hint = f"did you mean {self.loose[near[0]]}? " if near else ""
-        return f"{show(name)} is not a player; {hint}players are {join(self.players)}"
+        if near:
+            return Msg(N_("%(name)s is not a player; did you mean %(near)s? players are "
+                          "%(players)s"), name=show(name), near=self.loose[near[0]],
+                       players=join(self.players))
+        return Msg(N_("%(name)s is not a player; players are %(players)s"), name=show(name),
+                   players=join(self.players))
 
 
 def parse_game_log(data: Mapping[str, Any], *, strict: bool = False,
@@ -79,21 +85,23 @@ def parse_game_log(data: Mapping[str, Any], *, strict: bool = False,
     the rules, with the house rulings applied (or, with ``strict``, none needed).
     """
     if not isinstance(data, Mapping):
-        raise ConfigError("game", "the game log must be a TOML table")
+        raise ConfigError("game", Msg(N_("the game log must be a TOML table")))
     problems: list[KitError] = []
     for key in data:
         if key not in TOP_LEVEL_KEYS:
-            problems.append(ConfigError(str(key), "unknown key; allowed keys are "
-                                        f"{join(TOP_LEVEL_KEYS)}"))
+            problems.append(ConfigError(str(key), Msg(N_("unknown key; allowed keys are "
+                                                         "%(keys)s"), keys=join(TOP_LEVEL_KEYS))))
     game = data.get("game")
     if game != NAME:
-        shown = "missing" if game is None else f"is {show(game)}"
-        problems.append(ConfigError("game", f'{shown}; this kind of game log needs '
-                                    f'game = "{NAME}"'))
+        problems.append(ConfigError("game", Msg(N_('missing; this kind of game log needs '
+                                                   'game = "%(name)s"'), name=NAME)
+                                    if game is None else
+                                    Msg(N_('is %(got)s; this kind of game log needs '
+                                           'game = "%(name)s"'), got=show(game), name=NAME)))
     _check_header(data, problems)
     if "players" not in data:
-        problems.append(ConfigError("players", 'missing; list the players like '
-                                    'players = ["A", "B", "C", "D"]'))
+        problems.append(ConfigError("players", Msg(N_('missing; list the players like '
+                                                      'players = ["A", "B", "C", "D"]'))))
         _raise(problems)
     players = _collect(problems, check_players, data["players"])
     if players is None:
@@ -142,13 +150,14 @@ def _check_header(data: Mapping[str, Any], problems: list[KitError]) -> None:
     title = data.get("title")
     if title is not None and (not isinstance(title, str) or not title.strip()
                               or len(title) > TITLE_MAX or not title.isprintable()):
-        problems.append(ConfigError("title", f"{show(title)} is not a title; give one line of "
-                                    f"1 to {TITLE_MAX} characters, like \"Friday night\""))
+        problems.append(ConfigError("title", Msg(N_('%(got)s is not a title; give one line of '
+                                                    '1 to %(max)s characters, like "Friday '
+                                                    'night"'), got=show(title), max=TITLE_MAX)))
     published = data.get("published")
     if published is not None and (not is_int(published) or published < 0):
-        problems.append(ConfigError("published", f"{show(published)} is not a turn number; "
-                                    "say how many turns' reports were handed out, like "
-                                    "published = 3"))
+        problems.append(ConfigError("published", Msg(N_(
+            "%(got)s is not a turn number; say how many turns' reports were handed out, like "
+            "published = 3"), got=show(published))))
 
 
 def _bounds(data: Mapping[str, Any], players: int) -> tuple[int, int] | None:
@@ -162,8 +171,8 @@ def _bounds(data: Mapping[str, Any], players: int) -> tuple[int, int] | None:
 def _secrets(raw: object, names: Names, bounds: tuple[int, int], problems: list[KitError]
              ) -> dict[str, object]:
     if not isinstance(raw, Mapping):
-        problems.append(ConfigError("secrets", "must be a table like [secrets] A = 12, not "
-                                    f"{show(raw)}"))
+        problems.append(ConfigError("secrets", Msg(N_("must be a table like [secrets] A = 12, "
+                                                      "not %(got)s"), got=show(raw))))
         return {}
     secrets: dict[str, object] = {}
     for name, value in raw.items():
@@ -171,8 +180,8 @@ def _secrets(raw: object, names: Names, bounds: tuple[int, int], problems: list[
         if label is None:
             problems.append(GameLogError(f"secrets.{name}", names.unknown(name)))
         elif label in secrets:
-            problems.append(GameLogError(f"secrets.{label}", "given twice (as "
-                                         f"{show(name)} too); give each secret once"))
+            problems.append(GameLogError(f"secrets.{label}", Msg(N_(
+                "given twice (as %(name)s too); give each secret once"), name=show(name))))
         else:
             secrets[label] = value
     _collect(problems, check_secrets, secrets, names.players, bounds, True)
@@ -182,11 +191,13 @@ def _secrets(raw: object, names: Names, bounds: tuple[int, int], problems: list[
 def _turns(raw: object, names: Names, problems: list[KitError]
            ) -> tuple[Mapping[str, Orders], ...]:
     if isinstance(raw, (str, bytes)) or not isinstance(raw, Sequence):
-        problems.append(ConfigError("turn", "turns must be [[turn]] tables, one per turn"))
+        problems.append(ConfigError("turn", Msg(N_("turns must be [[turn]] tables, one per "
+                                                   "turn"))))
         return ()
     if len(raw) > MAX_LOG_TURNS:
-        problems.append(ConfigError("turn", f"{len(raw)} turns logged; a game log takes at "
-                                    f"most {MAX_LOG_TURNS}"))
+        problems.append(ConfigError("turn", Msg(N_("%(count)s turns logged; a game log takes "
+                                                   "at most %(max)s"), count=len(raw),
+                                                max=MAX_LOG_TURNS)))
         return ()
     return tuple(_turn(number, orders, names, problems)
                  for number, orders in enumerate(raw, start=1))
@@ -195,8 +206,8 @@ def _turns(raw: object, names: Names, problems: list[KitError]
 def _turn(number: int, raw: object, names: Names, problems: list[KitError]
           ) -> Mapping[str, Orders]:
     if not isinstance(raw, Mapping):
-        problems.append(GameLogError(f"turn {number}", "must be a [[turn]] table of orders, "
-                                     "one per player"))
+        problems.append(GameLogError(turn_field(number), Msg(N_(
+            "must be a [[turn]] table of orders, one per player"))))
         return {}
     orders: dict[str, Orders] = {}
     for name, value in raw.items():
@@ -205,8 +216,9 @@ def _turn(number: int, raw: object, names: Names, problems: list[KitError]
             problems.append(GameLogError(order_field(number, name), names.unknown(name)))
             continue
         if label in orders:
-            problems.append(GameLogError(order_field(number, label), "orders given twice "
-                                         f"(also as {show(name)}); keep one entry a turn"))
+            problems.append(GameLogError(order_field(number, label), Msg(N_(
+                "orders given twice (also as %(name)s); keep one entry a turn"),
+                name=show(name))))
             continue
         parsed = _orders(number, label, value, names, problems)
         if parsed is not None:
@@ -224,16 +236,16 @@ def _orders(number: int, label: str, value: object, names: Names, problems: list
         for name, number_given in value["list"].items():
             target = names.match(name)
             if target is None:
-                problems.append(GameLogError(order_field(number, label), "the list names "
-                                             + names.unknown(name)))
+                problems.append(GameLogError(order_field(number, label), Msg(N_(
+                    "the list names %(problem)s"), problem=names.unknown(name))))
             elif target in entries:
-                problems.append(GameLogError(order_field(number, label), f"the list names "
-                                             f"{target} twice; name each player once"))
+                problems.append(GameLogError(order_field(number, label), Msg(N_(
+                    "the list names %(name)s twice; name each player once"), name=target)))
             else:
                 entries[target] = number_given
         return GuessList(entries)  # type: ignore[arg-type]
     problems.append(GameLogError(
         order_field(number, label),
-        f"{show(value)} is not orders; give guesses like [17, 33] "
-        "or a list like { list = { A = 12, B = 30 } }"))
+        Msg(N_("%(got)s is not orders; give guesses like [17, 33] or a list like "
+               "{ list = { A = 12, B = 30 } }"), got=show(value))))
     return None

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Literal
 
-from ...errors import SHOWN_MAX, ConfigError, GameLogError, Problems, escaped
+from ...errors import SHOWN_MAX, ConfigError, GameLogError, Msg, Problems, escaped, ngettext
 from ...i18n import N_
 from ...options import parse_range
 
@@ -61,12 +61,20 @@ def join(labels: Sequence[str]) -> str:
     return ", ".join(labels)
 
 
-def plural(count: int, word: str, plural: str | None = None) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {plural or word + 's'}"
+def order_field(turn: int, label: str) -> Msg:
+    """The field of a player's orders: "turn 3, player Eve" (a page says it in its language)."""
+    return Msg(N_("turn %(turn)s, player %(player)s"), turn=turn, player=label)
 
 
-def order_field(turn: int, label: str) -> str:
-    return f"turn {turn}, player {label}"
+def turn_field(turn: int) -> Msg:
+    """The field of a whole turn: "turn 3"."""
+    return Msg(N_("turn %(turn)s"), turn=turn)
+
+
+def needs_players(count: object) -> Msg:
+    """"... players; What's My Number? needs at least 4" (``count``: a Msg or shown text)."""
+    return Msg(N_("%(count)s; %(game)s needs at least %(min)s"), count=count, game=Msg(TITLE),
+               min=MIN_PLAYERS)
 
 
 # --- setup ---------------------------------------------------------------------------------------
@@ -75,16 +83,16 @@ def order_field(turn: int, label: str) -> str:
 def default_range(players: int) -> tuple[int, int]:
     """The range the rules suggest: 1 to 10 x (players - 1), e.g. 1-50 for six players."""
     if not is_int(players) or players < MIN_PLAYERS:
-        raise ConfigError(
-            "players", f"{show(players)} players; {TITLE} needs at least {MIN_PLAYERS}"
-        )
+        raise ConfigError("players", needs_players(
+            Msg(N_("%(count)s players"), count=show(players))))
     return (1, 10 * (players - 1))
 
 
 def player_labels(count: int) -> list[str]:
     """Spreadsheet-style labels: A ... Z, then AA, AB, ... (bijective base 26)."""
     if not is_int(count) or count < 0:
-        raise ConfigError("players", f"{show(count)} is not a player count (0 or more)")
+        raise ConfigError("players", Msg(N_("%(got)s is not a player count (0 or more)"),
+                                         got=show(count)))
     labels = []
     for index in range(1, count + 1):
         label = ""
@@ -104,42 +112,46 @@ def allowed_guesses(hits_last_turn: int) -> int:
 
 def check_players(players: object) -> tuple[str, ...]:
     if isinstance(players, (str, bytes)) or not isinstance(players, Sequence):
-        raise ConfigError(
-            "players", f'must be a list of labels like ["A", "B", "C", "D"], not {show(players)}'
-        )
+        raise ConfigError("players", Msg(N_(
+            'must be a list of labels like ["A", "B", "C", "D"], not %(got)s'), got=show(players)))
     if len(players) > MAX_LOG_PLAYERS:
-        raise ConfigError("players", f"{len(players)} players listed; a game log takes at most "
-                          f"{MAX_LOG_PLAYERS}")
+        raise ConfigError("players", Msg(N_("%(count)s players listed; a game log takes at most "
+                                            "%(max)s"), count=len(players), max=MAX_LOG_PLAYERS))
     for label in players:
         _check_label(label)
     seen: set[str] = set()
     for label in players:
         if label in seen:
-            raise ConfigError("players", f'"{label}" is listed twice; player labels must be unique')
+            raise ConfigError("players", Msg(N_('"%(label)s" is listed twice; player labels must '
+                                                'be unique'), label=label))
         seen.add(label)
     if len(players) < MIN_PLAYERS:
-        raise ConfigError(
-            "players",
-            f"{plural(len(players), 'player')} listed; {TITLE} needs at least {MIN_PLAYERS}",
-        )
+        raise ConfigError("players", needs_players(ngettext(
+            "%(num)s player listed", "%(num)s players listed", len(players))))
     return tuple(players)
 
 
 def _check_label(label: object) -> None:
-    allowed = f"labels are 1 to {MAX_LABEL_LENGTH} characters, like A or Alice"
+    allowed = Msg(N_("labels are 1 to %(max)s characters, like A or Alice"),
+                  max=MAX_LABEL_LENGTH)
     if not isinstance(label, str):
-        raise ConfigError("players", f"{show(label)} is not a label; {allowed}")
+        raise ConfigError("players", Msg(N_("%(got)s is not a label; %(allowed)s"),
+                                         got=show(label), allowed=allowed))
     if not label.strip():
-        raise ConfigError("players", f"an empty label is not allowed; {allowed}")
+        raise ConfigError("players", Msg(N_("an empty label is not allowed; %(allowed)s"),
+                                         allowed=allowed))
     if len(label) > MAX_LABEL_LENGTH:
-        raise ConfigError("players", f'"{label}" is {len(label)} characters long; {allowed}')
+        raise ConfigError("players", Msg(N_('"%(label)s" is %(length)s characters long; '
+                                            '%(allowed)s'), label=label, length=len(label),
+                                         allowed=allowed))
     if label != label.strip():
-        raise ConfigError("players", f'"{label}" starts or ends with a space; {allowed}')
+        raise ConfigError("players", Msg(N_('"%(label)s" starts or ends with a space; '
+                                            '%(allowed)s'), label=label, allowed=allowed))
     # A "|" or a line break would break the turn-report table the label is printed in.
     if "|" in label or any(not char.isprintable() for char in label):
-        raise ConfigError(
-            "players", f'"{label}" contains "|" or a control character; {allowed}, without those'
-        )
+        raise ConfigError("players", Msg(N_('"%(label)s" contains "|" or a control character; '
+                                            '%(allowed)s, without those'), label=label,
+                                         allowed=allowed))
 
 
 def check_range(bounds: tuple[int, int], players: int) -> None:
@@ -148,12 +160,12 @@ def check_range(bounds: tuple[int, int], players: int) -> None:
     size = hi - lo + 1
     if size < players:
         lo_default, hi_default = default_range(players)
-        raise ConfigError(
-            "range",
-            f"{lo}-{hi} holds {plural(size, 'number')}, but {players} players need at least "
-            f"{players}, so the highest number must be at least {lo + players - 1} (the default "
-            f"for {players} players is {lo_default}-{hi_default})",
-        )
+        raise ConfigError("range", Msg(N_(
+            "%(lo)s-%(hi)s holds %(size)s, but %(players)s players need at least %(players)s, "
+            "so the highest number must be at least %(least)s (the default for %(players)s "
+            "players is %(lo_default)s-%(hi_default)s)"), lo=lo, hi=hi,
+            size=ngettext("%(num)s number", "%(num)s numbers", size), players=players,
+            least=lo + players - 1, lo_default=lo_default, hi_default=hi_default))
 
 
 # --- the game log --------------------------------------------------------------------------------
@@ -214,20 +226,24 @@ def check_secrets(secrets: Mapping[str, object], players: tuple[str, ...],
     """The secrets, checked: one whole number in the range for every player. ``every``:
     raise every problem at once (``Problems``), not just the first."""
     lo, hi = bounds
-    allowed = f"secrets are whole numbers from {lo} to {hi}"
-    problems = [GameLogError(f"secrets.{label}", f"{label} is not a player; players are "
-                             f"{join(players)}") for label in secrets if label not in players]
+    allowed = Msg(N_("secrets are whole numbers from %(lo)s to %(hi)s"), lo=lo, hi=hi)
+    problems = [GameLogError(f"secrets.{label}", Msg(N_("%(name)s is not a player; players are "
+                                                       "%(players)s"), name=label,
+                                                    players=join(players)))
+                for label in secrets if label not in players]
     checked: dict[str, int] = {}
     for label in players:
         value = secrets.get(label)
         if label not in secrets:
-            problems.append(GameLogError(f"secrets.{label}", f"no secret number given; {allowed}"))
+            problems.append(GameLogError(f"secrets.{label}", Msg(N_(
+                "no secret number given; %(allowed)s"), allowed=allowed)))
         elif not is_int(value):
-            problems.append(GameLogError(f"secrets.{label}",
-                                         f"{show(value)} is not a whole number; {allowed}"))
+            problems.append(GameLogError(f"secrets.{label}", Msg(N_(
+                "%(got)s is not a whole number; %(allowed)s"), got=show(value), allowed=allowed)))
         elif not lo <= value <= hi:  # type: ignore[operator]
-            problems.append(GameLogError(f"secrets.{label}",
-                                         f"{value} is outside the range {lo} to {hi}; {allowed}"))
+            problems.append(GameLogError(f"secrets.{label}", Msg(N_(
+                "%(got)s is outside the range %(lo)s to %(hi)s; %(allowed)s"), got=value, lo=lo,
+                hi=hi, allowed=allowed)))
         else:
             checked[label] = value  # type: ignore[assignment]
         if problems and not every:
