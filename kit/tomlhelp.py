@@ -10,26 +10,28 @@ from __future__ import annotations
 
 import re
 
-from .errors import escaped
+from .errors import Msg, escaped
+from .i18n import N_
 
 WHERE = re.compile(r"^(?P<what>.*?) \(at line (?P<line>\d+), column (?P<column>\d+)\)$", re.S)
-INLINE = ("the { ... } of a list or table must be on one line; join this line with the next "
-          "(a [ ... ] list may be split over lines, a { ... } may not)")
+INLINE = N_("the { ... } of a list or table must be on one line; join this line with the next "
+            "(a [ ... ] list may be split over lines, a { ... } may not)")
 TRAPS = (
-    ("Cannot overwrite a value", "a name is given twice in one table; in a game log that is "
+    ("Cannot overwrite a value", N_("a name is given twice in one table; in a game log that is "
      "usually the same player twice in one turn: keep one entry (orders that arrive late "
-     "belong to the next turn)"),
-    ("Cannot declare", "this table is declared twice; give each [table] once"),
-    ("Unclosed array", "a [ ... ] list is not closed, or two of its values have no comma "
-     "between them; write lists like [17, 33]"),
+     "belong to the next turn)")),
+    ("Cannot declare", N_("this table is declared twice; give each [table] once")),
+    ("Unclosed array", N_("a [ ... ] list is not closed, or two of its values have no comma "
+     "between them; write lists like [17, 33]")),
     ("Unclosed inline table", INLINE),
-    ("Invalid value", "a value must be a number, \"text in quotes\", a [list] or a { table }; "
-     "names go in quotes, like players = [\"Ann\", \"Bob\"]"),
-    ("Illegal character '\\n'", "a \"text\" is not closed on its line; add the closing quote"),
-    ("Unterminated string", "a \"text\" is not closed; add the closing quote"),
-    ("Expected '=' after a key", "write name = value, like Ann = [17, 33]"),
-    ("Invalid initial character for a key part", "a name must start with a letter, a digit, "
-     "_ or -, or be written in quotes"),
+    ("Invalid value", N_("a value must be a number, \"text in quotes\", a [list] or a "
+     "{ table }; names go in quotes, like players = [\"Ann\", \"Bob\"]")),
+    ("Illegal character '\\n'", N_("a \"text\" is not closed on its line; add the closing "
+     "quote")),
+    ("Unterminated string", N_("a \"text\" is not closed; add the closing quote")),
+    ("Expected '=' after a key", N_("write name = value, like Ann = [17, 33]")),
+    ("Invalid initial character for a key part", N_("a name must start with a letter, a digit, "
+     "_ or -, or be written in quotes")),
 )
 
 
@@ -45,9 +47,10 @@ def _open_brace(text: str, line: int, column: int) -> bool:
         and column > len(lines[line - 1].rstrip()))
 
 
-def explain(text: str, message: str) -> str:
+def explain(text: str, message: str) -> str | Msg:
     """``message`` (a ``TOMLDecodeError``'s text for ``text``) as "line L, column C: what is
-    wrong, in plain words (TOML: the parser's words)"."""
+    wrong, in plain words (TOML: the parser's words)": a ``Msg``, so a page says it in its
+    language (the parser's own words stay English)."""
     found = WHERE.match(message)
     if not found:
         return escaped(message)
@@ -56,5 +59,8 @@ def explain(text: str, message: str) -> str:
     if what.startswith(("Invalid initial character for a key part", "Invalid value",
                         "Expected '=' after a key")) and _open_brace(text, line, column):
         plain = INLINE
-    said = f"line {line}, column {column}: "
-    return said + (f"{plain} (TOML: {escaped(what)})" if plain else escaped(what))
+    if plain:
+        return Msg(N_("line %(line)s, column %(column)s: %(plain)s (TOML: %(what)s)"),
+                   line=str(line), column=str(column), plain=Msg(plain), what=escaped(what))
+    return Msg(N_("line %(line)s, column %(column)s: %(what)s"), line=str(line),
+               column=str(column), what=escaped(what))

@@ -12,7 +12,8 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from ...errors import GameLogError, KitError, Problems, shown
+from ...errors import GameLogError, KitError, Msg, Problems, shown
+from ...i18n import N_
 from ...options import NAME_MAX
 from .lines import Block
 from .rules import MAX_PLAYERS, MIN_PLAYERS, PASS
@@ -24,9 +25,11 @@ class Found:
     def __init__(self) -> None:
         self.found: list[tuple[int, int, KitError]] = []
 
-    def add(self, kind: type[KitError], where: str, line: int | None, message: str) -> None:
+    def add(self, kind: type[KitError], where: str | Msg, line: int | None,
+            message: str | Msg) -> None:
         """Record a problem; its field starts with ``line N`` when the line is known."""
-        field = f"line {line}, {where}" if line else where
+        field = Msg(N_("line %(line)s, %(where)s"), line=str(line), where=where) if line \
+            else where
         self.found.append((line or 0, len(self.found), kind(field, message)))
 
     def raise_any(self) -> None:
@@ -34,6 +37,16 @@ class Found:
         if self.found:
             raise Problems([problem for _, _, problem in sorted(self.found,
                                                                 key=lambda f: f[:2])])
+
+
+def table_field(table: int) -> Msg:
+    """A table's field: "table 2" (a page says it in its language)."""
+    return Msg(N_("table %(table)s"), table=table)
+
+
+def round_field(table: int, number: int) -> Msg:
+    """A round's field: "table 2, round 3"."""
+    return Msg(N_("table %(table)s, round %(round)s"), table=table, round=number)
 
 
 @dataclass(frozen=True)
@@ -65,31 +78,35 @@ def clean(name: str) -> str:
     return unicodedata.normalize("NFC", " ".join(name.split()))
 
 
-def check_players(where: str, line: int | None, raw: object, seen: dict[str, int],
+def check_players(where: str | Msg, line: int | None, raw: object, seen: dict[str, int],
                   number: int, found: Found) -> tuple[str, ...] | None:
     """A table's players, or None (with the problems recorded) when the list is broken."""
     if not isinstance(raw, list) or not all(isinstance(p, str) for p in raw):
-        found.add(GameLogError, where, line, 'players must be a list of names, like players = '
-                  '["Ann", "Bob", "Cy"]')
+        found.add(GameLogError, where, line, Msg(N_('players must be a list of names, like '
+                                                    'players = ["Ann", "Bob", "Cy"]')))
         return None
     ok = True
     if not MIN_PLAYERS <= len(raw) <= MAX_PLAYERS:
-        found.add(GameLogError, where, line, f"{len(raw)} players; a table seats {MIN_PLAYERS} "
-                  f"to {MAX_PLAYERS}")
+        found.add(GameLogError, where, line, Msg(N_("%(count)s players; a table seats %(lo)s to "
+                                                    "%(hi)s"), count=len(raw), lo=MIN_PLAYERS,
+                                                 hi=MAX_PLAYERS))
         ok = False
     players = []
     for item in raw:
         name = clean(item)
         if not 1 <= len(name) <= NAME_MAX:
-            found.add(GameLogError, where, line, f"the name {shown(item)} needs 1 to "
-                      f"{NAME_MAX} characters")
+            found.add(GameLogError, where, line, Msg(N_("the name %(name)s needs 1 to %(max)s "
+                                                        "characters"), name=shown(item),
+                                                     max=NAME_MAX))
             ok = False
             continue
         if name.casefold() in seen:
             other = seen[name.casefold()]
-            at = "this table" if other == number else f"tables {other} and {number}"
-            found.add(GameLogError, where, line, f"{shown(name)} is listed twice ({at}); give "
-                      "every player a different name")
+            at = Msg(N_("this table")) if other == number else Msg(
+                N_("tables %(first)s and %(second)s"), first=other, second=number)
+            found.add(GameLogError, where, line, Msg(N_("%(name)s is listed twice (%(at)s); give "
+                                                        "every player a different name"),
+                                                     name=shown(name), at=at))
             ok = False
             continue
         seen[name.casefold()] = number
@@ -118,7 +135,7 @@ def misplaced(entry: Entry, seats: Mapping[str, int], found: Found) -> bool:
     """True, with one problem recorded, when every name of a round sits at one other table:
     the round was logged under the wrong table (an older-form round appended at the end of the
     file belongs to the last [[table]]). Such a round takes no place in the table's rounds."""
-    raw, where = entry.raw, f"table {entry.table}, round {entry.number}"
+    raw, where = entry.raw, round_field(entry.table, entry.number)
     if not isinstance(raw, Mapping):
         return False
     homes = {seats.get(clean(str(key)).casefold()) for key in raw}
@@ -128,24 +145,30 @@ def misplaced(entry: Entry, seats: Mapping[str, int], found: Found) -> bool:
     if home is None or home == entry.table:
         return False
     if entry.inside is None:
-        found.add(GameLogError, where, entry.line, f"these are the players of table {home}; a "
-                  "[[table.round]] belongs to the [[table]] above it, so log this round as a "
-                  f"[[round]] with table = {home} and its round number")
+        found.add(GameLogError, where, entry.line, Msg(N_(
+            "these are the players of table %(home)s; a [[table.round]] belongs to the "
+            "[[table]] above it, so log this round as a [[round]] with table = %(home)s and its "
+            "round number"), home=home))
     else:
-        found.add(GameLogError, where, entry.line, f"these are the players of table {home}, "
-                  f"not of table {entry.table}; check table = {entry.table}")
+        found.add(GameLogError, where, entry.line, Msg(N_(
+            "these are the players of table %(home)s, not of table %(table)s; check table = "
+            "%(table)s"), home=home, table=entry.table))
     return True
 
 
-def _unknown(name: str, players: Sequence[str], seats: Mapping[str, int]) -> tuple[str, str | None]:
+def _unknown(name: str, players: Sequence[str], seats: Mapping[str, int]) -> tuple[Msg, str | None]:
     """What to say of a name that does not sit at this table, and the player it probably
     meant (a typo of one of them)."""
     home = seats.get(name.casefold())
     if home is not None:
-        return f"{shown(name)} sits at table {home}, not at this table", None
+        return Msg(N_("%(name)s sits at table %(home)s, not at this table"), name=shown(name),
+                   home=home), None
     guess = nearest(name, players)
-    hint = f"did you mean {guess}?" if guess else f"its players are {', '.join(players)}"
-    return f"{shown(name)} does not sit at this table; {hint}", guess
+    if guess:
+        return Msg(N_("%(name)s does not sit at this table; did you mean %(guess)s?"),
+                   name=shown(name), guess=guess), guess
+    return Msg(N_("%(name)s does not sit at this table; its players are %(players)s"),
+               name=shown(name), players=", ".join(players)), guess
 
 
 def _names(entry: Entry, where: str, raw: Mapping[object, object], players: Sequence[str],
@@ -165,8 +188,10 @@ def _names(entry: Entry, where: str, raw: Mapping[object, object], players: Sequ
             if guess:
                 meant.add(guess)
         elif player in given:
-            found.add(GameLogError, where, line, f"{shown(spelled[player])} and {shown(name)} "
-                      f"both name {player}; give each player once")
+            found.add(GameLogError, where, line, Msg(N_("%(first)s and %(second)s both name "
+                                                        "%(player)s; give each player once"),
+                                                     first=shown(spelled[player]),
+                                                     second=shown(name), player=player))
         else:
             given[player], spelled[player] = value, name
     return given, meant
@@ -178,27 +203,30 @@ def check_choices(entry: Entry, players: Sequence[str], bounds: tuple[int, int] 
     """One round's choices in the table's player order, or None when something is wrong.
     ``seats``: every player's table (by case-folded name), to say where a stray name sits."""
     seats = seats or {}
-    where = f"table {entry.table}, round {entry.number}"
+    where = round_field(entry.table, entry.number)
     raw = entry.raw
     if not isinstance(raw, Mapping):
-        what = ("choices must be an inline table, like choices = { Ann = 3, Dee = \"pass\" }"
-                if entry.inside else "must be a [[table.round]] table of choices, one per player")
+        what = (Msg(N_('choices must be an inline table, like choices = { Ann = 3, Dee = "pass" }'))
+                if entry.inside else
+                Msg(N_("must be a [[table.round]] table of choices, one per player")))
         found.add(GameLogError, where, entry.key_line(entry.inside or ""), what)
         return None
     before = len(found.found)
     given, meant = _names(entry, where, raw, players, seats, found)
     missing = [p for p in players if p not in given and p not in meant]
     if missing:
-        found.add(GameLogError, where, entry.line, f"no choice for {', '.join(missing)}; every "
-                  f'player writes a number or "{PASS}" in every round')
-    lo, hi = bounds or (None, None)
-    span = f"from {lo} to {hi}" if bounds else ""
+        found.add(GameLogError, where, entry.line, Msg(N_(
+            'no choice for %(names)s; every player writes a number or "%(pass)s" in every round'),
+            names=", ".join(missing), **{"pass": PASS}))
     for player, value in given.items():
         if _value(value, bounds) == "bad":
             got = shown(value) if isinstance(value, str) else shown(str(value))
-            found.add(GameLogError, where, entry.key_line(str(_key_of(raw, player))),
-                      f"{shown(player)} wrote {got}; give a whole number {span}".rstrip()
-                      + f', or "{PASS}"')
+            found.add(GameLogError, where, entry.key_line(str(_key_of(raw, player))), Msg(N_(
+                '%(player)s wrote %(got)s; give a whole number from %(lo)s to %(hi)s, or '
+                '"%(pass)s"'), player=shown(player), got=got, lo=bounds[0], hi=bounds[1],
+                **{"pass": PASS}) if bounds else Msg(N_(
+                    '%(player)s wrote %(got)s; give a whole number, or "%(pass)s"'),
+                    player=shown(player), got=got, **{"pass": PASS}))
     if len(found.found) > before:
         return None
     return tuple((p, _value(given[p], bounds)) for p in players)  # type: ignore[misc]

@@ -29,9 +29,18 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from ...errors import ConfigError, GameLogError, Problems, shown
+from ...errors import ConfigError, GameLogError, Msg, Problems, ngettext, shown
+from ...i18n import N_
 from ...options import NumberRange
-from .checks import Entry, Found, check_choices, check_players, misplaced
+from .checks import (
+    Entry,
+    Found,
+    check_choices,
+    check_players,
+    misplaced,
+    round_field,
+    table_field,
+)
 from .lines import LogLines, locate
 from .rules import (
     DEFAULT_RANGE,
@@ -137,9 +146,10 @@ def _header(data: Mapping[str, object], found: Found) -> tuple[tuple[int, int] |
     for key in data:
         if key not in KEYS:
             found.add(ConfigError, str(key), None,
-                      f"unknown key; allowed keys are {', '.join(KEYS)}")
+                      Msg(N_("unknown key; allowed keys are %(keys)s"), keys=", ".join(KEYS)))
     if not isinstance(data.get("title", ""), str):
-        found.add(ConfigError, "title", None, 'must be text, like title = "Friday party"')
+        found.add(ConfigError, "title", None, Msg(N_('must be text, like title = "Friday '
+                                                     'party"')))
     number_range: tuple[int, int] | None = DEFAULT_RANGE
     if data.get("range") is not None:
         try:
@@ -148,13 +158,15 @@ def _header(data: Mapping[str, object], found: Found) -> tuple[tuple[int, int] |
             found.found.append((0, len(found.found), exc))
             number_range = None
     if number_range and number_range[1] - number_range[0] + 1 < 4:
-        found.add(ConfigError, "range", None, f"{number_range[0]}-{number_range[1]} holds fewer "
-                  "than 4 numbers; the game needs at least 4, e.g. 1-10")
+        found.add(ConfigError, "range", None, Msg(N_(
+            "%(lo)s-%(hi)s holds fewer than 4 numbers; the game needs at least 4, e.g. 1-10"),
+            lo=number_range[0], hi=number_range[1]))
         number_range = None
     rounds = data.get("rounds", DEFAULT_ROUNDS)
     if not (_whole(rounds) and 1 <= rounds <= MAX_ROUNDS):  # type: ignore[operator]
-        found.add(ConfigError, "rounds", None, f"must be a whole number from 1 to {MAX_ROUNDS}; "
-                  f"got {shown(str(rounds))}")
+        found.add(ConfigError, "rounds", None, Msg(N_(
+            "must be a whole number from 1 to %(max)s; got %(got)s"), max=MAX_ROUNDS,
+            got=shown(str(rounds))))
         rounds = MAX_ROUNDS
     return number_range, int(rounds)  # type: ignore[arg-type]
 
@@ -165,34 +177,35 @@ def _tables(data: Mapping[str, object], lines: LogLines | None, found: Found, se
     ``seen`` gets every player's table, by case-folded name."""
     raw_tables = data.get("table")
     if not isinstance(raw_tables, list) or not raw_tables:
-        found.add(ConfigError, "table", None, "give one or more [[table]] entries, each with its "
-                  "players")
+        found.add(ConfigError, "table", None, Msg(N_("give one or more [[table]] entries, each "
+                                                     "with its players")))
         return [], []
     if len(raw_tables) > MAX_TABLES:
-        found.add(ConfigError, "table", None, f"{len(raw_tables)} tables logged; a log takes at "
-                  f"most {MAX_TABLES}")
+        found.add(ConfigError, "table", None, Msg(N_(
+            "%(count)s tables logged; a log takes at most %(max)s"), count=len(raw_tables),
+            max=MAX_TABLES))
         return [], []
     players: list[tuple[str, ...] | None] = []
     entries: list[Entry] = []
     for index, raw in enumerate(raw_tables):
-        number, where = index + 1, f"table {index + 1}"
+        number, where = index + 1, table_field(index + 1)
         block = lines.table(index, len(raw_tables)) if lines else None
         if not isinstance(raw, Mapping):
-            found.add(GameLogError, where, block and block.line, "must be a [[table]] with "
-                      "players")
+            found.add(GameLogError, where, block and block.line, Msg(N_(
+                "must be a [[table]] with players")))
             players.append(None)
             continue
         for key in raw:
             if key not in ("players", "round"):
                 found.add(GameLogError, where, block and block.key_line(str(key)),
-                          f"unknown key {shown(str(key))}; a table has players (and, in the "
-                          "older form, [[table.round]] entries)")
+                          Msg(N_("unknown key %(key)s; a table has players (and, in the older "
+                                 "form, [[table.round]] entries)"), key=shown(str(key))))
         line = block.key_line("players") if block else None
         players.append(check_players(where, line, raw.get("players"), seen, number, found))
         raw_rounds = raw.get("round", [])
         if not isinstance(raw_rounds, list):
-            found.add(GameLogError, where, block and block.key_line("round"), "rounds must be "
-                      "[[table.round]] tables, one per round")
+            found.add(GameLogError, where, block and block.key_line("round"), Msg(N_(
+                "rounds must be [[table.round]] tables, one per round")))
             continue
         for n, choices in enumerate(raw_rounds, start=1):
             at = lines.table_round(index, n - 1, len(raw_rounds)) if lines else None
@@ -204,24 +217,27 @@ def _tables(data: Mapping[str, object], lines: LogLines | None, found: Found, se
 def _round_entry(index: int, raw: object, block, tables: int, rounds: int,
                  found: Found) -> Entry | None:
     """A top-level [[round]] entry, or None when its table or round cannot be told."""
-    where, line = f"[[round]] #{index + 1}", block and block.line
+    where, line = Msg(N_("[[round]] #%(index)s"), index=index + 1), block and block.line
     if not isinstance(raw, Mapping):
-        found.add(GameLogError, where, line, "must be a [[round]] table with table, round and "
-                  "choices")
+        found.add(GameLogError, where, line, Msg(N_("must be a [[round]] table with table, round "
+                                                    "and choices")))
         return None
     for key in raw:
         if key not in ROUND_KEYS:
             found.add(GameLogError, where, block and block.key_line(str(key)),
-                      f"unknown key {shown(str(key))}; a [[round]] has table, round and choices")
+                      Msg(N_("unknown key %(key)s; a [[round]] has table, round and choices"),
+                          key=shown(str(key))))
     table, number = raw.get("table"), raw.get("round")
     ok = True
     if not (_whole(table) and 1 <= table <= tables):  # type: ignore[operator]
-        found.add(GameLogError, where, block and block.key_line("table"), "table must be the "
-                  f"number of a [[table]] above, 1 to {tables}; got {shown(str(table))}")
+        found.add(GameLogError, where, block and block.key_line("table"), Msg(N_(
+            "table must be the number of a [[table]] above, 1 to %(max)s; got %(got)s"),
+            max=tables, got=shown(str(table))))
         ok = False
     if not (_whole(number) and 1 <= number <= rounds):  # type: ignore[operator]
-        found.add(GameLogError, where, block and block.key_line("round"), "round must be a whole "
-                  f"number from 1 to {rounds} (the game's rounds); got {shown(str(number))}")
+        found.add(GameLogError, where, block and block.key_line("round"), Msg(N_(
+            "round must be a whole number from 1 to %(max)s (the game's rounds); got %(got)s"),
+            max=rounds, got=shown(str(number))))
         ok = False
     if not ok:
         return None
@@ -235,8 +251,9 @@ def _top_rounds(data: Mapping[str, object], lines: LogLines | None, tables: int,
     if raw is None:
         return []
     if not isinstance(raw, list):
-        found.add(ConfigError, "round", None, "rounds are [[round]] tables (double brackets), "
-                  "one per round, each with table, round and choices")
+        found.add(ConfigError, "round", None, Msg(N_(
+            "rounds are [[round]] tables (double brackets), one per round, each with table, "
+            "round and choices")))
         return []
     entries = []
     for i, item in enumerate(raw):
@@ -252,25 +269,30 @@ def _order(entries: list[Entry], rounds: int, found: Found) -> dict[int, list[En
     rounds or a round missing before a logged one is a problem."""
     by_table: dict[int, dict[int, Entry]] = {}
     for entry in entries:
-        where = f"table {entry.table}, round {entry.number}"
+        where = round_field(entry.table, entry.number)
         if entry.number > rounds:
-            found.add(GameLogError, where, entry.line, f"the game has {rounds} "
-                      f"round{'s' if rounds > 1 else ''} (set rounds = {entry.number} if the "
-                      "party plays that many)")
+            found.add(GameLogError, where, entry.line, ngettext(
+                "the game has %(num)s round (set rounds = %(round)s if the party plays that many)",
+                "the game has %(num)s rounds (set rounds = %(round)s if the party plays that "
+                "many)", rounds, round=entry.number))
             continue
         first = by_table.setdefault(entry.table, {}).setdefault(entry.number, entry)
         if first is not entry:
-            both = (f"lines {first.line} and {entry.line}" if first.line and entry.line
-                    else f"{first.place} and {entry.place}")
-            found.add(GameLogError, where, entry.line, f"logged twice, at {both}; keep one")
+            both = (Msg(N_("lines %(first)s and %(second)s"), first=str(first.line),
+                        second=str(entry.line)) if first.line and entry.line
+                    else Msg(N_("%(first)s and %(second)s"), first=first.place,
+                             second=entry.place))
+            found.add(GameLogError, where, entry.line, Msg(N_("logged twice, at %(both)s; keep "
+                                                              "one"), both=both))
     ordered: dict[int, list[Entry]] = {}
     for table, by_number in by_table.items():
         ordered[table] = [by_number[n] for n in sorted(by_number)]
         gap = next((n for n in range(1, max(by_number) + 1) if n not in by_number), None)
         if gap is not None:
             later = next(e for e in ordered[table] if e.number > gap)
-            found.add(GameLogError, f"table {table}, round {later.number}", later.line,
-                      f"round {gap} is not logged; log every round of a table, 1, 2, 3, ...")
+            found.add(GameLogError, round_field(table, later.number), later.line, Msg(N_(
+                "round %(gap)s is not logged; log every round of a table, 1, 2, 3, ..."),
+                gap=gap))
     return ordered
 
 
@@ -282,7 +304,8 @@ def parse_party_log(data: Mapping[str, object], *, source: str | None = None,
     del strict
     found = Found()
     if data.get("game") != NAME:
-        found.add(ConfigError, "game", None, f'this kind of game log needs game = "{NAME}"')
+        found.add(ConfigError, "game", None, Msg(N_('this kind of game log needs game = '
+                                                    '"%(name)s"'), name=NAME))
         found.raise_any()
     lines = locate(source) if source is not None else None
     number_range, rounds = _header(data, found)
@@ -315,7 +338,8 @@ def read_party_log(source: str) -> PartyLog:
     try:
         data = tomllib.loads(source)
     except tomllib.TOMLDecodeError as exc:
-        raise Problems([ConfigError("log", f"not valid TOML: {exc}")]) from None
+        raise Problems([ConfigError("log", Msg(N_("not valid TOML: %(error)s"),
+                                               error=str(exc)))]) from None
     return parse_party_log(data, source=source)
 
 
