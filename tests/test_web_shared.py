@@ -136,6 +136,18 @@ def test_a_result_page_waits_a_moment_for_the_kit_another_server_is_making(pair)
     assert page.status_code == 200 and "Moment" in page.text
 
 
+def test_a_kit_asked_of_both_servers_while_one_makes_it_is_made_once(pair):
+    a, b = Render("A", hold=True), Render("B")
+    one, two = pair(a, b)
+    first, second = order(one, "Twice"), order(two, "Twice")
+    assert first.split("?")[0] != second.split("?")[0]  # an id per request...
+    assert two.app.state.service.pool.started == 0  # ...one render, the first server's
+    a.release.set()
+    assert wait_ready(two, second).status_code == 200
+    assert two.get(pdf_of(second)).content == b"%PDF-1.7 made by A Twice"
+    assert (a.calls, b.calls) == (1, 0)
+
+
 def test_the_server_asked_renders_a_kit_no_other_server_makes(pair, console_url):  # noqa: F811
     a, b = Render("A", hold=True), Render("B")
     one, two = pair(a, b)

@@ -173,6 +173,10 @@ class Tickets:
                 if ticket.key == key:
                     ticket.error = error
 
+    def elsewhere(self, key: str) -> str | None:
+        """The client another server is making ``key``'s kit for, if one is (``shared``)."""
+        return None
+
     def ended(self, key: str, seconds: float | None) -> None:
         """A render of ``key`` ended (``seconds`` None: it failed); ``shared.SharedTickets``
         tells the other servers."""

@@ -481,7 +481,11 @@ class KitService:
             self.cache.keep(key, time.monotonic() + KEEP_S)
             return known  # type: ignore[return-value]
         entry = self.cache.get(key)
-        if entry is None:
+        # another server behind the same database making it now: its client (shared.locate)
+        other = self.tickets.elsewhere(key) if entry is None and not self.pool.job(key) else None
+        if other is not None:
+            borrowed = other != client
+        elif entry is None:
             if self.pool.owner(key) is None:
                 self.transient.pop(key, None)  # a new try
             self._submit(key, config, client, background=False)

@@ -155,6 +155,13 @@ class SharedTickets(Tickets):
                                 .values(owner=self.owner, lease=now + LEASE_S))
         return done.rowcount == 1
 
+    def elsewhere(self, key: str) -> str | None:
+        """The client another server holds a render lease of ``key`` for, if one does."""
+        with self.engine.connect() as conn:
+            return conn.execute(sa.select(kit_requests.c.client).where(
+                kit_requests.c.key == key, kit_requests.c.owner != self.owner,
+                kit_requests.c.lease > time.time()).limit(1)).scalar()
+
     def ended(self, key: str, seconds: float | None) -> None:
         """A render of ``key`` here ended: its leases go; ``seconds`` (None if it failed) is
         recorded for the kit's later result ids on any server."""
