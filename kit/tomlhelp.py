@@ -47,10 +47,15 @@ def _open_brace(text: str, line: int, column: int) -> bool:
         and column > len(lines[line - 1].rstrip()))
 
 
-def explain(text: str, message: str) -> str | Msg:
+def explain(text: str, message: str) -> str:
     """``message`` (a ``TOMLDecodeError``'s text for ``text``) as "line L, column C: what is
-    wrong, in plain words (TOML: the parser's words)": a ``Msg``, so a page says it in its
-    language (the parser's own words stay English)."""
+    wrong, in plain words (TOML: the parser's words)", in English."""
+    return str(explained(text, message))
+
+
+def explained(text: str, message: str) -> str | Msg:
+    """What ``explain`` says, as a ``Msg`` a page says in its language (the parser's own words
+    stay English)."""
     found = WHERE.match(message)
     if not found:
         return escaped(message)

@@ -9,9 +9,9 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..errors import ConfigError, GameLogError, KitError, Problems, shown
+from ..errors import ConfigError, GameLogError, KitError, Msg, Problems, shown
 from ..i18n import DEFAULT as DEFAULT_LANGUAGE
-from ..i18n import LANGUAGES
+from ..i18n import LANGUAGES, N_
 from ..options import parse_range
 from ..paper import PAPERS
 from . import engine
@@ -28,28 +28,35 @@ def _common(spec: Mapping[str, Any], problems: list[KitError]) -> dict[str, Any]
     paper = spec.get("paper") or "a4"
     title = spec.get("title") or ""
     if lang not in LANGUAGES:
-        problems.append(ConfigError("lang", f"must be one of: {', '.join(LANGUAGES)}; got "
-                                    f"{shown(str(lang))}"))
+        problems.append(ConfigError("lang", one_of(LANGUAGES, lang)))
     if paper not in PAPERS:
-        problems.append(ConfigError("paper", f"must be one of: {', '.join(PAPERS)}; got "
-                                    f"{shown(str(paper))}"))
+        problems.append(ConfigError("paper", one_of(PAPERS, paper)))
     if not isinstance(title, str) or len(title) > TITLE_MAX:
-        problems.append(ConfigError("title", f"must be text of at most {TITLE_MAX} characters"))
+        problems.append(ConfigError("title", Msg(N_("must be text of at most %(max)s "
+                                                    "characters"), max=TITLE_MAX)))
         title = ""
     return {"lang": lang, "paper": paper, "title": title}
+
+
+def one_of(choices: Sequence[str], got: object) -> Msg:
+    """"must be one of: en, fr; got 'xx'"."""
+    return Msg(N_("must be one of: %(choices)s; got %(got)s"), choices=", ".join(choices),
+               got=shown(str(got)))
 
 
 def check_new_game(spec: Mapping[str, Any], rng: random.Random
                    ) -> tuple[str, dict[str, Any], dict[str, Any]]:
     """A new game's kind, public facts and log header; raises Problems (every one found)."""
     if not isinstance(spec, Mapping):
-        raise Problems([ConfigError("game", "the request must be a JSON object")])
+        raise Problems([ConfigError("game", Msg(N_("the request must be a JSON object")))])
     kind = spec.get("game")
     if kind not in SPEC_KEYS:
-        raise Problems([ConfigError("game", f"must be {WMN!r} or {LUN!r}; got "
-                                    f"{shown(str(kind))}")])
-    problems: list[KitError] = [ConfigError(str(k), "unknown key; allowed keys are "
-                                            + ", ".join(sorted(SPEC_KEYS[kind])))
+        raise Problems([ConfigError("game", Msg(N_("must be %(first)s or %(second)s; got "
+                                                   "%(got)s"), first=repr(WMN), second=repr(LUN),
+                                                got=shown(str(kind))))])
+    problems: list[KitError] = [ConfigError(str(k), Msg(N_("unknown key; allowed keys are "
+                                                           "%(keys)s"),
+                                                        keys=", ".join(sorted(SPEC_KEYS[kind]))))
                                 for k in spec if k not in SPEC_KEYS[kind]]
     public = _common(spec, problems)
     log = (_wmn_header if kind == WMN else _lun_header)(spec, public, rng, problems)
@@ -71,7 +78,7 @@ def _wmn_header(spec: Mapping[str, Any], public: dict[str, Any], rng: random.Ran
     if isinstance(players, int) and not isinstance(players, bool) and 2 <= players <= 200:
         players = labels(players, words(public["lang"]))  # no label reads as an answer
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        problems.append(ConfigError("players", "give a list of names, or a count"))
+        problems.append(ConfigError("players", Msg(N_("give a list of names, or a count"))))
         return {}
     players = [unicodedata.normalize("NFC", " ".join(p.split())) for p in players]
     public["players"] = players
@@ -86,7 +93,7 @@ def _wmn_header(spec: Mapping[str, Any], public: dict[str, Any], rng: random.Ran
     public["range"] = list(bounds)
     given = spec.get("secrets") or {}
     if not isinstance(given, Mapping):
-        problems.append(ConfigError("secrets", "give an object of name: number"))
+        problems.append(ConfigError("secrets", Msg(N_("give an object of name: number"))))
         given = {}
     given = match_names(given, players, "secrets", problems=problems)
     # Secrets not given are drawn at random, distinct from each other and from given ones.
@@ -106,8 +113,9 @@ def _lun_header(spec: Mapping[str, Any], public: dict[str, Any], rng: random.Ran
     if tables is None or isinstance(tables, int):
         names = spec.get("players")
         if not isinstance(names, list) or not all(isinstance(p, str) for p in names):
-            problems.append(ConfigError("tables", "give tables as lists of names, or players "
-                                        "(names) and optionally a number of tables"))
+            problems.append(ConfigError("tables", Msg(N_(
+                "give tables as lists of names, or players (names) and optionally a number of "
+                "tables"))))
             return {}
         game = game_spec(LUN)
         try:
@@ -119,7 +127,7 @@ def _lun_header(spec: Mapping[str, Any], public: dict[str, Any], rng: random.Ran
         tables = deal(names, sizes, shuffle if isinstance(shuffle, int) else None)
     if not isinstance(tables, list) or not all(
             isinstance(t, list) and all(isinstance(p, str) for p in t) for t in tables):
-        problems.append(ConfigError("tables", "give tables as lists of names"))
+        problems.append(ConfigError("tables", Msg(N_("give tables as lists of names"))))
         return {}
     tables = [[unicodedata.normalize("NFC", " ".join(p.split())) for p in t] for t in tables]
     public["tables"] = tables
@@ -154,9 +162,9 @@ def import_entries(data: Mapping[str, Any], settings: Mapping[str, Any] | None =
         turns = list(data.get("turn", []))
         published = data.get("published", len(turns))
         if not isinstance(published, int) or not len(turns) - 1 <= published <= len(turns):
-            raise Problems([GameLogError("published", "an imported game may have one "
-                                         "unpublished turn at most: published is the number "
-                                         f"of turns ({len(turns)}) or one less")])
+            raise Problems([GameLogError("published", Msg(N_(
+                "an imported game may have one unpublished turn at most: published is the "
+                "number of turns (%(turns)s) or one less"), turns=len(turns)))])
         entries: list = [("create", {"log": base})]
         for number, orders in enumerate(turns, start=1):
             if orders:
@@ -185,7 +193,7 @@ def match_names(given: Mapping[str, Any], names: Sequence[str], field: str, *,
     """``given`` with its keys spelt as the game's names (case and spacing ignored). Unknown
     names are left as typed, for the engine to name (with its suggestions)."""
     if not isinstance(given, Mapping):
-        error = ConfigError(field, "give an object of name: value")
+        error = ConfigError(field, Msg(N_("give an object of name: value")))
         if problems is not None:
             problems.append(error)
             return {}

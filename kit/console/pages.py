@@ -4,7 +4,8 @@ big-screen standings, report files.
 Pages are the site's Jinja2 environment (``kit.web.pages.site_environment``: autoescaped, one
 per language, ``jinja2.ext.i18n``) rendering ``templates/console/``; their language is
 negotiated like the site's (``?lang=``, then ``Accept-Language``). Every word is marked for
-translation; the engine's own problem messages stay English, as on the site's form.
+translation; the engine's and the service's problems are ``kit.errors.Msg``s, said in the
+page's language with their translated field ("tour 3, joueur Eve"), by ``views.said``.
 
 Who may do what: the GM link sets the game's cookie (``views.guard``); every GM page checks it
 against the game's token hash (``Console.authorize``) and every GM post also carries the signed

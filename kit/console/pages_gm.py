@@ -29,7 +29,7 @@ from .pages import (
 )
 from .pages_public import report_links
 from .service import Conflict
-from .views import guard, host
+from .views import guard, host, said
 from .views.grid import Grid, absorb, grid_rows, read_grid
 from .views.wmn import open_turn, published_reports
 
@@ -204,7 +204,7 @@ async def _enter_turn(request: Request, game_id: str, values: dict[str, str]) ->
         except KitError as error:
             if isinstance(error, Conflict):
                 raise
-            absorb(grid, error, turn.players)
+            absorb(grid, error, turn.players, w)
         else:
             return _back(request, game_id, "saved=1", "#grid")
     elif grid.ok:
@@ -231,8 +231,9 @@ async def _checked(request: Request, fn, *args: Any, **kwargs: Any) -> Any:
     except KitError as error:
         if isinstance(error, Conflict):
             raise
+        w = words(language(request)["lang"])
         raise PageProblem(422, N_("Not done"), N_("The console refused this: %(reason)s"),
-                          reason=str(error)) from None
+                          reason="; ".join(said.lines(error, w))) from None
 
 
 async def _amend(request: Request, game_id: str, values: dict[str, str]) -> Response:
@@ -257,7 +258,7 @@ async def _amend(request: Request, game_id: str, values: dict[str, str]) -> Resp
         except KitError as error:
             if isinstance(error, Conflict):
                 raise
-            absorb(grid, error, players)
+            absorb(grid, error, players, w)
         else:
             if confirm:
                 return _back(request, game_id, f"amended={number}", "#reports")
@@ -289,7 +290,7 @@ async def _enter_round(request: Request, game_id: str, values: dict[str, str]) -
         except KitError as error:
             if isinstance(error, Conflict):
                 raise
-            host.absorb(form, error, names)
+            host.absorb(form, error, names, w)
         else:
             return _back(request, game_id, f"round={number}", f"#table-{number}")
     return render(request, "console/host.html", 422, script=True, files=[],

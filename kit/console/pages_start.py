@@ -162,7 +162,7 @@ async def start_submit(request: Request) -> Response:
             else:
                 created = await call(service.create_game, form.spec)
         except KitError as error:
-            absorb(form, error, fields, default=fields[0])
+            absorb(form, error, fields, default=fields[0], w=w)
         else:
             keep = language(request)["keep"]
             query = "?new=1" + (keep.replace("?", "&") if keep else "")

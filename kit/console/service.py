@@ -25,7 +25,9 @@ from typing import Any
 
 import tomli_w
 
-from ..errors import ConfigError, GameLogError, KitError, Problems
+from ..errors import ConfigError, GameLogError, KitError, Msg, Problems
+from ..i18n import N_
+from ..tomlhelp import explained
 from . import engine
 from .games import check_new_game, import_entries, match_names
 from .replay import LUN, WMN, Folded, apply_orders, apply_round, describe, fold
@@ -34,6 +36,7 @@ from .tokens import new_game_id, new_token, token_hash, token_matches
 
 RETRIES = 30  # an append without a version retries this often on a race, then reports 409
 REPORT_FOLDER = "game-reports"  # what `kit report game.toml` names its folder (no title)
+NO_GAME = Msg(N_("there is no game with that id"))
 
 
 class NotFound(KitError):
@@ -44,8 +47,9 @@ class Conflict(KitError):
     """A stale version (409): ``version`` is the current one, ``changes`` what came since."""
 
     def __init__(self, version: int, changes: list[dict[str, Any]]) -> None:
-        super().__init__("version", f"the game changed since you loaded it (now version "
-                         f"{version}); reload and enter again")
+        super().__init__("version", Msg(N_("the game changed since you loaded it (now version "
+                                           "%(version)s); reload and enter again"),
+                                        version=str(version)))
         self.version = version
         self.changes = changes
 
@@ -127,7 +131,9 @@ class Console:
         try:
             data = tomllib.loads(toml_text)
         except tomllib.TOMLDecodeError as exc:
-            raise Problems([ConfigError("log", f"not valid TOML: {exc}")]) from None
+            said = explained(toml_text, str(exc))  # the line, the column and the usual trap
+            raise Problems([ConfigError("log", Msg(N_("not valid TOML: %(error)s"),
+                                                   error=said))]) from None
         engine.check(data)
         kind, public, entries = import_entries(data, {"lang": lang, "paper": paper})
         return self._insert(kind, public, entries)
@@ -153,13 +159,13 @@ class Console:
         try:
             return self.store.game(game_id)
         except Missing:
-            raise NotFound("game", "there is no game with that id") from None
+            raise NotFound("game", NO_GAME) from None
 
     def _load(self, game_id: str) -> tuple[Any, Folded, list]:
         try:
             row, rows = self.store.load(game_id)
         except Missing:
-            raise NotFound("game", "there is no game with that id") from None
+            raise NotFound("game", NO_GAME) from None
         return row, fold(row.kind, rows), rows
 
     # --- what the GM and the public see --------------------------------------------------------
@@ -281,8 +287,9 @@ class Console:
             _expect(row.kind, LUN)
             tables = row.public["tables"]
             if not isinstance(table, int) or not 1 <= table <= len(tables):
-                raise Problems([ConfigError("table", f"no table {table}; tables are 1 to "
-                                            f"{len(tables)}")])
+                raise Problems([ConfigError("table", Msg(N_(
+                    "no table %(table)s; tables are 1 to %(count)s"), table=str(table),
+                    count=len(tables)))])
             named = match_names(choices, tables[table - 1], "choices")
             number = 1 + sum(1 for r in folded.log.get("round", []) if r["table"] == table)
             candidate = copy.deepcopy(folded.log)
@@ -301,8 +308,8 @@ class Console:
 
         def build(row, folded: Folded):
             if not folded.open_entries:
-                raise Problems([GameLogError("undo", "nothing to undo: no entry since the "
-                                             "last publish")])
+                raise Problems([GameLogError("undo", Msg(N_(
+                    "nothing to undo: no entry since the last publish")))])
             last = folded.open_entries[-1]
             rows = self.store.load(game_id)[1]
             candidate = fold(row.kind, [r for r in rows if r.seq != last]).log
@@ -317,8 +324,9 @@ class Console:
         def build(row, folded: Folded):
             _expect(row.kind, WMN)
             if turn != folded.open_turn:
-                raise Problems([GameLogError("turn", f"turn {turn} cannot be published; the "
-                                             f"open turn is {folded.open_turn}")])
+                raise Problems([GameLogError("turn", Msg(N_(
+                    "turn %(turn)s cannot be published; the open turn is %(open)s"),
+                    turn=str(turn), open=folded.open_turn))])
             candidate = copy.deepcopy(folded.log)
             turns = candidate.setdefault("turn", [])
             while len(turns) < turn:
@@ -337,8 +345,9 @@ class Console:
         if version is not None and version != row.version:
             raise self._conflict(game_id, version, row.version)
         if not 1 <= turn <= folded.published:
-            raise Problems([GameLogError("turn", f"only a published turn can be amended; "
-                                         f"published: 1 to {folded.published}")])
+            raise Problems([GameLogError("turn", Msg(N_(
+                "only a published turn can be amended; published: 1 to %(published)s"),
+                published=folded.published))])
         named = match_names(orders, row.public["players"], "orders", allow_none=True)
         candidate = copy.deepcopy(folded.log)
         apply_orders(candidate, turn, named)
@@ -379,7 +388,7 @@ class Console:
                 shutil.rmtree(staging, ignore_errors=True)
         path = (target / name).resolve()
         if not path.is_file() or target.resolve() not in path.parents:
-            raise NotFound("file", "there is no such report file")
+            raise NotFound("file", Msg(N_("there is no such report file")))
         return path
 
     def _published_version(self, row, folded: Folded) -> str:
@@ -403,8 +412,8 @@ def _row_of(seq: int, kind: str, payload: Mapping[str, Any]):
 
 def _expect(kind: str, wanted: str) -> None:
     if kind != wanted:
-        raise Problems([ConfigError("game", f"this is a {kind} game; that action is for "
-                                    f"{wanted}")])
+        raise Problems([ConfigError("game", Msg(N_("this is a %(kind)s game; that action is "
+                                                   "for %(wanted)s"), kind=kind, wanted=wanted))])
 
 
 def _changed_cells(before: Any, after: Any, published: int) -> list[dict[str, Any]]:

@@ -18,8 +18,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...errors import KitError, Problems
+from ...errors import KitError
 from ...i18n import Words
+from .said import each, line, player_of
 
 EXTRA_BOXES = 1
 _PLAYER = re.compile(r"player (.+?)(?:, guess [0-9]+)?$")
@@ -116,16 +117,18 @@ def read_grid(values: Mapping[str, str], players: Sequence[str], allowance: Mapp
     return grid
 
 
-def absorb(grid: Grid, error: KitError, players: Sequence[str]) -> None:
-    """The engine's problems (``turn 3, player Cy: ...``), each on its player's row."""
+def absorb(grid: Grid, error: KitError, players: Sequence[str], w: Words | None = None
+           ) -> None:
+    """The engine's problems (``turn 3, player Cy: ...``), each on its player's row, in the
+    page's language."""
     index = {name: i for i, name in enumerate(players)}
-    for problem in error.problems if isinstance(error, Problems) else (error,):
+    for problem in each(error):
         found = _PLAYER.search(problem.field)
-        row = index.get(found[1]) if found else None
+        row = index.get(player_of(problem) or (found[1] if found else ""))
         if row is None:
-            grid.general.append(str(problem))
+            grid.general.append(line(problem, w))
         else:
-            grid.add(row, problem.message)
+            grid.add(row, problem.text(w))
 
 
 def _posted_or(values: Mapping[str, str] | None, key: str, fallback: str) -> str:

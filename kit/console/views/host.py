@@ -10,8 +10,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...errors import KitError, Problems
+from ...errors import KitError
 from ...i18n import Words
+from .said import each, line
 
 
 @dataclass
@@ -55,13 +56,15 @@ def read_round(values: Mapping[str, str], table: int, names: Sequence[str],
     return form
 
 
-def absorb(form: RoundForm, error: KitError, names: Sequence[str]) -> None:
-    """The engine's problems; one that names a player goes beside that player's box."""
-    for problem in error.problems if isinstance(error, Problems) else (error,):
-        text = problem.message
+def absorb(form: RoundForm, error: KitError, names: Sequence[str], w: Words | None = None
+           ) -> None:
+    """The engine's problems, in the page's language; one that names a player goes beside
+    that player's box."""
+    for problem in each(error):
+        text = problem.message  # English: where the player's name is looked for
         hit = next((k for k, n in enumerate(names) if f"'{n}'" in text or f"{n}:" in text
                     or f"for {n}" in text), None)
-        form.add(hit, text if hit is not None else str(problem))
+        form.add(hit, problem.text(w) if hit is not None else line(problem, w))
 
 
 def tally_view(round_: Any, w: Words) -> dict[str, Any]:

@@ -12,8 +12,9 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from ...errors import KitError, Problems
+from ...errors import KitError
 from ...i18n import LANGUAGES, N_, Words
+from . import said
 
 WMN = "whats-my-number"
 LUN = "lowest-unique"
@@ -134,7 +135,7 @@ def _secrets(form: Form, names: list[str], w: Words) -> dict[str, int]:
     return secrets
 
 
-def _check_range(form: Form, text: str, players: int) -> None:
+def _check_range(form: Form, text: str, players: int, w: Words) -> None:
     """The range by the kit's one grammar, and the game's check that it holds a number for
     every player (the engine's words)."""
     from ...games.whats_my_number.model import check_range
@@ -145,7 +146,7 @@ def _check_range(form: Form, text: str, players: int) -> None:
         if players:
             check_range(bounds, players)
     except KitError as error:
-        form.add("range", error.message)
+        form.add("range", error.text(w))
 
 
 def wmn_form(values: Mapping[str, str], w: Words) -> Form:
@@ -168,7 +169,7 @@ def wmn_form(values: Mapping[str, str], w: Words) -> Form:
     form.spec["players"] = names
     if values.get("range", "").strip():
         form.spec["range"] = values["range"].strip()
-        _check_range(form, form.spec["range"], len(names))
+        _check_range(form, form.spec["range"], len(names), w)
     if values.get("draw", "random") == "typed" and names:
         form.spec["secrets"] = _secrets(form, names, w)
     _common(form, w)
@@ -203,7 +204,7 @@ def lun_tables(form: Form, w: Words, rounds: int | None) -> list[list[str]]:
         config = resolve({"game": LUN, "names": names, **({"rounds": rounds} if rounds else {})},
                          "the form")
     except KitError as exc:
-        absorb(form, exc, ("names",), "names")
+        absorb(form, exc, ("names",), "names", w)
         return []
     return [list(c.names) for c in seat(config)]
 
@@ -228,19 +229,23 @@ def import_form(values: Mapping[str, str], w: Words) -> Form:
     return form
 
 
-def absorb(form: Form, error: KitError, fields: Iterable[str], default: str = "") -> None:
-    """The service's problems, each beside its field (``secrets.Ann`` -> ``secrets``); one
-    naming no field of the form goes to ``default`` ('' = the summary only). The spec's
-    ``players`` are the names when names were typed."""
+def absorb(form: Form, error: KitError, fields: Iterable[str], default: str = "",
+           w: Words | None = None) -> None:
+    """The service's problems, each beside its field (``secrets.Ann`` -> ``secrets``), in the
+    page's language (``w``; English without); one naming no field of the form goes to
+    ``default`` ('' = the summary only). The spec's ``players`` are the names when names were
+    typed."""
     known = set(fields)
-    problems = error.problems if isinstance(error, Problems) else (error,)
     named = bool(split_names(form.values.get("names", "")))
-    for problem in problems:
+    for problem in said.each(error):
         head = re.split(r"[.\[ ,]", problem.field, maxsplit=1)[0]
         if head == "players" and named:
             head = "names"
         key = head if head in known else default
-        form.add(key, str(problem) if key == "" else problem.message)
+        if key == "" or key != head:  # beside another field: say which part it is about
+            form.add(key, said.line(problem, w))
+        else:
+            form.add(key, problem.text(w))
 
 
 __all__ = ["Form", "IMPORT_FIELDS", "LUN_FIELDS", "N_", "WMN_FIELDS", "absorb", "import_form",
