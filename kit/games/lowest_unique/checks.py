@@ -65,9 +65,9 @@ class Entry:
         return self.block.line if self.block else None
 
     @property
-    def place(self) -> str:
+    def place(self) -> str | Msg:
         """"line 12" when known, else its label."""
-        return f"line {self.block.line}" if self.block else self.label
+        return Msg(N_("line %(line)s"), line=str(self.block.line)) if self.block else self.label
 
     def key_line(self, name: str) -> int | None:
         return self.block.key_line(name, self.inside) if self.block else None
