@@ -148,6 +148,22 @@ def test_a_kit_asked_of_both_servers_while_one_makes_it_is_made_once(pair):
     assert (a.calls, b.calls) == (1, 0)
 
 
+def test_a_kit_another_client_made_shows_after_its_render_time_on_every_server(pair):
+    one, two = pair(Render("A"), Render("B"))
+    assert wait_ready(one, order(one, "Theirs")).status_code == 200  # made by A for "testclient"
+    config = resolve({"game": FIRST.name, "players": SMALL, "title": "Theirs"})
+    key = config_key(config)
+    one.app.state.service.cache.get(key).seconds = 60.0  # as if it took a minute
+    with one.app.state.console.store.engine.begin() as conn:
+        conn.execute(kit_requests.update().where(kit_requests.c.key == key).values(seconds=60.0))
+    ident = two.app.state.service.order(config, "10.0.0.2")  # another client, on server B
+    assert two.app.state.service.pool.started == 0  # from the shared cache, not made again
+    for client in (one, two):  # "being made" on both, as long as that render took
+        assert client.get(f"/custom/{ident}").status_code == 202
+    two.app.state.service.tickets.get(ident).created -= 61
+    assert two.get(f"/custom/{ident}").status_code == 200
+
+
 def test_the_server_asked_renders_a_kit_no_other_server_makes(pair, console_url):  # noqa: F811
     a, b = Render("A", hold=True), Render("B")
     one, two = pair(a, b)

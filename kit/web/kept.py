@@ -173,6 +173,10 @@ class Tickets:
                 if ticket.key == key:
                     ticket.error = error
 
+    def shared_entry(self, config: KitConfig, key: str) -> Entry | None:
+        """The kit of ``config`` another server made, into memory (``shared``); None here."""
+        return None
+
     def elsewhere(self, key: str) -> str | None:
         """The client another server is making ``key``'s kit for, if one is (``shared``)."""
         return None

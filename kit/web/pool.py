@@ -405,13 +405,15 @@ class KitService:
         else:
             rendered = future.result()
             custom = job.key not in self.ready_keys
-            # custom kits too, and first: a server behind the same cache folder serves them
-            # from the moment this one's page says ready
+            # custom kits too, and first (then its render time for other servers): a server
+            # behind the same database and cache folder serves it once this one's page is ready
             keep_kit(self.store, rendered, PREVIEW_PAGES)
+            self.tickets.ended(job.key, job.seconds)
             self.cache.put(job.key, Entry(rendered, pinned=job.key in self.warm_keys,
                                           keep_until=time.monotonic() + KEEP_S if custom
                                           else 0.0, seconds=job.seconds, client=job.client))
-        self.tickets.ended(job.key, None if error is not None else job.seconds)
+        if error is not None:
+            self.tickets.ended(job.key, None)
 
     async def kept(self, config: KitConfig) -> Entry | None:
         """The built kit of ``config`` in memory or, for a ready-made kit, in the persistent
@@ -481,6 +483,8 @@ class KitService:
             self.cache.keep(key, time.monotonic() + KEEP_S)
             return known  # type: ignore[return-value]
         entry = self.cache.get(key)
+        if entry is None and not self.pool.job(key):  # made by another server (shared.py)?
+            entry = self.tickets.shared_entry(config, key)
         # another server behind the same database making it now: its client (shared.locate)
         other = self.tickets.elsewhere(key) if entry is None and not self.pool.job(key) else None
         if other is not None:

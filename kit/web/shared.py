@@ -25,7 +25,6 @@ import re
 import secrets
 import threading
 import time
-from collections.abc import Callable
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
@@ -84,12 +83,12 @@ class SharedTickets(Tickets):
     """``kept.Tickets`` whose ids live in the database too: ``get`` and ``find`` answer from
     memory (this server's ids, and those ``load`` read), ``add`` writes the row first."""
 
-    def __init__(self, engine: Engine, rendering: Callable[[str], bool] = lambda key: False,
+    def __init__(self, engine: Engine, service: KitService | None = None,
                  limit: int = MAX_TICKETS) -> None:
         super().__init__(limit)
         self.engine = engine
+        self.service = service  # its render line, memory and render cache
         self.owner = secrets.token_hex(16)  # this process, as a lease holder
-        self.rendering = rendering  # whether this server is making the kit of a key
         self._added = 0
         self._prune_lock = threading.Lock()
 
@@ -122,6 +121,29 @@ class SharedTickets(Tickets):
             self.prune()
         return ident
 
+    def rendering(self, key: str) -> bool:
+        """Whether this server is making the kit of ``key`` (then its new ids hold a lease)."""
+        return self.service is not None and self.service.pool.job(key) is not None
+
+    def shared_entry(self, config: KitConfig, key: str) -> Entry | None:
+        """The kit of ``config`` from the shared render cache, into memory, as made by the
+        client that first asked for it, in its render time (so a kit someone else made shows
+        after as long on every server); None if the cache does not have it."""
+        service = self.service
+        rendered = load_kit(service.store, config, PREVIEW_PAGES) if service else None
+        if service is None or rendered is None:
+            return None
+        with self.engine.connect() as conn:
+            maker = conn.execute(
+                sa.select(kit_requests.c.client, kit_requests.c.seconds)
+                .where(kit_requests.c.key == key, kit_requests.c.seconds.is_not(None))
+                .order_by(kit_requests.c.created).limit(1)).first()
+        entry = Entry(rendered, keep_until=time.monotonic() + KEEP_S,
+                      seconds=maker.seconds if maker else 0.0,
+                      client=maker.client if maker else "")
+        service.cache.put(key, entry)
+        return entry
+
     def load(self, ident: str) -> Ticket | None:
         """The id's ticket from the database (then held in memory); None if there is none."""
         if not IDENT.fullmatch(ident):
@@ -135,13 +157,6 @@ class SharedTickets(Tickets):
         ticket = Ticket(row.key, config, row.client, created, bool(row.borrowed))
         self._remember(ident, ticket)
         return ticket
-
-    def seconds(self, key: str) -> float:
-        """How long the kit of ``key`` took to render, as any server recorded it (0 unknown)."""
-        with self.engine.connect() as conn:
-            found = conn.execute(sa.select(sa.func.max(kit_requests.c.seconds))
-                                 .where(kit_requests.c.key == key)).scalar()
-        return float(found or 0.0)
 
     def claim(self, ident: str, key: str) -> bool:
         """Take the render lease of ``ident`` unless another server holds one for its kit."""
@@ -185,18 +200,7 @@ def install(service: KitService, console: object) -> None:
     """Give ``service`` result ids kept in ``console``'s database, if it has one."""
     engine = getattr(getattr(console, "store", None), "engine", None)
     if isinstance(engine, Engine):
-        service.tickets = SharedTickets(engine, lambda key: service.pool.job(key) is not None)
-
-
-async def _from_cache(service: KitService, ticket: Ticket) -> bool:
-    """Load ``ticket``'s kit from the shared render cache into memory; whether it was there."""
-    rendered = await asyncio.to_thread(load_kit, service.store, ticket.config, PREVIEW_PAGES)
-    if rendered is None:
-        return False
-    seconds = await asyncio.to_thread(service.tickets.seconds, ticket.key)  # type: ignore
-    service.cache.put(ticket.key, Entry(rendered, keep_until=time.monotonic() + KEEP_S,
-                                        seconds=seconds, client=ticket.client))
-    return True
+        service.tickets = SharedTickets(engine, service)
 
 
 async def locate(service: KitService, ident: str, wait: float = 0.0) -> Status:
@@ -213,7 +217,7 @@ async def locate(service: KitService, ident: str, wait: float = 0.0) -> Status:
     ticket = status.ticket
     if status.state != "gone" or ticket is None:
         return status
-    if await _from_cache(service, ticket):
+    if await asyncio.to_thread(tickets.shared_entry, ticket.config, ticket.key):
         return service.status(ident)
     if not await asyncio.to_thread(tickets.claim, ident, ticket.key):
         # another server is making it: its kit lands in the shared cache when made
@@ -221,7 +225,7 @@ async def locate(service: KitService, ident: str, wait: float = 0.0) -> Status:
         while time.monotonic() < deadline:
             await asyncio.sleep(WAIT_STEP_S)
             if service.store is not None and service.store.has(key) \
-                    and await _from_cache(service, ticket):
+                    and await asyncio.to_thread(tickets.shared_entry, ticket.config, ticket.key):
                 return service.status(ident)
         return Status("waiting", ticket, place=0)
     service.transient.pop(ticket.key, None)  # a new try
