@@ -58,6 +58,9 @@ def page(browser):
 
     page.on("console", console)
     page.on("pageerror", lambda e: problems.append(str(e)))
+    # which file failed, not only that one did (Chromium's console line names no URL)
+    page.on("response", lambda r: r.status >= 400 and r.status != 422
+            and problems.append(f"{r.status} {r.url}"))
     page.problems = problems  # type: ignore[attr-defined]
     yield page
     context.close()
