@@ -420,10 +420,12 @@ def test_every_language_gets_thumbnails_and_sizes(tmp_path):
 
 def test_a_card_keeps_its_sizes_and_thumbnail_once_its_kit_leaves_memory():
     config = ready_configs([LUN], [5], ["letter"], langs=["de"])[0]
-    planned = pages.kit_card(config, None)
+    cards: dict = {}  # one server's memory of its cards
+    planned = pages.kit_card(config, None, cards)
     assert planned.thumb is None and all(d.pdf_bytes is None for d in planned.documents)
-    pages.kit_card(config, fake_render(config))  # shown once while in memory
-    card = pages.kit_card(config, None)  # later, dropped from memory: the same card
+    pages.kit_card(config, fake_render(config), cards)  # shown once while in memory
+    assert pages.kit_card(config, None, {}).thumb is None  # another server never saw it
+    card = pages.kit_card(config, None, cards)  # later, dropped from memory: the same card
     assert card.thumb == pages.thumb_url(config)
     assert [d.pdf_bytes for d in card.documents] == [2048, 4096]
 

@@ -136,7 +136,7 @@ async def index_page(request: Request) -> Response:
     for config in service.ready.values():
         if config.lang == lang:
             entry = service.cache.get(config_key(config))
-            cards.append(kit_card(config, entry.rendered if entry else None))
+            cards.append(kit_card(config, entry.rendered if entry else None, service.cards))
     paper = regional_paper(request.headers.get("accept-language"))
     html = render_index(cards, root="/", form=build_form(lang=lang, paper=paper), paper=paper,
                         **language)

@@ -263,20 +263,22 @@ def thumb_url(config: KitConfig) -> str:
     return f"thumbs/{config.folder_name}.png"
 
 
-_CARDS: dict[KitConfig, KitCard] = {}  # the last card of each rendered ready-made kit
 CARDS_MAX = 2000
 
 
-def kit_card(config: KitConfig, rendered: Rendered | None) -> KitCard:
-    """The index card of a kit. Without ``rendered``: the card it had when last rendered (a
-    kit dropped from memory still shows its sizes and thumbnail, which the server reads back
-    from the render cache), else its plan's documents."""
+def kit_card(config: KitConfig, rendered: Rendered | None,
+             cards: dict[KitConfig, KitCard] | None = None) -> KitCard:
+    """The index card of a kit. Without ``rendered``: the card it had when last rendered in
+    ``cards`` (one server's memory: a kit dropped from memory still shows its sizes and
+    thumbnail, which that server reads back from its render cache), else its plan's
+    documents."""
+    known = {} if cards is None else cards
     if rendered is None:
-        return _CARDS.get(config) or KitCard(config, planned_documents(config), None)
+        return known.get(config) or KitCard(config, planned_documents(config), None)
     thumb = thumb_url(config) if rendered.first_thumb is not None else None
     card = KitCard(config, rendered.documents, thumb)
-    if len(_CARDS) < CARDS_MAX or config in _CARDS:
-        _CARDS[config] = card
+    if len(known) < CARDS_MAX or config in known:
+        known[config] = card
     return card
 
 

@@ -365,6 +365,7 @@ class KitService:
         self.failures: dict[str, KitError] = {}
         self.transient: dict[str, KitError] = {}  # the last try's error, until the next try
         self.tickets = Tickets()
+        self.cards: dict = {}  # the index card of each ready-made kit rendered here
         self.pool = RenderPool(workers, queue, executor, render, on_done=self._finished,
                                lookup=self._cached, per_client=per_client)
         self.prewarm, self.store = prewarm, store
