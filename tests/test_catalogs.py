@@ -50,7 +50,8 @@ def test_every_message_is_translated(lang: str, extracted) -> None:
     with open(catalog_path(lang), "rb") as handle:
         catalog = read_po(handle, locale=lang)
     missing = ids(extracted) - ids(catalog)
-    assert not missing, f"{lang}: {len(missing)} messages missing, e.g. {sorted(missing)[:3]}"
+    assert not missing, (f"{lang}: {len(missing)} messages missing, e.g. "
+                         f"{sorted(missing, key=str)[:3]}")  # plural ids are tuples
     problems = []
     for message in catalog:
         if not message.id:
