@@ -406,15 +406,13 @@ class KitService:
         else:
             rendered = future.result()
             custom = job.key not in self.ready_keys
-            # custom kits too, and first (then its render time for other servers): a server
-            # behind the same database and cache folder serves it once this one's page is ready
+            # custom kits too, and first: a server behind the same cache folder serves it
             keep_kit(self.store, rendered, PREVIEW_PAGES)
-            self.tickets.ended(job.key, job.seconds)
             self.cache.put(job.key, Entry(rendered, pinned=job.key in self.warm_keys,
                                           keep_until=time.monotonic() + KEEP_S if custom
                                           else 0.0, seconds=job.seconds, client=job.client))
-        if error is not None:
-            self.tickets.ended(job.key, None)
+        # last (shared.SharedTickets.add relies on it): other servers learn it is made or failed
+        self.tickets.ended(job.key, None if error is not None else job.seconds)
 
     async def kept(self, config: KitConfig) -> Entry | None:
         """The built kit of ``config`` in memory or, for a ready-made kit, in the persistent

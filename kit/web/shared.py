@@ -109,17 +109,31 @@ class SharedTickets(Tickets):
     def add(self, ticket: Ticket) -> str:
         ident = secrets.token_urlsafe(16)
         now = time.time()
+        entry = self.service.cache.get(ticket.key) if self.service is not None else None
+        lease = entry is None and self.rendering(ticket.key)
         with self._writer() as conn, conn.begin():
             conn.execute(kit_requests.insert().values(
                 id=ident, key=ticket.key, config=config_text(ticket.config),
                 client=ticket.client[:64], created=now - (time.monotonic() - ticket.created),
-                borrowed=ticket.borrowed, seconds=None, owner=self.owner,
-                lease=now + LEASE_S if self.rendering(ticket.key) else 0.0))
+                borrowed=ticket.borrowed, seconds=entry.seconds if entry else None,
+                owner=self.owner, lease=now + LEASE_S if lease else 0.0))
+        if lease and self._ended(ticket.key):  # its render ended while the row was written
+            with self._writer() as conn, conn.begin():
+                made = self.service.cache.get(ticket.key)  # type: ignore[union-attr]
+                conn.execute(kit_requests.update().where(kit_requests.c.id == ident).values(
+                    lease=0.0, seconds=made.seconds if made else None))
         self._remember(ident, ticket)
         self._added += 1
         if self._added % PRUNE_EVERY == 0:
             self.prune()
         return ident
+
+    def _ended(self, key: str) -> bool:
+        """Whether the render of ``key`` here has ended (the service records its kit or its
+        failure before ``ended`` is called)."""
+        service = self.service
+        return service is not None and (service.cache.get(key) is not None
+                                        or key in service.failures or key in service.transient)
 
     def rendering(self, key: str) -> bool:
         """Whether this server is making the kit of ``key`` (then its new ids hold a lease)."""
@@ -128,19 +142,21 @@ class SharedTickets(Tickets):
     def shared_entry(self, config: KitConfig, key: str) -> Entry | None:
         """The kit of ``config`` from the shared render cache, into memory, as made by the
         client that first asked for it, in its render time (so a kit someone else made shows
-        after as long on every server); None if the cache does not have it."""
+        after as long on every server); None if the cache does not have it, or no server has
+        recorded making it (not yet, or its rows are gone: then it is made again)."""
         service = self.service
-        rendered = load_kit(service.store, config, PREVIEW_PAGES) if service else None
-        if service is None or rendered is None:
+        if service is None or service.store is None:
             return None
         with self.engine.connect() as conn:
             maker = conn.execute(
                 sa.select(kit_requests.c.client, kit_requests.c.seconds)
                 .where(kit_requests.c.key == key, kit_requests.c.seconds.is_not(None))
                 .order_by(kit_requests.c.created).limit(1)).first()
-        entry = Entry(rendered, keep_until=time.monotonic() + KEEP_S,
-                      seconds=maker.seconds if maker else 0.0,
-                      client=maker.client if maker else "")
+        rendered = load_kit(service.store, config, PREVIEW_PAGES) if maker else None
+        if maker is None or rendered is None:
+            return None
+        entry = Entry(rendered, keep_until=time.monotonic() + KEEP_S, seconds=maker.seconds,
+                      client=maker.client)
         service.cache.put(key, entry)
         return entry
 
@@ -228,6 +244,10 @@ async def locate(service: KitService, ident: str, wait: float = 0.0) -> Status:
                     and await asyncio.to_thread(tickets.shared_entry, ticket.config, ticket.key):
                 return service.status(ident)
         return Status("waiting", ticket, place=0)
+    if await asyncio.to_thread(tickets.shared_entry, ticket.config, ticket.key):
+        # made meanwhile: the lease was free because its maker had just given it back
+        await asyncio.to_thread(tickets.ended, ticket.key, None)
+        return service.status(ident)
     service.transient.pop(ticket.key, None)  # a new try
     try:
         service._submit(ticket.key, ticket.config, ticket.client, background=False)
