@@ -303,7 +303,8 @@ async def custom_result(request: Request) -> Response:
 
 
 async def custom_file(request: Request) -> Response:
-    status = await locate(_service(request), request.path_params["key"])
+    # another server making it: its file waits a moment, as its page does
+    status = await locate(_service(request), request.path_params["key"], wait=SETTLE_S)
     entry = _kept(status)
     key = status.ticket.key if status.ticket else ""
     return await kit_path(_service(request), key, entry, request.path_params["path"])
