@@ -88,7 +88,28 @@ def test_public_json_shows_only_published_turns(client: TestClient, game: dict) 
     assert not numbers_in(data) & set(HIDDEN)
     assert "secrets" not in json.dumps(data)
     assert_nothing_hidden(answer.text, "public.json")
-    assert {100, 200, 300, 400, 500, 600} <= numbers_in(data)  # the published turn is there
+    # the published turn is there, as the players' sheet shows it: answers without the numbers
+    # guessed (a number beside a check mark would be that player's secret)
+    rows = data["turns"][0]["rows"]
+    assert [(r["player"], r["index"]) for r in rows][:2] == [("Ann", 1), ("Ann", 2)]
+    assert all("number" not in row and len(row["cells"]) == len(PLAYERS) for row in rows)
+    assert not numbers_in(data) & {100, 200, 300, 400, 500, 600}
+
+
+def test_a_published_hit_does_not_give_the_secret_away(client: TestClient) -> None:
+    made = client.post("/api/games", json={"game": "whats-my-number", "players": PLAYERS,
+                                           "secrets": SECRETS, "range": "1-999"}).json()
+    headers = gm(made["gm_token"])
+    hit = {"Ann": [SECRETS["Cy"], 123]}  # Ann finds Cy's number
+    assert client.post(f"/api/games/{made['id']}/turns", json={"orders": hit},
+                       headers=headers).status_code == 201
+    assert client.post(f"/api/games/{made['id']}/turns/1/publish",
+                       headers=headers).status_code == 200
+    answer = client.get(f"/api/games/{made['id']}/public.json")
+    assert answer.json()["turns"][0]["rows"][0]["cells"][PLAYERS.index("Cy")] == "✓"
+    assert_nothing_hidden(answer.text, "public.json")
+    for path in (f"/console/{made['id']}", f"/console/{made['id']}/standings"):
+        assert_nothing_hidden(client.get(path).text, path)
 
 
 def test_public_pages_and_files_hide_secrets(client: TestClient, game: dict) -> None:

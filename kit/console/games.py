@@ -208,9 +208,22 @@ def match_names(given: Mapping[str, Any], names: Sequence[str], field: str, *,
     return out
 
 
+# What a published row may show: the answers, never the guessed number (a number beside a
+# check mark is that player's secret) nor a list's entries.
+PUBLIC_ROW_KEYS = ("player", "index", "cells", "bonus", "status", "correct", "partial", "listed")
+
+
+def public_turn(report: Any) -> dict[str, Any]:
+    """A published turn report as the players' sheet shows it: rows without guessed numbers."""
+    turn = engine.to_json(report)
+    turn["rows"] = [{key: row[key] for key in PUBLIC_ROW_KEYS if key in row}
+                    for row in turn.get("rows", ())]
+    return turn
+
+
 def wmn_public(public: Mapping[str, Any], folded: Folded, result: Any) -> dict[str, Any]:
     """What's My Number?'s public view: published turns' reports, standings, no secret."""
-    turns = [engine.to_json(t) for t in getattr(result, "turns", ())][: folded.published]
+    turns = [public_turn(t) for t in getattr(result, "turns", ())][: folded.published]
     won = getattr(result, "winning_turn", None)
     found = {p: 0 for p in public["players"]}
     for turn in getattr(result, "turns", ())[: folded.published]:
