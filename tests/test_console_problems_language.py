@@ -154,3 +154,14 @@ def test_a_problem_said_in_french_is_the_command_lines_english_line(french, tmp_
     grid = Grid()
     absorb(grid, problem, PLAYERS, french_words)
     assert grid.rows == {3: ["la liste donne 99 à Bob, hors de l’intervalle 1 à 30"]}
+
+
+def test_a_problem_line_names_its_field_in_any_language() -> None:
+    from kit.console.views import said
+    from kit.errors import GameLogError
+    from kit.i18n import words
+
+    problem = GameLogError("undo", "nothing to undo")
+    assert said.line(problem, None) == "undo: nothing to undo"
+    for lang in ("en", "fr", "de", "es", "ru"):  # gettext's own parameters never clash
+        assert said.line(problem, words(lang)).endswith("nothing to undo")

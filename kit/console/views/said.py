@@ -20,8 +20,9 @@ def line(problem: KitError, w: Words | None) -> str:
     """"field: message" in ``w``'s language (English, as the command line says it, without)."""
     if w is None:
         return str(problem)
-    return w.gettext(N_("%(field)s: %(message)s"), field=problem.where(w),
-                     message=problem.text(w))
+    # "problem", not "message": gettext's own first parameter is called message
+    return w.gettext(N_("%(field)s: %(problem)s"), field=problem.where(w),
+                     problem=problem.text(w))
 
 
 def lines(error: KitError, w: Words | None) -> list[str]:
