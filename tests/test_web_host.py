@@ -157,7 +157,8 @@ def test_a_settings_url_fills_the_form_in(client):
 
 
 def test_settings_url_round_trips_a_config():
-    config = resolve({"game": LUN, "names": ["Ann", "Bob, Jr.", "Cy", "Dee"], "paper": "letter",
+    # (a comma separates names in the form, as on the command line: no name holds one)
+    config = resolve({"game": LUN, "names": ["Ann", "Bob Jr.", "Cy", "Dee"], "paper": "letter",
                       "title": "Night", "date": "5 Dec", "range": "1-20", "rounds": "7",
                       "shuffle": "4", "lang": "de", "host_plays": True})
     query = pages.settings_query(pages.config_values(config))
@@ -270,6 +271,18 @@ def test_messages_in_the_hosts_words(client, values, key, message):
     response = client.post("/custom", data={"game": LUN, **values})
     assert response.status_code == 422
     assert field_error(response.text, key) == message
+
+
+def test_names_typed_with_commas_are_several_players_and_their_error_is_beside_names(client):
+    ok = pages.check({"game": LUN, "names": "Ann, Bob, Cy\nDee"})
+    assert ok.names == ("Ann", "Bob", "Cy", "Dee")
+    response = client.post("/custom", data={"game": WMN, "names": "Ann, Bob, Cy"})
+    assert response.status_code == 422
+    assert field_error(response.text, "names").endswith("got 3")
+    assert field_error(response.text, "players") == ""
+    assert 'id="f-players" aria-invalid' not in response.text
+    help_text = unescape(re.sub(r"<[^>]+>", "", response.text))
+    assert "Names separated by new lines or commas" in help_text
 
 
 def test_another_games_setting_names_the_game_not_its_id(client):

@@ -52,8 +52,8 @@ LABELS = {
 HELP = {
     "game": N_("Which game the kit is for."),
     "players": N_("A whole number: %(limits)s. Leave empty for the game’s own default."),
-    "names": N_("One name per line, 1 to %(max)s characters each. Names set the number of "
-                "players and are printed on the slips."),
+    "names": N_("Names separated by new lines or commas, 1 to %(max)s characters each. Names "
+                "set the number of players and are printed on the slips."),
     "paper": N_("Paper size."),
     "range": N_("Two whole numbers LO-HI, e.g. 1-20. Leave empty for the game’s own range: a "
                 "custom range changes the odds the rules were tuned for."),
@@ -327,7 +327,8 @@ def build_form(values: Mapping[str, str] | None = None, errors: Iterable[KitErro
 def raw_from_form(values: Mapping[str, str]) -> dict[str, object]:
     """Form values -> the raw settings ``resolve`` takes, as the CLI would pass them.
 
-    Empty fields are left out (the game's default applies); names come one per line; an option
+    Empty fields are left out (the game's default applies); names are separated by new lines
+    or commas, as the command line's ``--names`` and the URL's ``names=`` do; an option
     of another game is left out while it still shows its default, and passed on (so ``resolve``
     names the problem) once changed.
     """
@@ -340,7 +341,7 @@ def raw_from_form(values: Mapping[str, str]) -> dict[str, object]:
                 continue
             value: object = "true" if text.lower() in ("true", "on", "yes") else text
         elif isinstance(option.type, Names):
-            value = [line.strip() for line in text.splitlines() if line.strip()]
+            value = split_names(text)
             if not value:
                 continue
         else:
@@ -353,15 +354,18 @@ def raw_from_form(values: Mapping[str, str]) -> dict[str, object]:
     return raw
 
 
+def split_names(text: str) -> list[str]:
+    """Names typed in the form: one per line or comma-separated (both may mix)."""
+    return [n.strip() for line in text.splitlines() for n in line.split(",") if n.strip()]
+
+
 def values_from_query(query: Mapping[str, str]) -> dict[str, str]:
     """A settings URL's parameters -> the form's values: names given comma-separated (or one
     per line) become one per line; anything that is not a field is left out."""
     keys = {"game", "format"} | {o.key for o, _ in form_options()}
     values = {k: str(v)[:20000] for k, v in query.items() if k in keys}
     if "names" in values:
-        text = values["names"]
-        names = text.splitlines() if "\n" in text else text.split(",")
-        values["names"] = "\n".join(n.strip() for n in names if n.strip())
+        values["names"] = "\n".join(split_names(values["names"]))
     return values
 
 
@@ -492,10 +496,14 @@ def check(values: Mapping[str, str]) -> KitConfig:
         config = resolve(raw, "the form")
     except KitError as exc:
         config = None
+        if exc.field == "players" and "names" in raw:
+            exc = ConfigError("names", exc.said or exc.message)  # the names set the count
         if exc.field not in {e.field for e in found}:
             found.append(exc)
     if config is not None and config.players > WEB_MAX_PLAYERS and not found:
-        found.append(_players_problem(config.game, config.players))
+        problem = _players_problem(config.game, config.players)
+        found.append(ConfigError("names", problem.said or problem.message) if config.names
+                     else problem)
     if found or config is None:
         order = ["game"] + [o.key for o, _ in form_options()]
         found.sort(key=lambda e: order.index(e.field) if e.field in order else len(order))
