@@ -129,7 +129,8 @@ def test_a_database_password_never_shows_in_logs_pages_or_errors(
         answers = []
         for server in (given, from_env):
             game = httpx.post(server.url + "/api/games", json={
-                "game": "whats-my-number", "players": ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]}, timeout=30)
+                "game": "whats-my-number", "players": ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]},
+                timeout=30)
             assert game.status_code == 201
             answers += [game, httpx.get(server.url + "/healthz", timeout=30),
                         httpx.get(server.url + "/console", timeout=30),
