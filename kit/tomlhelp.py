@@ -14,6 +14,7 @@ from .errors import Msg, escaped
 from .i18n import N_
 
 WHERE = re.compile(r"^(?P<what>.*?) \(at line (?P<line>\d+), column (?P<column>\d+)\)$", re.S)
+AT_END = re.compile(r"^(?P<what>.*?) \(at end of document\)$", re.S)
 INLINE = N_("the { ... } of a list or table must be on one line; join this line with the next "
             "(a [ ... ] list may be split over lines, a { ... } may not)")
 TRAPS = (
@@ -57,9 +58,14 @@ def explained(text: str, message: str) -> str | Msg:
     """What ``explain`` says, as a ``Msg`` a page says in its language (the parser's own words
     stay English)."""
     found = WHERE.match(message)
-    if not found:
+    end = AT_END.match(message)
+    if end:  # the parser ran out of text: the place is just after the last character
+        lines = text.splitlines() or [""]
+        what, line, column = end["what"], len(lines), len(lines[-1]) + 1
+    elif not found:
         return escaped(message)
-    what, line, column = found["what"], int(found["line"]), int(found["column"])
+    else:
+        what, line, column = found["what"], int(found["line"]), int(found["column"])
     plain = next((words for start, words in TRAPS if what.startswith(start)), "")
     if what.startswith(("Invalid initial character for a key part", "Invalid value",
                         "Expected '=' after a key")) and _open_brace(text, line, column):

@@ -169,3 +169,41 @@ def test_boards_share_places_and_say_how_far_each_table_is():
     wmn = board.wmn_standings({"players": ["A", "B", "C"], "identified": {"A": 1, "B": 2},
                                "winners": ["A"], "next_allowance": {"A": 3}})
     assert [(r["place"], r["player"]) for r in wmn] == [(1, "A"), (2, "B"), (3, "C")]
+
+
+@pytest.fixture
+def site(tmp_path):
+    """A server with a console, and a client of it that follows no redirect."""
+    from kit.console.service import open_console
+    from kit.web.app import create_app
+
+    console = open_console(str(tmp_path / "c.db"), tmp_path / "files")
+    app = create_app(executor="thread", workers=1, queue=1, prewarm=False,
+                     games=["lowest-unique"], players=[4], papers=["a4"], console=console)
+    yield console, TestClient(app, follow_redirects=False)
+    console.close()
+
+
+def boxes(html: str) -> dict[str, list[str]]:
+    """The start page's problem boxes: field id -> its messages (tags and 'Error:' dropped)."""
+    from html import unescape
+
+    found: dict[str, list[str]] = {}
+    for key, body in re.findall(r'class="field-error" id="([^"]+)-error">(.*?)</div>', html,
+                                re.S):
+        for item in re.findall(r"<p>(.*?)</p>", body, re.S):
+            text = " ".join(unescape(re.sub(r"<[^>]+>", " ", item)).split())
+            found.setdefault(key, []).append(text.removeprefix("Error: "))
+    return found
+
+
+def test_an_imported_log_that_is_not_toml_says_where_and_what_in_plain_words(site):
+    _, client = site
+    page = client.post("/console/new/import",
+                       data={"log": 'game = "whats-my-number"\nplayers = ["Ann", "Bob"\n'})
+    assert page.status_code == 422
+    assert boxes(page.text)["import-log"] == [
+        "not valid TOML: line 2, column 24: a [ ... ] list is not closed, or two of its values "
+        "have no comma between them; write lists like [17, 33] (TOML: Unclosed array)"]
+    assert "end of document" not in page.text
+
