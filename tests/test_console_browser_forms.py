@@ -207,3 +207,41 @@ def test_an_imported_log_that_is_not_toml_says_where_and_what_in_plain_words(sit
         "have no comma between them; write lists like [17, 33] (TOML: Unclosed array)"]
     assert "end of document" not in page.text
 
+
+def test_the_start_forms_show_every_problem_in_one_pass(site):
+    _, client = site
+    twice = client.post("/console/new/wmn", data={"names": "Ann, Bob, ann", "draw": "random"})
+    assert boxes(twice.text)["wmn-names"] == [
+        "ann is there twice; give each player a different name (e.g. ann 2).",
+        "3 players listed; What's My Number? needs at least 4"]
+    secret = client.post("/console/new/wmn", data={
+        "names": "Ann, Bob, Cy", "range": "1-40", "draw": "typed",
+        "secrets": "Ann = 500\nBob = 3\nCy = 4"})
+    assert boxes(secret.text) == {
+        "wmn-names": ["3 players listed; What's My Number? needs at least 4"],
+        "wmn-secrets": ["500 is outside the range 1 to 40; secrets are whole numbers from 1 "
+                        "to 40"]}
+    party = client.post("/console/new/lun", data={"names": "Ann, Bob", "rounds": "50"})
+    assert boxes(party.text) == {
+        "lun-names": ["Lowest Unique Number needs 3 to 12 players per table; got 2"],
+        "lun-rounds": ["From 1 to 20 rounds."]}
+
+
+def test_the_api_returns_every_problem_of_a_new_game_at_once(site):
+    console, client = site
+    answer = client.post("/api/games", json={
+        "game": "whats-my-number", "players": ["Ann", "Bob", "Cy", "Ann"], "range": "9-2",
+        "secrets": {"Bob": 500}})
+    assert answer.status_code == 422
+    assert [(e["field"], e["message"]) for e in answer.json()["errors"]] == [
+        ("players", "“Ann” is given twice (names 1 and 4); every player needs a different name, "
+                    "e.g. add an initial"),
+        ("range", "9-2 cannot be used: give the lowest and the highest number, e.g. 1-20, the "
+                  "lowest at least 1 and the highest above it, at most 999"),
+        ("secrets.Bob", "500 is outside the range 2 to 9; secrets are whole numbers from 2 to 9")]
+    made = client.post("/api/games", json={"game": "whats-my-number",
+                                           "players": ["Ann", "Bob", "Cy", "Dee"],
+                                           "range": "1-40", "secrets": {"ann": 7}})
+    assert made.status_code == 201
+    log = console.export_log(made.json()["id"])
+    assert 'range = "1-40"' in log and "Ann = 7" in log

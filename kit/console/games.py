@@ -5,11 +5,12 @@ and the public view. Data handling only: the engine (``engine.check``) judges ev
 from __future__ import annotations
 
 import random
+import re
 import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..errors import ConfigError, GameLogError, KitError, Msg, Problems, shown
+from ..errors import ConfigError, GameLogError, KitError, Msg, Problems, ngettext, shown
 from ..i18n import DEFAULT as DEFAULT_LANGUAGE
 from ..i18n import LANGUAGES, N_
 from ..options import parse_range
@@ -71,7 +72,6 @@ def check_new_game(spec: Mapping[str, Any], rng: random.Random
 def _wmn_header(spec: Mapping[str, Any], public: dict[str, Any], rng: random.Random,
                 problems: list[KitError]) -> dict[str, Any]:
     from ..games.whats_my_number.people import labels
-    from ..games.whats_my_number.rules import default_range
     from ..i18n import words
 
     players = spec.get("players")
@@ -83,24 +83,88 @@ def _wmn_header(spec: Mapping[str, Any], public: dict[str, Any], rng: random.Ran
     players = [unicodedata.normalize("NFC", " ".join(p.split())) for p in players]
     public["players"] = players
     log: dict[str, Any] = {"game": WMN, "players": players}
-    try:
-        bounds = (parse_range("range", spec["range"]) if spec.get("range") is not None
-                  else default_range(len(players)))
-    except KitError as exc:
-        problems.append(exc)
-        return log
-    log["range"] = f"{bounds[0]}-{bounds[1]}"
-    public["range"] = list(bounds)
+    _player_problems(players, problems)
+    bounds = _wmn_bounds(spec.get("range"), len(players), problems)
+    if bounds is not None and "range" not in {p.field for p in problems}:
+        log["range"] = f"{bounds[0]}-{bounds[1]}"
+        public["range"] = list(bounds)
     given = spec.get("secrets") or {}
     if not isinstance(given, Mapping):
         problems.append(ConfigError("secrets", Msg(N_("give an object of name: number"))))
         given = {}
     given = match_names(given, players, "secrets", problems=problems)
+    if bounds is None:
+        return log
+    _secret_problems(given, players, bounds, problems)
     # Secrets not given are drawn at random, distinct from each other and from given ones.
     free = [n for n in range(bounds[0], bounds[1] + 1) if n not in given.values()]
     drawn = iter(rng.sample(free, min(len(free), len(players))))
     log["secrets"] = {p: given[p] if p in given else next(drawn, bounds[0]) for p in players}
     return log
+
+
+def _player_problems(players: list[str], problems: list[KitError]) -> None:
+    """Every problem of the names at once: each unusable label, each name given twice (case
+    ignored, as the pages read names), and too few players."""
+    from ..games.whats_my_number import model
+
+    seen: dict[str, int] = {}
+    for number, name in enumerate(players, start=1):
+        try:
+            model._check_label(name)
+        except KitError as exc:
+            problems.append(exc)
+            continue
+        first = seen.setdefault(name.casefold(), number)
+        if first != number:
+            problems.append(ConfigError("players", Msg(N_(
+                "“%(name)s” is given twice (names %(first)s and %(second)s); every player "
+                "needs a different name, e.g. add an initial"), name=name, first=first,
+                second=number)))
+    if len(players) < model.MIN_PLAYERS:
+        problems.append(ConfigError("players", model.needs_players(ngettext(
+            "%(num)s player listed", "%(num)s players listed", len(players)))))
+    elif len(players) > model.MAX_LOG_PLAYERS:
+        problems.append(ConfigError("players", Msg(N_(
+            "%(count)s players listed; a game log takes at most %(max)s"), count=len(players),
+            max=model.MAX_LOG_PLAYERS)))
+
+
+def _wmn_bounds(text: object, players: int, problems: list[KitError]
+                ) -> tuple[int, int] | None:
+    """The range to check secrets against: the one given (its problems added), else the
+    rules' default; a range given backwards ("9-2") still bounds the secrets by its numbers."""
+    from ..games.whats_my_number.model import MIN_PLAYERS, check_range, default_range
+
+    if text is None:
+        return default_range(players) if players >= MIN_PLAYERS else None
+    try:
+        bounds = parse_range("range", text)
+    except KitError as exc:
+        problems.append(exc)
+        numbers = [int(n) for n in re.findall(r"[0-9]+", str(text))[:3]]
+        return (min(numbers), max(numbers)) if len(numbers) == 2 else None
+    try:
+        check_range(bounds, players)
+    except KitError as exc:
+        problems.append(exc)
+    return bounds
+
+
+def _secret_problems(given: Mapping[str, Any], players: list[str], bounds: tuple[int, int],
+                     problems: list[KitError]) -> None:
+    """The secrets typed (the missing ones are drawn), each checked against the range."""
+    from ..games.whats_my_number.model import check_secrets
+
+    typed = [p for p in players if p in given]
+    unknown = {k: v for k, v in given.items() if k not in players}
+    try:
+        check_secrets({**{p: given[p] for p in typed}, **unknown}, tuple(typed), bounds,
+                      every=True)
+    except Problems as exc:
+        problems.extend(exc.problems)
+    except KitError as exc:
+        problems.append(exc)
 
 
 def _lun_header(spec: Mapping[str, Any], public: dict[str, Any], rng: random.Random,

@@ -23,6 +23,7 @@ from .views.start import (
     absorb,
     import_form,
     lun_form,
+    precheck,
     wmn_form,
 )
 
@@ -167,5 +168,7 @@ async def start_submit(request: Request) -> Response:
             keep = language(request)["keep"]
             query = "?new=1" + (keep.replace("?", "&") if keep else "")
             return see_other(f"/console/{created.id}/gm/{created.gm_token}{query}")
+    elif kind != "import":
+        precheck(form, fields, w)
     return render(request, "console/start.html", 422,
                   forms=start_forms(w, lang, form, kind), problems=True)

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from ...errors import KitError
+from ...errors import KitError, ngettext
 from ...i18n import LANGUAGES, N_, Words
 from . import said
 
@@ -151,6 +151,7 @@ def _check_range(form: Form, text: str, players: int, w: Words) -> None:
 
 def wmn_form(values: Mapping[str, str], w: Words) -> Form:
     """The new What's My Number? game form -> ``{"game", "players", "range", "secrets"?, ...}``."""
+    from ...games.whats_my_number.model import MIN_PLAYERS, needs_players
     from ...games.whats_my_number.people import labels
 
     form = Form(values, {"game": WMN})
@@ -162,8 +163,11 @@ def wmn_form(values: Mapping[str, str], w: Words) -> Form:
                                       "names, or make them agree.", count=count, names=len(names)))
     if not names and count is None and "players" not in form.problems:
         form.add("names", w.gettext("Give the players’ names, or their number."))
+    if names and len(names) < MIN_PLAYERS:  # said with the names' other problems, at once
+        form.add("names", needs_players(ngettext("%(num)s player listed",
+                                                 "%(num)s players listed", len(names))).text(w))
     if not names and count is not None:
-        names = labels(count, w) if 1 <= count <= MAX_NAMES else []
+        names = labels(count, w) if MIN_PLAYERS <= count <= MAX_NAMES else []
         if not names:
             form.add("players", w.gettext("From 4 to %(max)s players.", max=MAX_NAMES))
     form.spec["players"] = names
@@ -198,7 +202,7 @@ def lun_tables(form: Form, w: Words, rounds: int | None) -> list[list[str]]:
         form.add("names", w.gettext("Give the players’ names (or the tables)."))
         return []
     _check_names(form, "names", names, w)
-    if form.problems:
+    if form.problems.get("names"):  # seat them even when another field has a problem
         return []
     try:
         config = resolve({"game": LUN, "names": names, **({"rounds": rounds} if rounds else {})},
@@ -248,5 +252,22 @@ def absorb(form: Form, error: KitError, fields: Iterable[str], default: str = ""
             form.add(key, problem.text(w))
 
 
+def precheck(form: Form, fields: tuple[str, ...], w: Words) -> None:
+    """The service's own check of the spec, run when the form already has problems: what only
+    it finds (a secret outside the range, ...) shows in the same pass, beside fields the form
+    has not flagged (the form's own words stay where it has)."""
+    import random
+
+    from ..games import check_new_game
+
+    try:
+        check_new_game(form.spec, random.Random(0))
+    except KitError as error:
+        extra = Form(form.values)
+        absorb(extra, error, fields, default=fields[0], w=w)
+        for key, messages in extra.problems.items():
+            form.problems.setdefault(key, messages)
+
+
 __all__ = ["Form", "IMPORT_FIELDS", "LUN_FIELDS", "N_", "WMN_FIELDS", "absorb", "import_form",
-           "lun_form", "not_a_player", "suggest", "wmn_form"]
+           "lun_form", "not_a_player", "precheck", "suggest", "wmn_form"]
