@@ -165,3 +165,27 @@ def test_a_problem_line_names_its_field_in_any_language() -> None:
     assert said.line(problem, None) == "undo: nothing to undo"
     for lang in ("en", "fr", "de", "es", "ru"):  # gettext's own parameters never clash
         assert said.line(problem, words(lang)).endswith("nothing to undo")
+
+
+def test_the_409_page_says_what_changed_in_the_pages_language(french, console, monkeypatch):
+    from kit.console.service import Conflict
+
+    monkeypatch.setitem(FRENCH, "turn %(turn)s: orders for %(names)s",
+                        "tour %(turn)s\u00a0: ordres de %(names)s")
+    service, client = console
+    made = service.create_game({"game": "whats-my-number", "players": PLAYERS, "range": "1-30"})
+    client.get(f"/console/{made.id}/gm/{made.gm_token}")
+    seen = service.state(made.id).version
+    service.enter_turn(made.id, {"Ann": [1, 2], "Cy": [3, 4]}, version=seen)  # another window
+    stale = client.post(f"/console/{made.id}/gm/turn", headers={"accept-language": "fr"},
+                        data={"csrf": guard.csrf_token(made.id, made.gm_token),
+                              "version": str(seen), "n1": "1"})
+    assert stale.status_code == 409
+    text = " ".join(unescape(re.sub(r"<[^>]+>", " ", stale.text)).split())
+    assert "tour 1 : ordres de Ann, Cy" in text  # (split() took the no-break space)
+    assert "orders for" not in text
+    with pytest.raises(Conflict) as raised:  # the service's own 409: English for the API ...
+        service.publish(made.id, 1, version=seen)
+    assert raised.value.changes[0]["text"] == "turn 1: orders for Ann, Cy"
+    said = raised.value.said[0]  # ... and the same line for a page in its language
+    assert said.text(kit.i18n.Words("fr")) == "tour 1\u00a0: ordres de Ann, Cy"

@@ -140,10 +140,8 @@ def _stale(request: Request, state: Any, values: Mapping[str, str]) -> Response 
     seen = _version(values)
     if seen is None or seen == state.version:
         return None
-    changes = [{"text": e.get("text", "")} for e in state.entries
-               if int(e.get("version", 0)) > seen]
-    return stale_page(request, state.id, SimpleNamespace(changes=changes,
-                                                         version=state.version),
+    missed = [what for version, what in state.journal if version > seen]
+    return stale_page(request, state.id, SimpleNamespace(said=missed, version=state.version),
                       sent_text(state, values, words(language(request)["lang"])))
 
 
@@ -171,7 +169,7 @@ def sent_text(state: Any, values: Mapping[str, str], w: Words) -> list[str]:
 def stale_page(request: Request, game_id: str, conflict: Any,
                sent: list[str] | None = None) -> Response:
     w = words(language(request)["lang"])
-    changes = [c.get("text", "") for c in conflict.changes] or [
+    changes = [what.text(w) for what in conflict.said] or [
         w.gettext("The game is now at version %(version)s.", version=conflict.version)]
     return render(request, "console/message.html", 409,
                   heading=w.gettext("The game changed since this page was loaded"),

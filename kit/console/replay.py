@@ -17,6 +17,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..errors import Msg
+from ..i18n import N_
 from .store import Row
 
 WMN = "whats-my-number"
@@ -126,17 +128,26 @@ def fold(kind: str, rows: Sequence[Row]) -> Folded:
     return folded
 
 
-def describe(row: Row) -> str:
-    """One line for a journal entry (what a stale client missed); never a secret."""
+def said(row: Row) -> Msg:
+    """One line for a journal entry (what a stale client missed), said in any language; never
+    a secret."""
     payload = row.payload
     if row.kind == "orders":
-        return f"turn {payload['turn']}: orders for {', '.join(payload['orders'])}"
+        return Msg(N_("turn %(turn)s: orders for %(names)s"), turn=payload["turn"],
+                   names=", ".join(payload["orders"]))
     if row.kind == "round":
-        return f"table {payload['table']}, round {payload['round']}: choices entered"
+        return Msg(N_("table %(table)s, round %(round)s: choices entered"),
+                   table=payload["table"], round=payload["round"])
     if row.kind == "publish":
-        return f"turn {payload['turn']} published"
+        return Msg(N_("turn %(turn)s published"), turn=payload["turn"])
     if row.kind == "amend":
-        return f"turn {payload['turn']} amended for {', '.join(payload['orders'])}"
+        return Msg(N_("turn %(turn)s amended for %(names)s"), turn=payload["turn"],
+                   names=", ".join(payload["orders"]))
     if row.kind == "undo":
-        return f"entry {payload['undoes']} undone"
-    return "game created"
+        return Msg(N_("entry %(entry)s undone"), entry=payload["undoes"])
+    return Msg(N_("game created"))
+
+
+def describe(row: Row) -> str:
+    """``said`` in English (the JSON API's words)."""
+    return str(said(row))

@@ -30,7 +30,7 @@ from ..i18n import N_
 from ..tomlhelp import explained
 from . import engine
 from .games import check_new_game, import_entries, match_names
-from .replay import LUN, WMN, Folded, apply_orders, apply_round, describe, fold
+from .replay import LUN, WMN, Folded, apply_orders, apply_round, describe, fold, said
 from .store import Missing, Stale, Store, database_url, make_engine, migrate
 from .tokens import new_game_id, new_token, token_hash, token_matches
 
@@ -46,15 +46,17 @@ class NotFound(KitError):
 class Conflict(KitError):
     """A stale version (409): ``version`` is the current one, ``changes`` what came since."""
 
-    def __init__(self, version: int, changes: list[dict[str, Any]]) -> None:
+    def __init__(self, version: int, changes: list[dict[str, Any]],
+                 said: list[Msg] | None = None) -> None:
         super().__init__("version", Msg(N_("the game changed since you loaded it (now version "
                                            "%(version)s); reload and enter again"),
                                         version=str(version)))
         self.version = version
         self.changes = changes
+        self.said = said or []  # the changes, each a Msg a page says in its language
 
     def __reduce__(self):
-        return (type(self), (self.version, self.changes))
+        return (type(self), (self.version, self.changes, self.said))
 
 
 @dataclass(frozen=True)
@@ -98,7 +100,8 @@ class GameState:
     tables: tuple[tuple[str, ...], ...] = ()
     rounds_entered: dict[int, int] = field(default_factory=dict)  # LU: table -> rounds
     result: Any = None  # What's My Number?: GameResult; Lowest Unique Number: PartyLog
-    entries: tuple[dict[str, Any], ...] = ()  # the journal, described
+    entries: tuple[dict[str, Any], ...] = ()  # the journal, described (English: the API's)
+    journal: tuple[tuple[int, Msg], ...] = ()  # (version, what it did) for pages
 
     @property
     def missing(self) -> tuple[str, ...]:
@@ -131,9 +134,9 @@ class Console:
         try:
             data = tomllib.loads(toml_text)
         except tomllib.TOMLDecodeError as exc:
-            said = explained(toml_text, str(exc))  # the line, the column and the usual trap
+            explanation = explained(toml_text, str(exc))  # line, column and the usual trap
             raise Problems([ConfigError("log", Msg(N_("not valid TOML: %(error)s"),
-                                                   error=said))]) from None
+                                                   error=explanation))]) from None
         engine.check(data)
         kind, public, entries = import_entries(data, {"lang": lang, "paper": paper})
         return self._insert(kind, public, entries)
@@ -192,7 +195,8 @@ class Console:
             published=folded.published, open_turn=folded.open_turn, players=players,
             received=received, tables=tables, rounds_entered=entered, result=result,
             entries=tuple({"version": r.seq, "kind": r.kind, "text": describe(r), "at": r.at}
-                          for r in rows))
+                          for r in rows),
+            journal=tuple((r.seq, said(r)) for r in rows))
 
     def _result(self, game_id: str, version: int, view: str, kind: str,
                 data: Mapping[str, Any]) -> Any:
@@ -252,9 +256,9 @@ class Console:
         raise self._conflict(game_id, row.version, self._row(game_id).version)
 
     def _conflict(self, game_id: str, seen: int, current: int) -> Conflict:
-        changes = [{"version": r.seq, "kind": r.kind, "text": describe(r)}
-                   for r in self.store.since(game_id, seen)]
-        return Conflict(current, changes)
+        rows = self.store.since(game_id, seen)
+        changes = [{"version": r.seq, "kind": r.kind, "text": describe(r)} for r in rows]
+        return Conflict(current, changes, [said(r) for r in rows])
 
     def enter_turn(self, game_id: str, orders: Mapping[str, Any], *,
                    version: int | None = None) -> Entry:
