@@ -235,7 +235,9 @@ async def locate(service: KitService, ident: str, wait: float = 0.0) -> Status:
         return status
     if await asyncio.to_thread(tickets.shared_entry, ticket.config, ticket.key):
         return service.status(ident)
-    if not await asyncio.to_thread(tickets.claim, ident, ticket.key):
+    # a read first: while another server makes it, asking again costs no write
+    if await asyncio.to_thread(tickets.elsewhere, ticket.key) is not None \
+            or not await asyncio.to_thread(tickets.claim, ident, ticket.key):
         # another server is making it: its kit lands in the shared cache when made
         key, deadline = kept_key(ticket.config, PREVIEW_PAGES), time.monotonic() + wait
         while time.monotonic() < deadline:
