@@ -245,3 +245,29 @@ def test_the_api_returns_every_problem_of_a_new_game_at_once(site):
     assert made.status_code == 201
     log = console.export_log(made.json()["id"])
     assert 'range = "1-40"' in log and "Ann = 7" in log
+
+
+def gm_client(site, **spec):
+    """A What's My Number? game made on the start page, and the GM page it opens on."""
+    console, client = site
+    made = client.post("/console/new/wmn", data={"names": "Ann\nBob\nCy\nDee", "range": "1-30",
+                                                 "draw": "random", **spec})
+    assert made.status_code == 303
+    link = made.headers["location"]
+    game_id, token = re.search(r"/console/([\w-]+)/gm/([\w-]+)", link).groups()
+    opened = client.get(link)
+    assert opened.headers["location"].endswith("/gm?new=1")
+    return console, client, game_id, token
+
+
+def test_the_gm_link_is_shown_once_then_only_behind_a_disclosure(site):
+    _, client, game_id, token = gm_client(site)
+    first = client.get(f"/console/{game_id}/gm?new=1").text
+    shown, _, hidden = first.partition('<details class="gm-link">')
+    assert f"/gm/{token}" in shown and "Keep the game master link" in shown
+    assert not hidden  # no second copy on that page
+    later = client.get(f"/console/{game_id}/gm").text
+    before, _, disclosure = later.partition('<details class="gm-link">')
+    assert token not in before and "Keep the game master link" not in before
+    assert "<summary>Show the game master link</summary>" in disclosure
+    assert f"/gm/{token}" in disclosure.partition("</details>")[0]

@@ -42,18 +42,25 @@ def _version(values: Mapping[str, str]) -> int | None:
 
 
 def _links(request: Request, game_id: str, w: Words) -> list[dict[str, str]]:
+    """The game's open links (the GM link is apart: ``_gm_link``)."""
     base = f"{request.url.scheme}://{request.url.netloc}/console/{game_id}"
     return [
-        {"label": w.gettext("Game master link (keep it secret)"),
-         "href": f"{base}/gm/{guard.gm_token(request)}"},
         {"label": w.gettext("Public page for the players"), "href": base},
         {"label": w.gettext("Big-screen standings"), "href": f"{base}/standings"},
     ]
 
 
+def _gm_link(request: Request, game_id: str) -> str:
+    """The GM link with its token: shown once after the game is made, then behind a
+    disclosure (anyone who sees the screen could copy it)."""
+    return (f"{request.url.scheme}://{request.url.netloc}/console/{game_id}/gm/"
+            f"{guard.gm_token(request)}")
+
+
 def _common(request: Request, state: Any, w: Words) -> dict[str, Any]:
     game_id = state.id
     return {"state": state, "game_id": game_id, "links": _links(request, game_id, w),
+            "gm_link": _gm_link(request, game_id),
             "csrf": guard.csrf_token(game_id, guard.gm_token(request)),
             "notice": _notice(request, w), "new": request.query_params.get("new") == "1",
             "action": f"/console/{game_id}/gm/", "gm_url": f"/console/{game_id}/gm"}
