@@ -271,3 +271,15 @@ def test_the_gm_link_is_shown_once_then_only_behind_a_disclosure(site):
     assert token not in before and "Keep the game master link" not in before
     assert "<summary>Show the game master link</summary>" in disclosure
     assert f"/gm/{token}" in disclosure.partition("</details>")[0]
+
+
+def test_turn_report_links_only_once_a_turn_is_published(site):
+    console, client, game_id, _ = gm_client(site)
+    before = client.get(f"/console/{game_id}/gm").text
+    assert "gm-register.pdf" in before  # the secret numbers, before turn 1
+    assert "turn-reports" not in before and "report.txt" not in before
+    version = console.state(game_id).version
+    entry = console.enter_turn(game_id, {"Ann": [1, 2]}, version=version)
+    console.publish(game_id, 1, version=entry.version)
+    after = client.get(f"/console/{game_id}/gm").text
+    assert "/files/turn-reports.pdf" in after and "/files/report.txt" in after

@@ -103,7 +103,8 @@ async def gm_page(request: Request) -> Response:
             return render(request, "console/amend.html",
                           **amend_context(request, state, int(amend), w))
         # before turn 1 too: the GM register holds the secret numbers to hand out
-        files = await report_links(request, game_id, WMN, private=True)
+        files = await report_links(request, game_id, WMN, private=True,
+                                   published=state.published)
         return render(request, "console/gm.html", script=True,
                       **{**wmn_context(request, state, w), "files": files})
     files = await report_links(request, game_id, state.kind, private=True) if any(

@@ -43,10 +43,11 @@ def _listing(service: Any, game_id: str, kind: str) -> list[str]:
     return sorted(p.name for p in first.parent.iterdir() if p.suffix in KINDS)
 
 
-async def report_links(request: Request, game_id: str, kind: str, *, private: bool
-                       ) -> list[dict[str, str]]:
+async def report_links(request: Request, game_id: str, kind: str, *, private: bool,
+                       published: int = 1) -> list[dict[str, str]]:
     """Links to the published report files (the GM's own ones only when ``private``), and the
-    text for an email; turn reports first, then the erratum, slips and register."""
+    text for an email; turn reports first (when a turn is ``published``), then the erratum,
+    slips and register."""
     w = words(language(request)["lang"])
     # a party's results change with every round: named, not made, until someone asks
     names = (await call(_listing, console(request), game_id, kind) if kind == WMN
@@ -58,8 +59,8 @@ async def report_links(request: Request, game_id: str, kind: str, *, private: bo
     for name in names:
         stem, suffix = name.rsplit(".", 1)
         mine = any(word in name for word in PRIVATE)
-        if mine and not private:
-            continue
+        if (mine and not private) or (stem == "turn-reports" and not published):
+            continue  # (before turn 1 is published, the turn reports say only "no turns yet")
         label = w.gettext(STEMS[stem]) if stem in STEMS else stem
         links.append({"href": f"/console/{game_id}/files/{name}", "private": mine,
                       "text": w.gettext(KINDS["." + suffix], document=label)})
