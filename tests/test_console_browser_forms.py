@@ -283,3 +283,21 @@ def test_turn_report_links_only_once_a_turn_is_published(site):
     console.publish(game_id, 1, version=entry.version)
     after = client.get(f"/console/{game_id}/gm").text
     assert "/files/turn-reports.pdf" in after and "/files/report.txt" in after
+
+
+def test_the_error_summary_links_to_the_box_at_fault(site):
+    console, client, game_id, token = gm_client(site)
+    posted = client.post(f"/console/{game_id}/gm/turn", data={
+        "csrf": guard.csrf_token(game_id, token), "version": str(console.state(game_id).version),
+        "g0_2": "x", "t3": "1", "l3_0": "5", "l3_1": "99", "l3_2": "7"})
+    assert posted.status_code == 422
+    summary = re.search(r'<div class="error-summary".*?</ul>', posted.text, re.S)[0]
+    links = re.findall(r'<a href="#([\w-]+)">([^<]*)</a>', summary)
+    assert [href for href, _ in links] == ["g0_2"]  # the form's own problem first ...
+    posted = client.post(f"/console/{game_id}/gm/turn", data={
+        "csrf": guard.csrf_token(game_id, token), "version": str(console.state(game_id).version),
+        "t3": "1", "l3_0": "5", "l3_1": "99", "l3_2": "7"})
+    summary = re.search(r'<div class="error-summary".*?</ul>', posted.text, re.S)[0]
+    links = re.findall(r'<a href="#([\w-]+)">([^<]*)</a>', summary)
+    assert links == [("l3_1", "Dee: the list gives Bob 99, outside the range 1 to 30")]
+    assert re.search(r'id="l3_1" name="l3_1" value="99"[^>]*aria-invalid="true"', posted.text)

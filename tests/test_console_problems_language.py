@@ -189,3 +189,31 @@ def test_the_409_page_says_what_changed_in_the_pages_language(french, console, m
     assert raised.value.changes[0]["text"] == "turn 1: orders for Ann, Cy"
     said = raised.value.said[0]  # ... and the same line for a page in its language
     assert said.text(kit.i18n.Words("fr")) == "tour 1\u00a0: ordres de Ann, Cy"
+
+
+@pytest.fixture
+def fresh_templates(french, monkeypatch):
+    """Templates made again with the test's French words (they keep their catalog; Jinja
+    asks for ``ugettext`` first)."""
+    from kit.web import pages
+
+    monkeypatch.setattr(WithTestWords, "ugettext", WithTestWords.gettext, raising=False)
+    monkeypatch.setattr(WithTestWords, "ungettext", WithTestWords.ngettext, raising=False)
+    pages.site_environment.cache_clear()
+    yield
+    pages.site_environment.cache_clear()
+
+
+def test_a_french_error_summary_puts_the_space_before_the_colon(fresh_templates, console,
+                                                                monkeypatch):
+    monkeypatch.setitem(FRENCH, "%(name)s: %(problem)s", "%(name)s\u00a0: %(problem)s")
+    service, client = console
+    made = service.create_game({"game": "whats-my-number", "players": PLAYERS, "range": "1-30"})
+    client.get(f"/console/{made.id}/gm/{made.gm_token}")
+    posted = client.post(f"/console/{made.id}/gm/turn", headers={"accept-language": "fr"},
+                         data={"csrf": guard.csrf_token(made.id, made.gm_token),
+                               "version": str(service.state(made.id).version), "t3": "1",
+                               "l3_0": "5", "l3_1": "99", "l3_2": "7"})
+    summary = re.search(r'<div class="error-summary".*?</ul>', posted.text, re.S)[0]
+    assert ('<a href="#l3_1">Dee\u00a0: la liste donne 99 à Bob, hors de l’intervalle 1 à 30'
+            '</a>') in unescape(summary)

@@ -158,7 +158,8 @@ def sent_text(state: Any, values: Mapping[str, str], w: Words) -> list[str]:
     if values.get("table", "").isdigit() and 1 <= int(values["table"]) <= len(state.tables):
         names = state.tables[int(values["table"]) - 1]
         found = host.read_round(values, int(values["table"]), names, w).choices
-        return [f"{name}: {w.gettext('pass') if value == 'pass' else value}"
+        return [w.gettext("%(label)s: %(value)s", label=name,
+                          value=w.gettext("pass") if value == "pass" else str(value))
                 for name, value in found.items()]
     players = tuple(state.players)
     grid = read_grid(values, players, dict.fromkeys(players, len(players)), {}, w)
@@ -168,7 +169,8 @@ def sent_text(state: Any, values: Mapping[str, str], w: Words) -> list[str]:
             listed = ", ".join(f"{k} {v}" for k, v in order["list"].items())
             lines.append(w.gettext("%(name)s: list %(numbers)s", name=name, numbers=listed))
         else:
-            lines.append(f"{name}: {', '.join(str(n) for n in order)}")
+            lines.append(w.gettext("%(label)s: %(value)s", label=name,
+                                   value=w.numbers(list(order))))
     lines += [w.gettext("%(name)s: no orders", name=name) for i, name in enumerate(players)
               if values.get(f"n{i}")]
     return lines

@@ -34,9 +34,11 @@ class Grid:
     rows: dict[int, list[str]] = field(default_factory=dict)  # row index -> messages
     boxes: set[str] = field(default_factory=set)  # input names marked aria-invalid
     general: list[str] = field(default_factory=list)
+    targets: dict[int, list[str | None]] = field(default_factory=dict)  # each message's box
 
     def add(self, row: int, message: str, box: str | None = None) -> None:
         self.rows.setdefault(row, []).append(message)
+        self.targets.setdefault(row, []).append(box)
         if box:
             self.boxes.add(box)
 
@@ -128,7 +130,29 @@ def absorb(grid: Grid, error: KitError, players: Sequence[str], w: Words | None 
         if row is None:
             grid.general.append(line(problem, w))
         else:
-            grid.add(row, problem.text(w))
+            grid.add(row, problem.text(w), _box_of(problem, row, index))
+
+
+def _box_of(problem: KitError, row: int, index: Mapping[str, int]) -> str | None:
+    """The input a problem is about: the list box of the player it names ("the list gives Bob
+    99"), the guess it counts ("guess 2 is ..."); None: the row's first box."""
+    values = problem.said.values if problem.said is not None else {}
+    named = index.get(str(values.get("name", "")))
+    if named is not None and named != row:
+        return f"l{row}_{named}"
+    guess = values.get("index")
+    return f"g{row}_{guess}" if isinstance(guess, int) else None
+
+
+def _problems(grid: Grid | None, i: int, is_list: bool) -> list[dict[str, str]]:
+    """Row ``i``'s messages for the error summary, each linking to the box at fault (else
+    the list toggle of a list, the first guess box of guesses)."""
+    if grid is None:
+        return []
+    default = f"t{i}" if is_list else f"g{i}_1"
+    targets = grid.targets.get(i, [])
+    return [{"text": text, "box": (targets[n] if n < len(targets) else None) or default}
+            for n, text in enumerate(grid.rows.get(i, []))]
 
 
 def _posted_or(values: Mapping[str, str] | None, key: str, fallback: str) -> str:
@@ -163,6 +187,8 @@ def grid_rows(players: Sequence[str], allowance: Mapping[str, int], current: Map
             "is_list": bool(posted.get(f"t{i}")) if posted is not None else is_list,
             "none": bool(posted.get(f"n{i}")) if posted is not None else False,
             "entered": name in current, "errors": (grid.rows.get(i, []) if grid else []),
+            "problems": _problems(grid, i, is_list if posted is None else bool(
+                posted.get(f"t{i}"))),
             "invalid": sorted(grid.boxes) if grid else [],
         })
     return rows
