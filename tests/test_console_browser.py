@@ -588,6 +588,12 @@ def test_phone_viewport(browser, base_url: str, party):
         page.goto(base_url + path)
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= 390, (path, width)  # the page never scrolls sideways
+    # a player's guess boxes side by side across the row, not stacked in a narrow column
+    for i in range(len(WMN_LOG["players"])):
+        boxes = [page.locator(f"#g{i}_{k}").bounding_box() for k in (1, 2, 3)]
+        assert len({round(b["y"]) for b in boxes}) == 1, (i, boxes)
+        assert boxes[0]["x"] < boxes[1]["x"] < boxes[2]["x"]
+        assert page.locator(f"#row-{i}").bounding_box()["height"] < 110  # was ~160 px
     # the grid scrolls inside its own box; its boxes and Save stay reachable
     page.locator("#g6_1").scroll_into_view_if_needed()
     page.fill("#g6_1", "7")
