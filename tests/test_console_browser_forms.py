@@ -301,3 +301,16 @@ def test_the_error_summary_links_to_the_box_at_fault(site):
     links = re.findall(r'<a href="#([\w-]+)">([^<]*)</a>', summary)
     assert links == [("l3_1", "Dee: the list gives Bob 99, outside the range 1 to 30")]
     assert re.search(r'id="l3_1" name="l3_1" value="99"[^>]*aria-invalid="true"', posted.text)
+
+
+def test_an_amendment_that_changes_no_cell_says_so(site):
+    console, client, game_id, token = gm_client(site)
+    entry = console.enter_turn(game_id, {"Ann": [3, 7]}, version=console.state(game_id).version)
+    console.publish(game_id, 1, version=entry.version)
+    same = client.post(f"/console/{game_id}/gm/amend", data={
+        "csrf": guard.csrf_token(game_id, token), "version": str(console.state(game_id).version),
+        "turn": "1", "g0_1": "3", "g0_2": "7"})
+    assert same.status_code == 303 and "unchanged=1" in same.headers["location"]
+    page = client.get(same.headers["location"]).text
+    assert "No cell changes: nothing to amend." in page
+    assert "no entry saved" not in page

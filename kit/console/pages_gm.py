@@ -75,6 +75,7 @@ def _notice(request: Request, w: Words) -> str:
         return w.gettext("Turn %(turn)s was amended; its erratum is in the reports.",
                          turn=int(q["amended"]))
     messages = {"saved": N_("Entries saved."), "same": N_("Nothing changed: no entry saved."),
+                "unchanged": N_("No cell changes: nothing to amend."),
                 "undone": N_("The last entry was taken back."),
                 "round": N_("Round saved: check its tally with the table.")}
     return next((w.gettext(m) for k, m in messages.items() if k in q), "")
@@ -274,7 +275,7 @@ async def _amend(request: Request, game_id: str, values: dict[str, str]) -> Resp
                 request, state, number, w, posted=values, grid=grid,
                 changes=[host.cell_change(c, w) for c in changes]))
     elif grid.ok:
-        return _back(request, game_id, "same=1")
+        return _back(request, game_id, "unchanged=1")
     return render(request, "console/amend.html", 422,
                   **amend_context(request, state, number, w, posted=values, grid=grid))
 
