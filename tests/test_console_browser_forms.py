@@ -314,3 +314,19 @@ def test_an_amendment_that_changes_no_cell_says_so(site):
     page = client.get(same.headers["location"]).text
     assert "No cell changes: nothing to amend." in page
     assert "no entry saved" not in page
+
+
+def test_the_party_undo_button_names_the_table_and_round_it_takes_back(site):
+    console, client = site
+    made = console.create_game({"game": "lowest-unique",
+                                "tables": [["Ann", "Bob", "Cy"], ["Dee", "Eve", "Fay"]]})
+    client.get(f"/console/{made.id}/gm/{made.gm_token}")
+    assert "Undo" not in client.get(f"/console/{made.id}/gm").text  # nothing to take back
+    saved = client.post(f"/console/{made.id}/gm/round", data={
+        "csrf": guard.csrf_token(made.id, made.gm_token),
+        "version": str(console.state(made.id).version), "table": "2", "c0": "1", "c1": "2",
+        "c2": "2"})
+    assert saved.status_code == 303
+    page = client.get(f"/console/{made.id}/gm").text
+    assert re.search(r'<button type="submit" class="secondary">Undo table 2, round 1</button>',
+                     page)

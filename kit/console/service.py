@@ -102,10 +102,20 @@ class GameState:
     result: Any = None  # What's My Number?: GameResult; Lowest Unique Number: PartyLog
     entries: tuple[dict[str, Any], ...] = ()  # the journal, described (English: the API's)
     journal: tuple[tuple[int, Msg], ...] = ()  # (version, what it did) for pages
+    last_entry: dict[str, Any] | None = None  # what undo takes back: kind, turn/table, round
 
     @property
     def missing(self) -> tuple[str, ...]:
         return tuple(p for p in self.players if p not in self.received)
+
+
+def _undoable(folded: Folded, rows: list) -> dict[str, Any] | None:
+    """The entry ``undo`` would take back (kind, and its turn or table and round), or None."""
+    if not folded.open_entries:
+        return None
+    last = next(r for r in rows if r.seq == folded.open_entries[-1])
+    keys = ("turn", "table", "round")
+    return {"kind": last.kind, **{k: last.payload[k] for k in keys if k in last.payload}}
 
 
 class Console:
@@ -196,7 +206,8 @@ class Console:
             received=received, tables=tables, rounds_entered=entered, result=result,
             entries=tuple({"version": r.seq, "kind": r.kind, "text": describe(r), "at": r.at}
                           for r in rows),
-            journal=tuple((r.seq, said(r)) for r in rows))
+            journal=tuple((r.seq, said(r)) for r in rows),
+            last_entry=_undoable(folded, rows))
 
     def _result(self, game_id: str, version: int, view: str, kind: str,
                 data: Mapping[str, Any]) -> Any:
