@@ -330,3 +330,13 @@ def test_the_party_undo_button_names_the_table_and_round_it_takes_back(site):
     page = client.get(f"/console/{made.id}/gm").text
     assert re.search(r'<button type="submit" class="secondary">Undo table 2, round 1</button>',
                      page)
+
+
+def test_the_footer_says_where_games_are_kept_only_for_a_local_sqlite_file(site, monkeypatch):
+    console, client = site
+    local = client.get("/console").text
+    assert "in a SQLite file on the computer that runs it" in local
+    monkeypatch.setattr(type(console), "stored_locally", property(lambda self: False))
+    elsewhere = client.get("/console").text
+    assert "SQLite" not in elsewhere and "this computer" not in elsewhere
+    assert re.search(r"number-party-kit [0-9.]+\.</p>", elsewhere)

@@ -65,6 +65,8 @@ def render(request: Request, template: str, status: int = 200, *, script: bool =
     """A console page in the request's language; ``script`` allows one inline script by nonce
     (``connect``: it may fetch from this site)."""
     page = language(request)
+    service = getattr(request.app.state, "console", None)
+    page["stored_locally"] = bool(getattr(service, "stored_locally", False))  # the footer's
     page.update(context)
     csp = PAGE_CSP
     nonce = ""

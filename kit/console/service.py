@@ -129,6 +129,13 @@ class Console:
 
     # --- games -------------------------------------------------------------------------------
 
+
+    @property
+    def stored_locally(self) -> bool:
+        """Whether the games are kept in a SQLite file on the computer running the console
+        (not in a PostgreSQL server that may be elsewhere)."""
+        return self.store.engine.dialect.name == "sqlite"
+
     def create_game(self, spec: Mapping[str, Any]) -> Created:
         """A new game from an API/form spec (see ``games.check_new_game``); raises Problems."""
         kind, public, log = check_new_game(spec, random_source.SystemRandom())
