@@ -192,6 +192,21 @@ def test_result_page_edit_link_and_language_switch_keep_the_settings(client):
     assert '<html lang="de">' in client.get(edit).text
 
 
+def test_result_page_offers_one_pair_edit_or_start_again(client):
+    location, page = made(client, {"game": LUN, "names": "Ann\nBob\nCy", "format": "zip"})
+    text = unescape(re.sub(r"<[^>]+>", " ", page.text))
+    assert text.count("Edit these settings") == 1
+    assert "Make another custom kit" not in text
+    again = re.findall(r'<a href="([^"]+)">Start again with an empty form</a>', page.text)
+    assert len(again) == 1 and urlsplit(unescape(again[0])).path == "/custom"
+    blank = client.get(unescape(again[0])).text
+    assert re.search(r"></textarea>", blank) and "Ann" not in blank
+    german = client.get(urlsplit(location).path + "?" + urlsplit(location).query + "&lang=de")
+    again = re.findall(r'<a href="([^"]+)">[^<]*</a></p>', german.text.split(
+        'class="actions"')[1])[-1]
+    assert '<html lang="de">' in client.get(unescape(again)).text
+
+
 def test_an_expired_kit_gives_the_form_back_filled_in(client):
     page = client.get("/custom/AAAAAAAAAAAAAAAAAAAAAA?get=player-kit&game=lowest-unique"
                       "&names=Ann,Bob,Cy&title=Gone")
