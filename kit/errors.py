@@ -38,6 +38,30 @@ def quoted(text: object, limit: int = SHOWN_MAX) -> str:
     return escaped(text if len(text) <= limit else text[:limit] + "…")
 
 
+class Quote:
+    """User text a message shows in quotation marks: “text” as the command line says it (its
+    lines are pinned), the page language's own marks in ``Msg.text`` («text» in Spanish)."""
+
+    def __init__(self, text: object, limit: int = SHOWN_MAX) -> None:
+        self.inner = quoted(text, limit)
+
+    def __str__(self) -> str:
+        return f"“{self.inner}”"
+
+    def __repr__(self) -> str:
+        return f"Quote({self.inner!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Quote) and other.inner == self.inner
+
+    def __hash__(self) -> int:
+        return hash(self.inner)
+
+    def text(self, words: object) -> str:
+        quote = getattr(words, "quote", None)
+        return quote(self.inner) if quote is not None else str(self)
+
+
 class Msg:
     """A message defined once with parameters: an English msgid (marked with ``N_`` where it is
     written) and its values, so the command line says it in English and a page in its own
@@ -64,7 +88,7 @@ class Msg:
 
     def text(self, words: object) -> str:
         """The message in ``words``' language (a ``kit.i18n.Words``)."""
-        values = {k: v.text(words) if isinstance(v, Msg) else words.number(v)  # type: ignore
+        values = {k: v.text(words) if isinstance(v, Msg | Quote) else words.number(v)  # type: ignore
                   if isinstance(v, int) and not isinstance(v, bool) else str(v)
                   for k, v in self.values.items()}
         return words.gettext(self.template, **values)  # type: ignore[attr-defined]
@@ -82,7 +106,7 @@ class Plural(Msg):
 
     def text(self, words: object) -> str:
         """The message in ``words``' language, in the plural form its count takes there."""
-        values = {k: v.text(words) if isinstance(v, Msg) else words.number(v)  # type: ignore
+        values = {k: v.text(words) if isinstance(v, Msg | Quote) else words.number(v)  # type: ignore
                   if isinstance(v, int) and not isinstance(v, bool) else str(v)
                   for k, v in self.values.items()}
         count = self.values["num"]

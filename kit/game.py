@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .errors import ConfigError, Msg, quoted
+from .errors import ConfigError, Msg, Quote
 from .i18n import N_, Words, words
 from .options import Option
 
@@ -119,7 +119,7 @@ class GameSpec:
         """Raise the game's own message unless ``players`` is a count it allows."""
         top = self.max_players
         if players is None or players < self.min_players or (top is not None and players > top):
-            got = str(players) if players is not None else f"“{quoted(str(given))}”"
+            got = str(players) if players is not None else Quote(str(given))
             game, lo = Msg(self.title), self.min_players
             if self.players_note:
                 raise ConfigError("players", Msg(N_("%(game)s kits are made for %(lo)s to "

@@ -14,7 +14,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .errors import ConfigError, Msg, quoted, shown
+from .errors import ConfigError, Msg, Quote, quoted, shown
 from .i18n import DEFAULT as DEFAULT_LANGUAGE
 from .i18n import LANGUAGES, N_
 from .paper import PAPERS
@@ -50,7 +50,7 @@ class ParamType:
 
     def fail(self, key: str, value: object) -> ConfigError:
         if isinstance(value, str):
-            got = f"“{quoted(value)}”"
+            got = Quote(value)  # “…” on the command line, the page language's marks on a page
         elif isinstance(value, bool | int | float):
             got = str(value).lower() if isinstance(value, bool) else str(value)
         else:
@@ -218,7 +218,7 @@ def parse_range(key: str, value: object) -> tuple[int, int]:
           and all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
         lo, hi = value
     if lo is None or hi is None:
-        got = f"“{quoted(value)}”" if isinstance(value, str) else kind_of(value)
+        got = Quote(value) if isinstance(value, str) else kind_of(value)
         raise ConfigError(key, Msg(N_("%(got)s is not a range: give the lowest and the highest "
                                       "number, e.g. 1-20"), got=got))
     if lo < 1 or hi > RANGE_MAX or lo >= hi:

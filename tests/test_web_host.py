@@ -300,6 +300,19 @@ def test_names_typed_with_commas_are_several_players_and_their_error_is_beside_n
     assert "Names separated by new lines or commas" in help_text
 
 
+@pytest.mark.parametrize(("lang", "marks"), [("es", "«x»"), ("ru", "«x»"), ("de", "„x“"),
+                                            ("en", "“x”")])
+def test_a_value_in_an_error_is_quoted_as_the_page_language_quotes(client, lang, marks):
+    response = client.post(f"/custom?lang={lang}", data={"game": LUN, "range": "x"})
+    message = field_error(response.text, "range")
+    assert marks in message, message
+    if lang != "en":
+        assert "“x”" not in message
+    with pytest.raises(KitError) as english:  # the command line keeps its own marks
+        resolve({"game": LUN, "range": "x"})
+    assert str(english.value).startswith("range: “x” is not a range")
+
+
 def test_another_games_setting_names_the_game_not_its_id(client):
     response = client.post("/custom", data={"game": WMN, "rounds": "3"})
     message = field_error(response.text, "rounds")

@@ -21,7 +21,7 @@ from functools import cache
 from urllib.parse import urlencode
 
 from ..config import KitConfig, resolve
-from ..errors import ConfigError, KitError, Msg, Problems, quoted
+from ..errors import ConfigError, KitError, Msg, Problems, Quote, quoted
 from ..i18n import DEFAULT as DEFAULT_LANGUAGE
 from ..i18n import LANGUAGES, N_, Words, words
 from ..options import NAME_MAX, Choice, Flag, Folder, IntRange, Names, NumberRange, Option, Text
@@ -432,7 +432,7 @@ def _players_problem(game: str, given: object) -> ConfigError:
     from ..registry import GAMES
 
     lo, hi = players_limits(game)
-    got = f"“{quoted(given)}”" if isinstance(given, str) else str(given)
+    got = Quote(given) if isinstance(given, str) else str(given)
     spec = GAMES[game]
     too_many = isinstance(given, int) or (isinstance(given, str) and given.strip().isdigit()
                                           and int(given) > hi)
