@@ -134,7 +134,10 @@ def test_seven_players_four_turns(client: TestClient, console: Console, tmp_path
     seen = public(client, game)
     assert seen["published"] == 4 and [t["number"] for t in seen["turns"]] == [1, 2, 3, 4]
     ann = seen["turns"][0]["rows"][0]
-    assert (ann["player"], ann["number"]) == ("Ann", 20)  # the replacement, not [1, 2]
+    assert ann["player"] == "Ann" and "number" not in ann  # guessed numbers stay private
+    log = tomllib.loads(client.get(f"/api/games/{game['id']}/log.toml",
+                                   headers=bearer(game["gm_token"])).text)
+    assert log["turn"][0]["Ann"] == [20, 30]  # the replacement, not [1, 2]
     assert ann["cells"] == ["X", "H", "L", "H", "H", "H", "L"]
     bob = next(r for r in seen["turns"][0]["rows"] if r["player"] == "Bob" and r["index"] == 1)
     assert bob["cells"][PLAYERS.index("Eve")] == "✓"
@@ -227,11 +230,12 @@ def test_amend_shows_changed_cells_then_records(client: TestClient) -> None:
     preview = client.post(url, json={"orders": {"Ann": [8, 30]}}, headers=gm)
     assert preview.status_code == 200 and preview.json()["changes"]
     assert preview.json()["amended"] is False
-    assert public(client, game)["turns"][0]["rows"][0]["number"] == 20
+    cy = PLAYERS.index("Cy")
+    assert public(client, game)["turns"][0]["rows"][0]["cells"][cy] == "L"  # 20: Cy is lower
     done = client.post(url, json={"orders": {"Ann": [8, 30]}, "confirm": True}, headers=gm)
     assert done.status_code == 200 and done.json()["amended"] is True
     row = public(client, game)["turns"][0]["rows"][0]
-    assert row["number"] == 8 and row["cells"][PLAYERS.index("Cy")] == "✓"
+    assert row["cells"][cy] == "✓" and "number" not in row  # 8 is Cy's number
 
 
 def test_publish_only_the_open_turn(client: TestClient) -> None:
