@@ -340,3 +340,32 @@ def test_the_footer_says_where_games_are_kept_only_for_a_local_sqlite_file(site,
     elsewhere = client.get("/console").text
     assert "SQLite" not in elsewhere and "this computer" not in elsewhere
     assert re.search(r"number-party-kit [0-9.]+\.</p>", elsewhere)
+
+
+def test_players_learn_of_an_amended_turn_on_the_public_page_and_in_the_text(site):
+    import io
+
+    from pypdf import PdfReader
+
+    console, client = site
+    made = console.create_game({"game": "whats-my-number", "players": PLAYERS, "range": "1-30",
+                                "secrets": {"Ann": 3, "Bob": 5, "Cy": 7, "Dee": 9}})
+    entry = console.enter_turn(made.id, {"Ann": [5, 6]}, version=console.state(made.id).version)
+    console.publish(made.id, 1, version=entry.version)
+    assert "was amended" not in client.get(f"/console/{made.id}").text
+    console.amend(made.id, 1, {"Ann": [5, 7]}, version=console.state(made.id).version,
+                  confirm=True)
+    page = client.get(f"/console/{made.id}").text
+    notice = re.search(r'<p class="warning amended">(.*?)</p>', page, re.S)[1]
+    assert notice.startswith("Turn 1 was amended after it was handed out.")
+    links = re.findall(r'<a href="([^"]+)">', notice)
+    assert links == [f"/console/{made.id}/files/erratum.pdf",
+                     f"/console/{made.id}/files/erratum.html"]
+    erratum = client.get(links[0])
+    assert erratum.status_code == 200
+    text = PdfReader(io.BytesIO(erratum.content)).pages[0].extract_text()
+    assert "Ann 2" in text and "Cy" in text  # the cell the amendment changed
+    assert client.get(links[1]).status_code == 200
+    report = client.get(f"/console/{made.id}/files/report.txt").text
+    assert report.splitlines()[0] == ("Turn 1 was amended after it was handed out. Erratum: "
+                                      f"http://testserver/console/{made.id}/files/erratum.pdf")

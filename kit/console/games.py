@@ -295,6 +295,7 @@ def wmn_public(public: Mapping[str, Any], folded: Folded, result: Any) -> dict[s
             found[player] = found.get(player, 0) + hits
     return {"players": list(public["players"]), "range": list(public["range"]),
             "published": folded.published, "turns": turns,
+            "amended": sorted(folded.amended),  # turns corrected after they were handed out
             "identified": found,  # numbers found by hits so far, per player
             "winners": list(getattr(result, "winners", ())) if won else [],
             "winning_turn": won,

@@ -117,7 +117,8 @@ async def report_file(request: Request) -> Response:
             raise PageProblem(403, N_("Game master only"),
                               N_("This file is for the game master."))
     if name == "report.txt":
-        text = await call(_text_report, service, game_id)
+        base = f"{request.url.scheme}://{request.url.netloc}/console/{game_id}/files/"
+        text = await call(_text_report, service, game_id, base)
         return Response(text, media_type="text/plain; charset=utf-8",
                         headers={"cache-control": "no-store"})
     try:
@@ -134,13 +135,24 @@ async def report_file(request: Request) -> Response:
     return Response(path.read_bytes(), media_type=media, headers=headers)
 
 
-def _text_report(service: Any, game_id: str) -> str:
-    """The published turns as text for an email (``kit report --format text``)."""
+def _text_report(service: Any, game_id: str, files: str = "") -> str:
+    """The published turns as text for an email (``kit report --format text``), after a line
+    for each turn amended since it was handed out (with the erratum's address under
+    ``files``), so a player who printed it learns of it."""
+    state = service.state(game_id)
+    w = words(state.lang)
+    notes = [w.gettext("Turn %(turn)s was amended after it was handed out.", turn=n) + " "
+             + w.gettext("Erratum: %(link)s", link=files + "erratum.pdf")
+             for n in service.public_state(game_id).get("amended", [])]
+    text = _report_text(service, game_id, state)
+    return "\n".join(notes) + "\n\n" + text if notes else text
+
+
+def _report_text(service: Any, game_id: str, state: Any) -> str:
     import tomllib
 
     from ..registry import game_spec
 
-    state = service.state(game_id)
     data = tomllib.loads(service.export_log(game_id))
     if state.kind == WMN:
         data["turn"] = list(data.get("turn", []))[: state.published]

@@ -34,6 +34,7 @@ class Folded:
     published: int = 0
     open_entries: list[int] = field(default_factory=list)  # seqs of undoable entries, in order
     turn_players: dict[int, list[str]] = field(default_factory=dict)  # who sent orders, by turn
+    amended: list[int] = field(default_factory=list)  # turns amended after publish, in order
 
     @property
     def open_turn(self) -> int:
@@ -117,6 +118,8 @@ def fold(kind: str, rows: Sequence[Row]) -> Folded:
             folded.open_entries.clear()  # a published turn is amended, not undone
         elif row.kind == "amend":
             apply_orders(folded.log, payload["turn"], payload["orders"])
+            if payload["turn"] not in folded.amended:
+                folded.amended.append(payload["turn"])
     if kind == WMN:
         # A published turn in which nobody sent orders is still a turn: keep it as {}.
         turns = folded.log.get("turn", [])

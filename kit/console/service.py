@@ -27,6 +27,8 @@ import tomli_w
 
 from ..errors import ConfigError, GameLogError, KitError, Msg, Problems
 from ..i18n import N_
+from ..output import MANIFEST
+from ..published import RECORD, record_bytes
 from ..tomlhelp import explained
 from . import engine
 from .games import check_new_game, import_entries, match_names
@@ -392,7 +394,7 @@ class Console:
     def report_file(self, game_id: str, name: str) -> Path:
         """A report file of the published game (``name`` inside the report folder), made on
         first request; NotFound when the folder has no such file."""
-        row, folded, _ = self._load(game_id)
+        row, folded, rows = self._load(game_id)
         data = folded.public_log() if row.kind == WMN else folded.export_log()
         folder = self.files / row.id / f"v{self._published_version(row, folded)}"
         name_of = engine.folder_name(data, REPORT_FOLDER)
@@ -401,6 +403,11 @@ class Console:
             folder.parent.mkdir(parents=True, exist_ok=True)
             staging = Path(tempfile.mkdtemp(prefix=".render-", dir=folder.parent))
             try:
+                if folded.amended:  # the reports as first handed out, so the erratum is made
+                    seeded = staging / name_of
+                    seeded.mkdir()
+                    (seeded / RECORD).write_bytes(record_bytes(published_record(row.kind, rows)))
+                    (seeded / MANIFEST).write_text(f"{RECORD}\n", encoding="utf-8")  # the kit's
                 engine.write(data, out=staging, folder=name_of,
                              paper=row.public["paper"], lang=row.public["lang"])
                 folder.mkdir(exist_ok=True)
@@ -456,6 +463,22 @@ def _changed_cells(before: Any, after: Any, published: int) -> list[dict[str, An
         out += [engine.to_json(c) for c in diff_snapshots(snapshot_turn(old, players),
                                                           snapshot_turn(new, players))]
     return out
+
+
+def published_record(kind: str, rows: list) -> dict[str, Any]:
+    """The record of published turns ``kit report`` keeps in its folder, rebuilt from the
+    journal: each turn as first published, then each amendment (its changed cells) in order."""
+    from ..published import check_published
+    from ..registry import game_spec
+
+    snapshots = game_spec(kind).report.snapshots
+    record: dict[str, Any] = {"turns": {}, "amendments": []}
+    for index, row in enumerate(rows):
+        if row.kind in ("publish", "amend"):
+            folded = fold(kind, rows[: index + 1])
+            played = snapshots(engine.check(folded.public_log()))
+            record, _ = check_published(record, played, folded.published, amend=True)
+    return record
 
 
 def open_console(database: str | None = None, files: Path | None = None) -> Console:
