@@ -470,7 +470,7 @@ def test_three_table_party_in_any_order(page: Page, base_url: str):
     last = LUN_LOG["round"][-1]["table"]
     played = sum(1 for r in LUN_LOG["round"] if r["table"] == last)
     page.goto(f"{base_url}/console/{game_id}/gm")
-    page.click("text=Undo the last round entered")
+    page.click(f"text=Undo table {last}, round {played}")  # it says what it takes back
     page.wait_for_url(re.compile("undone=1"))
     assert page.locator(f"#table-{last} legend").inner_text() == f"Round {played}"
     page.click(f"#table-{last} button[type=submit]")  # the same round again, as it was
