@@ -167,11 +167,14 @@ def children(pid: int) -> set[int]:
     todo = [pid]
     while todo:
         parent = todo.pop()
-        path = Path(f"/proc/{parent}/task/{parent}/children")
-        try:
-            kids = {int(k) for k in path.read_text().split()}
-        except OSError:
-            continue
+        kids: set[int] = set()
+        # every thread's children: a worker process started from a server thread (a render
+        # handed over in the threadpool) is listed under that thread, not the main one
+        for task in Path(f"/proc/{parent}/task").glob("*"):
+            try:
+                kids |= {int(k) for k in (task / "children").read_text().split()}
+            except OSError:
+                continue
         found |= kids
         todo += kids
     return found
@@ -237,6 +240,9 @@ def test_stopped_server_leaves_no_process_and_an_empty_temp_folder(tmp_path, sto
         while wait_for(base + "/healthz", deadline)["pool"]["active"] < 1:
             time.sleep(0.05)
         workers = children(server.pid)
+        while not workers and time.monotonic() < deadline:  # the pool starts its worker
+            time.sleep(0.05)  # process when the first render is handed to it
+            workers = children(server.pid)
         assert workers, "no worker process was started"
         server.send_signal(stop)
         server.wait(60)
