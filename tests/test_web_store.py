@@ -5,6 +5,7 @@ that cannot be made reaches the server as its own ``KitError`` through the proce
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 import warnings
 
@@ -112,16 +113,26 @@ def test_a_restarted_server_serves_ready_kits_and_thumbnails_at_once(tmp_path):
         assert again.state.service.pool.started == 0  # nothing rendered again
 
 
-def test_custom_kits_are_not_kept_on_disk(tmp_path):
+def test_custom_kits_are_kept_for_this_user_only(tmp_path):
+    """A custom kit is kept in the render cache folder, so another server sharing it can serve
+    the kit; its player names are then on disk: readable by this user alone, in a file named
+    by a digest, never by a name or title."""
     store = RenderCache(tmp_path)
     app = create_app(executor="thread", workers=1, prewarm=False, render=fake_render,
                      games=[FIRST.name], players=[SMALL], papers=["a4"], store=store)
     with TestClient(app) as client:
         names = "\n".join(f"Guest {i}" for i in range(SMALL))
-        response = client.post("/custom", data={"game": FIRST.name, "names": names},
+        response = client.post("/custom", data={"game": FIRST.name, "names": names,
+                                                "title": "Secret party"},
                                follow_redirects=False)
         assert response.status_code == 303
-    assert store.entries() == []  # player names stay in memory only
+        assert client.get(response.headers["location"]).status_code == 200  # made and shown
+    kept = store.entries()
+    assert kept, "the custom kit is kept for other servers"
+    for _, _, path in kept:
+        assert path.stat().st_mode & 0o777 == 0o600
+        assert re.fullmatch(r"[0-9a-f]{64}\.bin", path.name)
+        assert "Guest" not in str(path) and "Secret" not in str(path)
 
 
 def test_the_server_uses_the_default_render_cache(tmp_path, monkeypatch):
