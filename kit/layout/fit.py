@@ -148,13 +148,17 @@ def break_lines(parts: tuple[Part, ...], width: float, size: float
     words = [w for w in words if w]
     lines: list[list[Part]] = []
     current: list[Part] = []
+    widths: list[float] = []  # each part's width: a trial measures only what it adds
     for word in words:
         trial = _join(current, word)
-        if current and _width(trial, size) > width + 1e-6:
+        trial_widths = (widths[:-1] + [_width(trial[len(current) - 1:len(current)], size)]
+                        if current else []) + [_width((part,), size) for part in word]
+        # summed in order, as _width sums a line: the same float, whatever is cached
+        if current and sum(trial_widths) > width + 1e-6:
             lines.append(current)
-            current = list(word)
+            current, widths = list(word), [_width((part,), size) for part in word]
         else:
-            current = trial
+            current, widths = trial, trial_widths
     if current:
         lines.append(current)
     return tuple(tuple(line) for line in lines)
