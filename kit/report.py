@@ -186,7 +186,7 @@ def turn_summary(data: Mapping, turn: int, *, lang: str = DEFAULT, pages: int = 
     head = say.ngettext("Turn %(turn)s: %(num)s page", "Turn %(turn)s: %(num)s pages", pages,
                         turn=turn)
     rest = plain_text(report.summary(log, turn, say)) if report.summary else ""
-    return f"{head}; {rest}" if rest else head
+    return f"{head}{say.semicolon}{rest}" if rest else head
 
 
 def report_text(data: Mapping, *, lang: str = DEFAULT, turn: int | None = None,

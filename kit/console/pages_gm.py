@@ -242,7 +242,7 @@ async def _checked(request: Request, fn, *args: Any, **kwargs: Any) -> Any:
             raise
         w = words(language(request)["lang"])
         raise PageProblem(422, N_("Not done"), N_("The console refused this: %(reason)s"),
-                          reason="; ".join(said.lines(error, w))) from None
+                          reason=w.semicolon.join(said.lines(error, w))) from None
 
 
 async def _amend(request: Request, game_id: str, values: dict[str, str]) -> Response:

@@ -176,7 +176,7 @@ def _players_help(w: Words) -> str:
     parts = [w.gettext("%(game)s: %(lo)s to %(hi)s", game=game_title(name, w),
                        lo=w.number(players_limits(name)[0]), hi=w.number(players_limits(name)[1]))
              for name in GAMES]
-    return w.gettext(HELP["players"], limits="; ".join(parts))
+    return w.gettext(HELP["players"], limits=w.semicolon.join(parts))
 
 
 def field_help(option: Option, w: Words) -> str:

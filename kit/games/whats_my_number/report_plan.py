@@ -214,4 +214,6 @@ def summary(log: rules.GameLog, turn: int, words: Words) -> str:
     else:
         parts.append(notes.next_turn_line(report.next_allowance, log.players, words))
     # a terminal line: without the invisible marks that isolate names (some terminals show them)
-    return "; ".join(part for part in parts if part).replace("\u2068", "").replace("\u2069", "")
+    # each part follows a semicolon: lower case where the language writes it so
+    line = words.semicolon.join(words.after_colon(part) for part in parts if part)
+    return line.replace("\u2068", "").replace("\u2069", "")
