@@ -260,3 +260,36 @@ def test_stopped_server_leaves_no_process_and_an_empty_temp_folder(tmp_path, sto
         time.sleep(0.1)
     assert not any(alive(pid) for pid in workers), "a worker process outlived the server"
     assert sorted(os.listdir(temp)) == [], err
+
+
+@pytest.mark.slow
+def test_workers_of_a_killed_server_end_themselves(tmp_path):
+    """``kit serve`` killed with SIGKILL cannot stop its render workers: they notice their
+    server is gone and end, instead of waiting for work for ever."""
+    env = {**os.environ, "KIT_CACHE_DIR": str(tmp_path / "cache")}
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    server = subprocess.Popen(
+        [sys.executable, "-m", "kit", "serve", "--port", str(port), "--workers", "1",
+         "--no-prewarm", "--games", FIRST.name, "--players", str(SMALL), "--paper", "a4"],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_for(base + "/healthz", time.monotonic() + 30)
+        body = urllib.parse.urlencode({"game": FIRST.name, "title": "Kill test"}).encode()
+        urllib.request.urlopen(base + "/custom", body, timeout=60).close()  # a render starts
+        deadline = time.monotonic() + 30
+        workers = children(server.pid)
+        while not workers and time.monotonic() < deadline:
+            time.sleep(0.05)
+            workers = children(server.pid)
+        assert workers, "no worker process was started"
+    finally:
+        server.kill()
+        server.wait(10)
+    deadline = time.monotonic() + 15
+    while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    left = [pid for pid in workers if alive(pid)]
+    for pid in left:  # never leave them to the next test, even when this one fails
+        os.kill(pid, signal.SIGKILL)
+    assert left == [], "workers outlived their killed server"

@@ -28,6 +28,7 @@ import asyncio
 import contextlib
 import logging
 import multiprocessing
+import os
 import signal
 import threading
 import time
@@ -64,10 +65,21 @@ def _stop_on_term(signum: int, frame: object) -> None:
     raise SystemExit(128 + signum)  # unwinds: a render's temporary folder is removed
 
 
+def _watch_parent(parent: int) -> None:
+    """A worker whose server is gone (killed with SIGKILL, say) ends itself: an idle worker
+    would otherwise wait for work for ever, an orphan."""
+    while os.getppid() == parent:
+        time.sleep(1.0)
+    os.kill(os.getpid(), signal.SIGTERM)  # as if the server had stopped it: clean exit
+
+
 def _worker_setup(warm: bool) -> None:
-    """In each worker: Ctrl-C is the server's to handle; SIGTERM exits cleanly; imports once."""
+    """In each worker: Ctrl-C is the server's to handle; SIGTERM exits cleanly; an orphan
+    ends itself; imports once."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _stop_on_term)
+    threading.Thread(target=_watch_parent, args=(os.getppid(),), daemon=True,
+                     name="watch-server").start()
     if warm:
         import pypdf  # noqa: F401
         import weasyprint  # noqa: F401
