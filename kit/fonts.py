@@ -444,8 +444,37 @@ def line(parts: tuple[Part, ...]) -> tuple[Run, ...]:
     return lines((parts,))[0]
 
 
+def _ltr_runs(parts: tuple[Part, ...]) -> tuple[Run, ...]:
+    """``_runs`` of a line that is left to right throughout (every level 0, the usual line):
+    visual order is logical order, so a run is a stretch of one part in one face."""
+    out: list[Run] = []
+    at = 0
+    for n, (content, style) in enumerate(parts):
+        faces = assign(content, style)
+        if faces and faces[0] is not None and faces.count(faces[0]) == len(faces):
+            out.append(Run(content, faces[0], False, at, n))  # one face: the whole part
+        else:
+            chars: list[str] = []
+            face, start = "regular", at
+            for i, (ch, key) in enumerate(zip(content, faces, strict=True)):
+                if key is None:  # a direction mark: not drawn, not a break
+                    continue
+                if chars and key != face:
+                    out.append(Run("".join(chars), face, False, start, n))
+                    chars = []
+                if not chars:
+                    face, start = key, at + i
+                chars.append(ch)
+            if chars:
+                out.append(Run("".join(chars), face, False, start, n))
+        at += len(content)
+    return tuple(out)
+
+
 def _runs(parts: tuple[Part, ...], levels: list[int]) -> tuple[Run, ...]:
     """One line's runs in visual order, from its characters' levels."""
+    if not any(levels):
+        return _ltr_runs(parts)
     text = "".join(content for content, _ in parts)
     faces: list[str | None] = []
     part_of: list[int] = []
