@@ -276,8 +276,12 @@ def test_workers_of_a_killed_server_end_themselves(tmp_path):
     try:
         wait_for(base + "/healthz", time.monotonic() + 30)
         body = urllib.parse.urlencode({"game": FIRST.name, "title": "Kill test"}).encode()
-        urllib.request.urlopen(base + "/custom", body, timeout=60).close()  # a render starts
+        request = urllib.request.Request(base + "/custom", body)
+        threading.Thread(target=lambda: urllib.request.urlopen(request, timeout=60).close(),
+                         daemon=True).start()
         deadline = time.monotonic() + 30
+        while wait_for(base + "/healthz", deadline)["pool"]["active"] < 1:
+            time.sleep(0.05)  # killed while its render runs: the hardest case
         workers = children(server.pid)
         while not workers and time.monotonic() < deadline:
             time.sleep(0.05)
@@ -286,7 +290,7 @@ def test_workers_of_a_killed_server_end_themselves(tmp_path):
     finally:
         server.kill()
         server.wait(10)
-    deadline = time.monotonic() + 15
+    deadline = time.monotonic() + 30  # a render in progress has a 10 s grace
     while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
         time.sleep(0.1)
     left = [pid for pid in workers if alive(pid)]

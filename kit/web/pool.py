@@ -70,15 +70,20 @@ def _watch_parent(parent: int) -> None:
     would otherwise wait for work for ever, an orphan."""
     while os.getppid() == parent:
         time.sleep(1.0)
+    # A clean exit may never come: a render's result waits to be written to the gone server
+    # and Python's exit waits for that. The kernel's alarm (default action: end the process)
+    # ends it after a grace period, whatever Python is doing.
+    signal.alarm(int(STOP_GRACE_S))
     os.kill(os.getpid(), signal.SIGTERM)  # as if the server had stopped it: clean exit
 
 
-def _worker_setup(warm: bool) -> None:
+def _worker_setup(warm: bool, server: int) -> None:
     """In each worker: Ctrl-C is the server's to handle; SIGTERM exits cleanly; an orphan
     ends itself; imports once."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _stop_on_term)
-    threading.Thread(target=_watch_parent, args=(os.getppid(),), daemon=True,
+    # the server's pid, given by the server: it may already be gone when this runs
+    threading.Thread(target=_watch_parent, args=(server,), daemon=True,
                      name="watch-server").start()
     if warm:
         import pypdf  # noqa: F401
@@ -88,7 +93,7 @@ def _worker_setup(warm: bool) -> None:
 def process_pool(workers: int, warm: bool = True) -> ProcessPoolExecutor:
     """Worker processes started with ``spawn``: clean interpreters, nothing left in /tmp."""
     return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=_worker_setup, initargs=(warm,),
+                               initializer=_worker_setup, initargs=(warm, os.getpid()),
                                max_tasks_per_child=200)
 
 
