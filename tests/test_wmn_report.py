@@ -118,7 +118,7 @@ def words_of(pages) -> str:
 
 def header_label(page_text: str) -> str:
     """The page label from the header ("What's My Number? · Turn 1 report")."""
-    found = re.search(r"What's My Number\? · (.+?) (?:Secret numbers|HOST ONLY)", page_text)
+    found = re.search(r"What's My Number\? · (.+?) (?:Secret numbers|GAME MASTER ONLY)", page_text)
     assert found, page_text
     return found.group(1)
 
@@ -199,7 +199,7 @@ def test_report_files_for_players_and_for_the_gm(capsys: pytest.CaptureFixture[s
     assert "B 5 A (2.2); C (1.1); D (2.3); E (3.1); F (3.2) nobody –" in register
     assert "A 45 nobody yet all 5 others –" in register
     assert "Lists submitted Turn Player Correct 1 C 3" in register
-    assert "HOST ONLY" in register
+    assert "GAME MASTER ONLY" in register  # the game master's words, not the host's
     html = (folder / "turn-reports.html").read_text()
     assert html.count("<svg") == 3 and "✓" in html  # the same layout model, as inline SVG
 

@@ -64,8 +64,10 @@ def plan_reports(log: rules.GameLog, result: rules.GameResult, config: KitConfig
                                   tuple(erratum_pages(amendments, sheet, words,
                                                       result.winning_turn))))
     documents = [document for document in documents if document.pages]
+    # the game master's pages say so, as the kit's do (not the host's words of the other game)
+    notice = words.gettext("GAME MASTER ONLY — keep these pages away from the players.")
     return KitPlan(folder=config.folder_name, game_title=name, banner=banner,
-                   documents=tuple(documents), lang=words.lang)
+                   documents=tuple(documents), lang=words.lang, host_notice=notice)
 
 
 # --- what a turn report adds (the texts are ``turn_notes``', shared with the pages) ---------------
