@@ -12,6 +12,9 @@ from pathlib import Path
 import pytest
 from helpers import build_kit
 
+# the console fixtures (console_url on SQLite and PostgreSQL, console, client) for every module
+pytest_plugins = ("console_db",)
+
 
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

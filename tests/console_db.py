@@ -152,3 +152,29 @@ def console_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]
                 break
             except Exception:  # a connection still closing: try again shortly
                 time.sleep(0.5)
+
+
+@pytest.fixture
+def console(console_url: str, tmp_path: Path) -> Iterator:
+    """A console on ``console_url``, its report files in the test's folder; closed after."""
+    from kit.console.service import open_console
+
+    opened = open_console(console_url, tmp_path / "files")
+    try:
+        yield opened
+    finally:
+        opened.close()
+
+
+@pytest.fixture
+def client(console) -> Iterator:
+    """The console's routes (pages and JSON API) behind Starlette's test client."""
+    from starlette.applications import Starlette
+    from starlette.testclient import TestClient
+
+    from kit.console.routes import routes
+
+    app = Starlette(routes=routes())
+    app.state.console = console
+    with TestClient(app) as test_client:
+        yield test_client

@@ -7,19 +7,15 @@ from __future__ import annotations
 import subprocess
 import sys
 import tomllib
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 pytest.importorskip("starlette", reason="the console needs the web extra")
 
-from console_db import console_url, postgres_server  # noqa: E402,F401  (fixtures: SQLite, PostgreSQL)
-from starlette.applications import Starlette  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
-from kit.console.routes import routes  # noqa: E402
-from kit.console.service import Console, open_console  # noqa: E402
+from kit.console.service import Console  # noqa: E402
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus"]
 SECRETS = {"Ann": 17, "Bob": 42, "Cy": 8, "Dee": 55, "Eve": 29, "Fay": 36, "Gus": 3}
@@ -38,23 +34,6 @@ TURNS = [
 ]
 TABLES = [["Ann", "Bob", "Cy", "Dee"], ["Eve", "Fay", "Gus", "Hal", "Ivy"],
           ["Jo", "Kim", "Lee", "Max"]]
-
-
-@pytest.fixture
-def console(console_url: str, tmp_path: Path) -> Iterator[Console]:  # noqa: F811
-    opened = open_console(console_url, tmp_path / "files")
-    try:
-        yield opened
-    finally:
-        opened.close()
-
-
-@pytest.fixture
-def client(console: Console) -> Iterator[TestClient]:
-    app = Starlette(routes=routes())
-    app.state.console = console
-    with TestClient(app) as test_client:
-        yield test_client
 
 
 def bearer(token: str) -> dict[str, str]:

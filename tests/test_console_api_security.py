@@ -9,7 +9,6 @@ import hashlib
 import json
 import logging
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,12 +16,10 @@ import pytest
 pytest.importorskip("starlette", reason="the console needs the web extra")
 
 import sqlalchemy as sa  # noqa: E402
-from console_db import console_url, postgres_server  # noqa: E402,F401  (fixtures)
-from starlette.applications import Starlette  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
 from kit.console.routes import routes  # noqa: E402
-from kit.console.service import Console, open_console  # noqa: E402
+from kit.console.service import Console  # noqa: E402
 from kit.console.tokens import RedactTokens, redact  # noqa: E402
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Eve"]
@@ -31,23 +28,6 @@ PUBLISHED = {"Ann": [100, 200], "Bob": [300, 400], "Cy": [500, 600]}
 UNPUBLISHED = {"Ann": [613, 617], "Bob": {"list": {"Ann": 771, "Cy": 773, "Dee": 775,
                                                    "Eve": 777}}}
 HIDDEN = [*SECRETS.values(), 613, 617, 771, 773, 775, 777]
-
-
-@pytest.fixture
-def console(console_url: str, tmp_path: Path) -> Iterator[Console]:  # noqa: F811
-    opened = open_console(console_url, tmp_path / "files")
-    try:
-        yield opened
-    finally:
-        opened.close()
-
-
-@pytest.fixture
-def client(console: Console) -> Iterator[TestClient]:
-    app = Starlette(routes=routes())
-    app.state.console = console
-    with TestClient(app, base_url="http://testserver") as test_client:
-        yield test_client
 
 
 def gm(token: str) -> dict[str, str]:

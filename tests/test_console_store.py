@@ -20,22 +20,13 @@ pytest.importorskip("starlette", reason="the console needs the web extra")
 
 import httpx  # noqa: E402
 import sqlalchemy as sa  # noqa: E402
-from console_db import console_url, free_port, postgres_server  # noqa: E402,F401  (fixtures)
+from console_db import free_port  # noqa: E402
 
 from kit.console.service import Conflict, Console, open_console  # noqa: E402
 from kit.console.store import Stale, database_url, journal  # noqa: E402
 from kit.errors import ConfigError  # noqa: E402
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
-
-
-@pytest.fixture
-def console(console_url: str, tmp_path: Path) -> Iterator[Console]:  # noqa: F811
-    opened = open_console(console_url, tmp_path / "files")
-    try:
-        yield opened
-    finally:
-        opened.close()
 
 
 def new_game(console: Console) -> str:

@@ -21,7 +21,6 @@ with warnings.catch_warnings():  # Starlette 1.x prefers httpx2 but still drives
     from starlette.testclient import TestClient
 
 import sqlalchemy as sa  # noqa: E402
-from console_db import console_url, postgres_server  # noqa: E402,F401  (fixtures)
 
 from kit.cache import RenderCache  # noqa: E402
 from kit.config import resolve  # noqa: E402
