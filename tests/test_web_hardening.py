@@ -199,6 +199,30 @@ def wait_for(url: str, deadline: float) -> dict:
             time.sleep(0.1)
 
 
+def serve_one_worker(env: dict[str, str], stderr: int) -> tuple[subprocess.Popen, str]:
+    """``kit serve`` with one render worker on a free port, and its base URL."""
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "kit", "serve", "--port", str(port), "--workers", "1",
+         "--no-prewarm", "--games", FIRST.name, "--players", str(SMALL), "--paper", "a4"],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=stderr)
+    return server, f"http://127.0.0.1:{port}"
+
+
+def rendering_workers(server: subprocess.Popen, base: str) -> set[int]:
+    """The processes under ``server`` once a render runs (the pool starts its worker process
+    when the first render is handed to it)."""
+    deadline = time.monotonic() + 30
+    while wait_for(base + "/healthz", deadline)["pool"]["active"] < 1:
+        time.sleep(0.05)
+    workers = children(server.pid)
+    while not workers and time.monotonic() < deadline:
+        time.sleep(0.05)
+        workers = children(server.pid)
+    assert workers, "no worker process was started"
+    return workers
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 def test_stopped_server_leaves_no_process_and_an_empty_temp_folder(tmp_path, stop):
@@ -208,12 +232,7 @@ def test_stopped_server_leaves_no_process_and_an_empty_temp_folder(tmp_path, sto
     temp, cache = tmp_path / "tmp", tmp_path / "cache"
     temp.mkdir()
     env = {**os.environ, "TMPDIR": str(temp), "KIT_CACHE_DIR": str(cache)}
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    server = subprocess.Popen(
-        [sys.executable, "-m", "kit", "serve", "--port", str(port), "--workers", "1",
-         "--no-prewarm", "--games", FIRST.name, "--players", str(SMALL), "--paper", "a4"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    server, base = serve_one_worker(env, subprocess.PIPE)
     try:
         wait_for(base + "/healthz", time.monotonic() + 30)
         body = urllib.parse.urlencode({"game": FIRST.name, "title": "Stop test"}).encode()
@@ -236,14 +255,7 @@ def test_stopped_server_leaves_no_process_and_an_empty_temp_folder(tmp_path, sto
 
         poster = threading.Thread(target=post)
         poster.start()
-        deadline = time.monotonic() + 30
-        while wait_for(base + "/healthz", deadline)["pool"]["active"] < 1:
-            time.sleep(0.05)
-        workers = children(server.pid)
-        while not workers and time.monotonic() < deadline:  # the pool starts its worker
-            time.sleep(0.05)  # process when the first render is handed to it
-            workers = children(server.pid)
-        assert workers, "no worker process was started"
+        workers = rendering_workers(server, base)
         server.send_signal(stop)
         server.wait(60)
         poster.join(60)
@@ -267,26 +279,14 @@ def test_workers_of_a_killed_server_end_themselves(tmp_path):
     """``kit serve`` killed with SIGKILL cannot stop its render workers: they notice their
     server is gone and end, instead of waiting for work for ever."""
     env = {**os.environ, "KIT_CACHE_DIR": str(tmp_path / "cache")}
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    server = subprocess.Popen(
-        [sys.executable, "-m", "kit", "serve", "--port", str(port), "--workers", "1",
-         "--no-prewarm", "--games", FIRST.name, "--players", str(SMALL), "--paper", "a4"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server, base = serve_one_worker(env, subprocess.DEVNULL)
     try:
         wait_for(base + "/healthz", time.monotonic() + 30)
         body = urllib.parse.urlencode({"game": FIRST.name, "title": "Kill test"}).encode()
         request = urllib.request.Request(base + "/custom", body)
         threading.Thread(target=lambda: urllib.request.urlopen(request, timeout=60).close(),
                          daemon=True).start()
-        deadline = time.monotonic() + 30
-        while wait_for(base + "/healthz", deadline)["pool"]["active"] < 1:
-            time.sleep(0.05)  # killed while its render runs: the hardest case
-        workers = children(server.pid)
-        while not workers and time.monotonic() < deadline:
-            time.sleep(0.05)
-            workers = children(server.pid)
-        assert workers, "no worker process was started"
+        workers = rendering_workers(server, base)  # killed mid-render: the hardest case
     finally:
         server.kill()
         server.wait(10)
