@@ -1,5 +1,4 @@
-"""Shared fixtures: one render cache for the run, kits built once, one headless Chromium; and
-how pytest-xdist spreads the tests.
+"""Shared fixtures: one render cache for the run, kits built once, one headless Chromium.
 
 Helpers every test module may import live in ``helpers.py``; this file holds fixtures only.
 """
@@ -13,16 +12,12 @@ import pytest
 from helpers import build_kit
 
 # the console fixtures (console_url on SQLite and PostgreSQL, console, client) for every module
-pytest_plugins = ("console_db",)
+# how pytest-xdist spreads the tests over the workers (a module on one worker)
+pytest_plugins = ("console_db", "xdist_scopes")
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """``--dist loadgroup``: a test module runs on one worker (its module fixtures are set up
-    once), except tests that name their own group, like the print lint's kits."""
-    for item in items:
-        if item.get_closest_marker("xdist_group") is None:
-            item.add_marker(pytest.mark.xdist_group(item.module.__name__))
+    """The slow ones first."""
     # the slow ones (browser, servers, big kits) first: the quick ones then fill the gaps, and
     # no worker is left alone with a long one at the end
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)

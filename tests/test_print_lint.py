@@ -402,12 +402,9 @@ def _sampled(spec: KitSpec, document: str) -> bool:
     return not document.startswith("player-kit-table-") or document == tables[-1]
 
 
-def _kit(name: str):
-    """Tests of one kit run on one worker, which builds it once (``--dist loadgroup``)."""
-    return pytest.mark.xdist_group(f"kit-{name}")
-
-
-DOCUMENTS = [pytest.param(spec.name, doc, id=f"{spec.name}/{doc}", marks=_kit(spec.name))
+# the id's first part is the kit: a kit's tests run on one worker, which builds it once
+# (tests/xdist_scopes.py)
+DOCUMENTS = [pytest.param(spec.name, doc, id=f"{spec.name}/{doc}")
              for spec in KITS for doc in spec.documents if _sampled(spec, doc)]
 WORKERS = 1  # pytest-xdist already keeps both cores busy
 
@@ -465,7 +462,7 @@ def _report(defects: list[Defect]) -> str:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", [pytest.param(spec.name, marks=_kit(spec.name))
+@pytest.mark.parametrize("name", [pytest.param(spec.name, id=f"{spec.name}/documents")
                                   for spec in KITS])
 def test_kit_holds_the_expected_documents(kit_folder, name):
     folder = kit_folder(name)
@@ -512,7 +509,7 @@ def axe_page(chromium_printer):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", [pytest.param(spec.name, marks=_kit(spec.name))
+@pytest.mark.parametrize("name", [pytest.param(spec.name, id=f"{spec.name}/axe")
                                   for spec in KITS if spec.axe])
 def test_kit_html_passes_axe(kit_folder, axe_page, name):
     """Every HTML file of the kit (of a split party's tables, the last) sets

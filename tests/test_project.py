@@ -27,6 +27,36 @@ def test_readme_starts_with_exactly_two_commands_and_ci_runs_the_second() -> Non
     assert commands[1] in ci
 
 
+def _test_extra_lines() -> list[str]:
+    text = (ROOT / "pyproject.toml").read_text()
+    block = text[text.index("\ntest = [") :]
+    return block[: block.index("\n]")].splitlines()[1:]
+
+
+def test_ci_constraints_pin_every_test_tool_within_its_range() -> None:
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+
+    extra = {}
+    tools = set()
+    for line in _test_extra_lines():
+        found = re.match(r'\s*"([^"]+)",(.*)$', line)
+        if found:
+            requirement = Requirement(found.group(1))
+            extra[canonicalize_name(requirement.name)] = requirement
+            if re.match(r"\s*# tool\b", found.group(2)):
+                tools.add(canonicalize_name(requirement.name))
+    pins = {}
+    for line in (ROOT / ".ci" / "constraints.txt").read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            name, version = line.split("==")
+            pins[canonicalize_name(name)] = version.strip()
+    assert {"pytest", "pytest-xdist", "hypothesis", "mypy"} <= tools
+    assert set(pins) == tools  # every tool pinned, nothing pinned that is not one
+    for name, version in pins.items():
+        assert extra[name].specifier.contains(version), (name, version, str(extra[name]))
+
+
 def test_ruff_is_clean() -> None:
     ruff = shutil.which("ruff")
     if ruff is None:
@@ -69,3 +99,37 @@ def test_readme_config_reference_is_the_option_declarations() -> None:
     from kit.registry import options_table
 
     assert options_table() in (ROOT / "README.md").read_text()
+
+
+def test_a_module_runs_on_one_worker_and_a_kit_of_the_print_lint_on_one(tmp_path: Path) -> None:
+    """The scheduler of tests/xdist_scopes.py, tried on a scratch project with two workers:
+    every test of a module on the same worker, and the print lint's kits spread by kit."""
+    (tmp_path / "conftest.py").write_text(
+        f"import sys\nsys.path.insert(0, {str(ROOT / 'tests')!r})\n"
+        "pytest_plugins = ('xdist_scopes',)\n")
+    record = "import os\ndef _seen(name):\n" \
+             "    with open(name + '.' + os.environ['PYTEST_XDIST_WORKER'], 'a') as f:\n" \
+             "        f.write('x')\n"
+    for module in ("alpha", "beta", "gamma"):
+        tests = "".join(f"def test_{i}():\n    _seen({module!r})\n" for i in range(6))
+        (tmp_path / f"test_{module}.py").write_text(record + tests)
+    lint = tmp_path / "tests"
+    lint.mkdir()
+    (lint / "test_print_lint.py").write_text(
+        "import os, pytest\n"
+        "@pytest.mark.parametrize('kit', [pytest.param(k, id=f'{k}/doc{i}') "
+        "for k in ('a', 'b') for i in range(6)])\n"
+        "def test_doc(kit):\n"
+        "    open(f'kit-{kit}.' + os.environ['PYTEST_XDIST_WORKER'], 'a').write('x')\n")
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-n", "2", "-p", "no:cacheprovider",
+         "-o", "addopts=", "--rootdir", str(tmp_path), str(tmp_path)],
+        cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
+    workers: dict[str, set[str]] = {}
+    for seen in tmp_path.glob("*.gw*"):
+        name, worker = seen.name.split(".")
+        workers.setdefault(name, set()).add(worker)
+        assert seen.read_text() == "x" * 6  # each unit wholly on that worker
+    assert sorted(workers) == ["alpha", "beta", "gamma", "kit-a", "kit-b"]
+    assert all(len(found) == 1 for found in workers.values()), workers
