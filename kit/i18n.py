@@ -9,9 +9,10 @@ the msgid itself.
 Catalogs live in ``kit/locale/<lang>/LC_MESSAGES/messages.po`` and are read with Babel when a
 language is first used, so no compiled file goes stale. To work on them::
 
-    pybabel extract -F babel.cfg -o kit/locale/messages.pot .
-    pybabel update -i kit/locale/messages.pot -d kit/locale
+    pybabel extract -F babel.cfg -k N_ --no-location -o kit/locale/messages.pot .
+    pybabel update -i kit/locale/messages.pot -d kit/locale --ignore-obsolete
     pybabel compile -d kit/locale --statistics   # checks them; the kit itself reads the .po
+    msgfmt --check -o /dev/null kit/locale/fr/LC_MESSAGES/messages.po   # GNU tools read them too
 """
 
 from __future__ import annotations

@@ -8,6 +8,7 @@ entries and the same placeholders as the English.
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 import sys
 
@@ -64,6 +65,27 @@ def test_every_message_is_translated(lang: str, extracted) -> None:
     for message, errors in catalog.check():
         problems += [f"{message.id!r}: {error}" for error in errors]
     assert not problems, f"{lang}: " + "; ".join(problems[:5])
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_gnu_msgfmt_and_babel_compile_the_catalog(lang: str, tmp_path) -> None:
+    """Translators' tools (GNU gettext) must read the catalogs as Babel does: no obsolete
+    entries (an obsolete copy of an active msgid is a fatal duplicate for msgfmt) and the
+    same placeholders in every plural form."""
+    msgfmt = shutil.which("msgfmt")
+    assert msgfmt, "GNU msgfmt is missing: install the gettext package (.ci/run does)"
+    checked = subprocess.run([msgfmt, "--check", "--statistics", "-o", str(tmp_path / "gnu.mo"),
+                              str(catalog_path(lang))], capture_output=True, text=True)
+    assert checked.returncode == 0, checked.stderr
+    assert "fatal" not in checked.stderr and " translated message" in checked.stderr
+    assert "untranslated" not in checked.stderr and "fuzzy" not in checked.stderr
+    with open(catalog_path(lang), "rb") as handle:
+        catalog = read_po(handle, locale=lang)
+    assert not catalog.obsolete, (f"{lang}: {len(catalog.obsolete)} obsolete entries: run "
+                                  "pybabel update with --ignore-obsolete")
+    pybabel("compile", "-l", lang, "-i", str(catalog_path(lang)),
+            "-o", str(tmp_path / "babel.mo"), "--statistics")
+    assert (tmp_path / "gnu.mo").stat().st_size > 0 and (tmp_path / "babel.mo").stat().st_size > 0
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)
