@@ -451,9 +451,9 @@ def test_three_table_party_in_any_order(page: Page, base_url: str):
         expected = tally(choices)
         shown = dict(zip(page.locator(f"{card} .tally dt").all_inner_texts(),
                          page.locator(f"{card} .tally dd").all_inner_texts(), strict=True))
-        choices_text = ", ".join(str(n) for n in expected.choices)
+        choices_text = ", ".join(str(n) for n in expected.choices) or "—"
         if expected.passes:
-            choices_text += f", {expected.passes} pass" + ("es" if expected.passes > 1 else "")
+            choices_text += f" ({expected.passes} pass" + ("es)" if expected.passes > 1 else ")")
         assert shown["Sorted choices"] == choices_text
         assert shown["Cancelled"] == (", ".join(map(str, expected.cancelled)) or "—")
         assert shown["Singles"] == (", ".join(map(str, expected.singles)) or "—")

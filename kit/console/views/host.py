@@ -69,15 +69,14 @@ def absorb(form: RoundForm, error: KitError, names: Sequence[str], w: Words | No
 
 def tally_view(round_: Any, w: Words) -> dict[str, Any]:
     """A played round as the table reads it back: sorted choices, cancelled, singles, winner."""
+    from ...games.lowest_unique.reports import choices_line
+
     t = round_.tally
-    numbers = [str(n) for n in t.choices]
-    if t.passes:
-        numbers.append(w.ngettext("%(num)s pass", "%(num)s passes", t.passes))
     winner = (w.gettext("%(name)s wins with %(number)s", name=t.winner, number=t.winning_number)
               if t.winner else w.gettext("No single number: nobody scores"))
-    return {"round": round_.number, "choices": ", ".join(numbers) or "—",
-            "cancelled": ", ".join(str(n) for n in t.cancelled) or "—",
-            "singles": ", ".join(str(n) for n in t.singles) or "—", "winner": winner,
+    return {"round": round_.number, "choices": choices_line(t.choices, t.passes, w, "—"),
+            "cancelled": w.numbers(t.cancelled) or "—",
+            "singles": w.numbers(t.singles) or "—", "winner": winner,
             "picks": [(name, w.gettext("pass") if n is None else str(n))
                       for name, n in round_.choices]}
 

@@ -41,13 +41,17 @@ def _numbers(items: Sequence[object], words: Words) -> str:
     return words.numbers(items) or words.gettext("none")
 
 
-def choices_text(r: Round, words: Words) -> str:
-    passes = r.result.passes
-    choices = _numbers(r.result.choices, words)
+def choices_line(choices: Sequence[int], passes: int, words: Words, none: str = "") -> str:
+    """A round's sorted numbers and its passes as the table hears them: "1; 4 (1 pass)" (the
+    language's list separator, so no "1, 4" reads as a decimal)."""
+    text = words.numbers(choices) or none or words.gettext("none")
     if not passes:
-        return choices
-    counted = words.ngettext("%(num)s pass", "%(num)s passes", passes)
-    return f"{choices} ({counted})"
+        return text
+    return f"{text} ({words.ngettext('%(num)s pass', '%(num)s passes', passes)})"
+
+
+def choices_text(r: Round, words: Words) -> str:
+    return choices_line(r.result.choices, r.result.passes, words)
 
 
 def winner_text(r: Round, words: Words) -> str:

@@ -1,0 +1,122 @@
+"""Names and numbers inside sentences, in every language: French never writes "de Émile" (a
+name stands where it needs no elided word), Russian never puts a name where it would need a
+case ending (it stands as a subject or a label, in the nominative), and the host's tally of a
+Lowest Unique Number round joins its numbers with the language's list separator ("1 ; 4"),
+never a comma that reads as a decimal mark. Checked on the catalogs (every sentence shape) and
+on the console's pages and report files as a French game master gets them.
+"""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+
+import pytest
+from babel.messages.pofile import read_po
+from helpers import texts
+
+from kit.i18n import catalog_path
+
+pytest.importorskip("starlette", reason="the web extra is not installed: pip install '.[web]'")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+# the placeholders that carry players' names (or lists of them) in the kit's sentences
+NAME = (r"%\((?:name|names|player|players|winners|winner|missing|idle|finishers|orders|who|"
+        r"first|second|target|other|others|known|near|guess)\)s")
+# French words that elide before a vowel ("de Anne" must be "d'Anne"): a name never follows one
+ELIDING = re.compile(r"(?<![\w’'])(?:de|que|le|la|ne|se|jusque|lorsque|puisque)\s+(?:<\w+>)?"
+                     + NAME, re.I)
+# vowel-initial names, as a French party has them
+VOWEL_NAMES = ["Anne", "Émile", "Hugo", "Odile", "Bruno", "Chloé", "Denis"]
+ELIDED_WRONG = re.compile(r"(?<![\w’'])(?:de|que|le|la)\s+(?:Anne|Émile|Hugo|Odile)\b", re.I)
+
+
+def strings(lang: str) -> list[tuple[str, str]]:
+    with open(catalog_path(lang), "rb") as handle:
+        catalog = read_po(handle, locale=lang)
+    out = []
+    for message in catalog:
+        if message.id:
+            msgid = message.id if isinstance(message.id, str) else message.id[0]
+            forms = message.string if isinstance(message.string, tuple) else (message.string,)
+            out += [(msgid, s) for s in forms]
+    return out
+
+
+def page_text(html: str) -> str:
+    html = re.sub(r"<(script|style)\b.*?</\1>", " ", html, flags=re.S)
+    return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())  # no-break spaces too
+
+
+@pytest.fixture
+def site(tmp_path):
+    """The console's pages and API behind a test client that keeps the GM cookie."""
+    from kit.console.service import open_console
+    from kit.web.app import create_app
+
+    service = open_console(str(tmp_path / "c.db"), tmp_path / "files")
+    app = create_app(executor="thread", workers=1, queue=1, prewarm=False,
+                     games=["lowest-unique"], players=[4], papers=["a4"], console=service)
+    yield TestClient(app, follow_redirects=False)
+    service.close()
+
+
+def gm_of(client: TestClient, game: dict) -> dict[str, str]:
+    client.get(f"/console/{game['id']}/gm/{game['gm_token']}")  # sets the GM cookie
+    return {"Authorization": f"Bearer {game['gm_token']}"}
+
+
+# --- French: no "de" before a name -------------------------------------------------------------
+
+def test_no_french_sentence_puts_an_eliding_word_before_a_name() -> None:
+    bad = [(msgid, s) for msgid, s in strings("fr") if ELIDING.search(s)]
+    assert not bad, bad[:3]
+
+
+def test_a_french_game_masters_pages_and_reports_never_write_de_before_a_vowel(site) -> None:
+    client = site
+    secrets = dict(zip(VOWEL_NAMES, (17, 42, 8, 55, 29, 36, 3), strict=True))
+    game = client.post("/api/games", json={"game": "whats-my-number", "players": VOWEL_NAMES,
+                                           "secrets": secrets, "range": "1-60",
+                                           "lang": "fr"}).json()
+    gm = gm_of(client, game)
+    orders = {"Anne": [20, 30], "Hugo": [10, 70], "Odile": [5, 45, 9],
+              "Bruno": {"list": {"Anne": 17, "Hugo": 8}}, "Chloé": [25], "Denis": [1, 2]}
+    entered = client.post(f"/api/games/{game['id']}/turns", json={"orders": orders}, headers=gm)
+    assert entered.status_code == 201, entered.text
+    assert client.post(f"/api/games/{game['id']}/turns/1/publish", headers=gm).status_code == 200
+    seen = {}
+    for path in ("gm", ""):
+        answer = client.get(f"/console/{game['id']}{'/' + path if path else ''}?lang=fr")
+        assert answer.status_code == 200
+        seen[path or "public"] = page_text(answer.text)
+    for name in ("turn-reports.pdf", "private-slips.pdf", "gm-register.pdf"):
+        answer = client.get(f"/console/{game['id']}/files/{name}")
+        assert answer.status_code == 200, name
+        seen[name] = " ".join(texts(answer.content))
+    seen["report.txt"] = client.get(f"/console/{game['id']}/files/report.txt").text
+    assert "Aucun ordre : Émile" in seen["public"] and "Aucun ordre" in seen["gm"]
+    assert "Bruno, liste" in seen["turn-reports.pdf"] + seen["report.txt"]
+    assert "il manque" in seen["private-slips.pdf"].lower()  # Bruno's list leaves players out
+    for where, text in seen.items():
+        assert not ELIDED_WRONG.search(text), (where, ELIDED_WRONG.search(text)[0])
+
+
+# --- the host's tally: the language's list separator -------------------------------------------
+
+def test_a_french_hosts_tally_reads_numbers_apart_not_as_decimals(site) -> None:
+    client = site
+    party = client.post("/api/games", json={"game": "lowest-unique", "lang": "fr",
+                                            "tables": [["Anne", "Bruno", "Chloé", "Denis"]],
+                                            "rounds": 3}).json()
+    gm = gm_of(client, party)
+    choices = {"Anne": 4, "Bruno": 1, "Chloé": 4, "Denis": "pass"}
+    entered = client.post(f"/api/games/{party['id']}/tables/1/rounds",
+                          json={"choices": choices}, headers=gm)
+    assert entered.status_code == 201, entered.text
+    html = client.get(f"/console/{party['id']}/gm?lang=fr").text
+    tally = dict(re.findall(r"<dt>(.*?)</dt><dd>(.*?)</dd>", html))
+    assert tally["Choix triés"] == "1\u00a0; 4\u00a0; 4 (1 joueur a passé)", tally
+    assert tally["Annulés"] == "4" and tally["Nombres uniques"] == "1"
+    assert "1, 4" not in page_text(html)
