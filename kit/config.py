@@ -12,15 +12,18 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
+from typing import TypeVar
 
 from .errors import ConfigError, Msg, shown, shown_path
 from .game import GameSpec, KitConfig
 from .i18n import N_
-from .options import COMMON_BY_KEY, MAX_PLAYERS
+from .options import COMMON_BY_KEY, MAX_PLAYERS, NAMES, PLAYERS, RANGE, SHUFFLE, TABLES, Option
 from .registry import GAMES, game_spec
 from .tables import deal, table_sizes
 
 CONFIG_MAX_BYTES = 256 * 1024  # a config or game log; the largest real one is a few KB
+
+T = TypeVar("T")
 
 
 def read_text(path: str | Path, what: str = "config") -> str:
@@ -80,18 +83,23 @@ def _game(raw: Mapping[str, object]) -> GameSpec:
     return game_spec(game.strip())
 
 
+def _given(raw: Mapping[str, object], option: Option[T]) -> T | None:
+    """``option``'s checked value; None when the settings leave it out."""
+    value = raw.get(option.key)
+    return None if value is None else option.convert(value)
+
+
 def _players(spec: GameSpec, raw: Mapping[str, object], names: tuple[str, ...]) -> int:
-    players_option = COMMON_BY_KEY["players"]
     given = raw.get("players")
     if names:
-        if given is not None and players_option.convert(given) != len(names):
+        if given is not None and PLAYERS.convert(given) != len(names):
             raise ConfigError("players", f"{given} does not match the {len(names)} names "
                               "given; give a count or names, or make them agree")
         return len(names)
     if given is None:
         return spec.default_players
     try:
-        return int(players_option.convert(given))  # type: ignore[arg-type]
+        return PLAYERS.convert(given)
     except ConfigError:
         if isinstance(given, int | str) and not isinstance(given, bool):
             spec.check_players(None, given)  # the game's message: the counts allowed
@@ -100,9 +108,7 @@ def _players(spec: GameSpec, raw: Mapping[str, object], names: tuple[str, ...]) 
 
 def _seating(spec: GameSpec, raw: Mapping[str, object], players: int
              ) -> tuple[int | None, list[int]]:
-    tables_raw = raw.get("tables")
-    tables = None if tables_raw is None else int(
-        COMMON_BY_KEY["tables"].convert(tables_raw))  # type: ignore[arg-type]
+    tables = _given(raw, TABLES)
     if tables is None and not (spec.splits_large_parties and spec.max_players is not None
                                and players > spec.max_players):
         spec.check_players(players)
@@ -125,11 +131,10 @@ def resolve(raw: Mapping[str, object], source: str = "the config") -> KitConfig:
         option = COMMON_BY_KEY[key]
         return option.convert(raw[key]) if raw.get(key) is not None else option.default
 
-    names = value("names")
-    assert isinstance(names, tuple)
+    names = _given(raw, NAMES) or ()
     players = _players(spec, raw, names)
     tables, sizes = _seating(spec, raw, players)
-    shuffle = value("shuffle")
+    shuffle = _given(raw, SHUFFLE)
     if shuffle is not None and not names:
         raise ConfigError("shuffle", Msg(N_("only seats named players; give names, or leave "
                                             "it out")))
@@ -141,7 +146,7 @@ def resolve(raw: Mapping[str, object], source: str = "the config") -> KitConfig:
         players=players,
         names=names,
         paper=str(value("paper")),
-        range=value("range") if custom else spec.default_range(players),  # type: ignore[arg-type]
+        range=_given(raw, RANGE) or spec.default_range(players),
         custom_range=custom,
         settings=settings,
         title=str(value("title")),
@@ -149,7 +154,7 @@ def resolve(raw: Mapping[str, object], source: str = "the config") -> KitConfig:
         out=str(value("out")),
         lang=str(value("lang")),
         tables=tables,
-        shuffle=shuffle,  # type: ignore[arg-type]
+        shuffle=shuffle,
         sizes=tuple(sizes),
     )
     spec.check_config(config)

@@ -13,6 +13,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
 from .errors import ConfigError, Msg, Quote, quoted, shown
 from .i18n import DEFAULT as DEFAULT_LANGUAGE
@@ -29,6 +30,8 @@ RANGE_MAX = 999  # three digits fit every box on every page
 # ASCII digits only ("３" is not a number); ten of them, so 2147483647 (the shuffle seed's top)
 _INT = re.compile(r"\s*([+-]?[0-9]{1,10})\s*")
 
+T = TypeVar("T")
+
 
 def kind_of(value: object) -> str:
     """How a TOML value's type reads in an error message."""
@@ -40,15 +43,19 @@ def kind_of(value: object) -> str:
     return type(value).__name__
 
 
-class ParamType:
-    """Parses and checks one option's raw value."""
+class ParamType(Generic[T]):
+    """Parses and checks one option's raw value into a ``T``."""
 
-    describe = "a value"  # what it accepts, for help and errors
+    @property
+    def describe(self) -> str:
+        """What it accepts, for help and errors."""
+        return "a value"
 
-    def convert(self, key: str, value: object) -> object:
+    def convert(self, key: str, value: object) -> T:
         raise NotImplementedError
 
     def fail(self, key: str, value: object) -> ConfigError:
+        got: Quote | str
         if isinstance(value, str):
             got = Quote(value)  # “…” on the command line, the page language's marks on a page
         elif isinstance(value, bool | int | float):
@@ -64,12 +71,12 @@ class ParamType:
 
 
 @dataclass(frozen=True)
-class IntRange(ParamType):
+class IntRange(ParamType[int]):
     lo: int
     hi: int
 
     @property
-    def describe(self) -> str:  # type: ignore[override]
+    def describe(self) -> str:
         return f"a whole number from {self.lo} to {self.hi}"
 
     def accepts(self) -> Msg:
@@ -87,12 +94,12 @@ class IntRange(ParamType):
 
 
 @dataclass(frozen=True)
-class Choice(ParamType):
+class Choice(ParamType[str]):
     choices: tuple[str, ...]
     noun: str = ""  # "paper size": how an unknown value is named in the error
 
     @property
-    def describe(self) -> str:  # type: ignore[override]
+    def describe(self) -> str:
         return " or ".join(self.choices) if len(self.choices) <= 2 else (
             "one of: " + ", ".join(self.choices))
 
@@ -107,7 +114,7 @@ class Choice(ParamType):
 
 
 @dataclass(frozen=True)
-class Flag(ParamType):
+class Flag(ParamType[bool]):
     describe = "true or false"
 
     def convert(self, key: str, value: object) -> bool:
@@ -144,11 +151,11 @@ def printable_text(key: str, what: str | Msg, text: str, limit: int) -> str:
 
 
 @dataclass(frozen=True)
-class Text(ParamType):
+class Text(ParamType[str]):
     limit: int
 
     @property
-    def describe(self) -> str:  # type: ignore[override]
+    def describe(self) -> str:
         return f"text of at most {self.limit} characters"
 
     def convert(self, key: str, value: object) -> str:
@@ -158,14 +165,14 @@ class Text(ParamType):
 
 
 @dataclass(frozen=True)
-class Names(ParamType):
+class Names(ParamType[tuple[str, ...]]):
     """Player names: a list (TOML) or comma-separated text (a flag); all different."""
 
     most: int = MAX_PLAYERS
     limit: int = NAME_MAX
 
     @property
-    def describe(self) -> str:  # type: ignore[override]
+    def describe(self) -> str:
         return f"a list of up to {self.most} names of 1 to {self.limit} characters"
 
     def convert(self, key: str, value: object) -> tuple[str, ...]:
@@ -230,7 +237,7 @@ def parse_range(key: str, value: object) -> tuple[int, int]:
 
 
 @dataclass(frozen=True)
-class NumberRange(ParamType):
+class NumberRange(ParamType[tuple[int, int]]):
     """An announced range, read by ``parse_range``."""
 
     describe = RANGE_FORMAT
@@ -240,7 +247,7 @@ class NumberRange(ParamType):
 
 
 @dataclass(frozen=True)
-class Folder(ParamType):
+class Folder(ParamType[str]):
     describe = "a folder path"
 
     def convert(self, key: str, value: object) -> str:
@@ -255,11 +262,11 @@ class Folder(ParamType):
 
 
 @dataclass(frozen=True)
-class Option:
+class Option(Generic[T]):
     """One config key (``snake_case``) and its command-line flag (``--kebab-case``)."""
 
     key: str
-    type: ParamType
+    type: ParamType[T]
     default: object
     help: str
     metavar: str | None = None
@@ -268,29 +275,35 @@ class Option:
     def flag(self) -> str:
         return "--" + self.key.replace("_", "-")
 
-    def convert(self, value: object) -> object:
+    def convert(self, value: object) -> T:
         return self.type.convert(self.key, value)
 
 
 # The options of every kit. ``game`` is chosen from the registry; defaults that depend on the
 # game or the player count are None here and worked out by ``kit.config.resolve``.
-COMMON: tuple[Option, ...] = (
-    Option("players", IntRange(1, MAX_PLAYERS), None, "number of players (default: the "
-           "game's own)", "N"),
-    Option("names", Names(), (), "player names, comma-separated on the command line (1 to "
-           f"{NAME_MAX} characters each); sets the player count", "A,B,C"),
+PLAYERS = Option("players", IntRange(1, MAX_PLAYERS), None, "number of players (default: the "
+                 "game's own)", "N")
+NAMES = Option("names", Names(), (), "player names, comma-separated on the command line (1 to "
+               f"{NAME_MAX} characters each); sets the player count", "A,B,C")
+RANGE = Option("range", NumberRange(), None, "an announced custom number range LO-HI, printed "
+               "on every player page (default: the game's rule)", "LO-HI")
+TABLES = Option("tables", IntRange(1, MAX_TABLES), None, "split the party over exactly this "
+                "many tables (default: the fewest that fit, for games with a per-table limit)",
+                "K")
+SHUFFLE = Option("shuffle", IntRange(0, 2**31 - 1), None, "seat the named players at tables "
+                 "in a shuffled order, repeatable with the same SEED (default: in the order "
+                 "given)", "SEED")
+COMMON: tuple[Option[Any], ...] = (
+    PLAYERS,
+    NAMES,
     Option("paper", Choice(PAPERS, "paper size"), "a4", "paper size", "|".join(PAPERS)),
-    Option("range", NumberRange(), None, "an announced custom number range LO-HI, printed on "
-           "every player page (default: the game's rule)", "LO-HI"),
+    RANGE,
     Option("title", Text(TITLE_MAX), "", f"event title printed small on every page (up to "
            f"{TITLE_MAX} characters)", "TEXT"),
     Option("date", Text(DATE_MAX), "", "event date printed small on every page, as you write "
            f"it (up to {DATE_MAX} characters)", "TEXT"),
-    Option("tables", IntRange(1, MAX_TABLES), None, "split the party over exactly this many "
-           "tables (default: the fewest that fit, for games with a per-table limit)", "K"),
-    Option("shuffle", IntRange(0, 2**31 - 1), None, "seat the named players at tables in a "
-           "shuffled order, repeatable with the same SEED (default: in the order given)",
-           "SEED"),
+    TABLES,
+    SHUFFLE,
     Option("lang", Choice(tuple(LANGUAGES), "language"), DEFAULT_LANGUAGE, "language of every "
            f"page: {', '.join(f'{code} ({name})' for code, name in LANGUAGES.items())}",
            "|".join(LANGUAGES)),
