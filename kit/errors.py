@@ -8,6 +8,11 @@ shortened, so an error is always one short line that cannot drive the terminal.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .i18n import Words
 
 SHOWN_MAX = 60
 
@@ -57,7 +62,7 @@ class Quote:
     def __hash__(self) -> int:
         return hash(self.inner)
 
-    def text(self, words: object) -> str:
+    def text(self, words: Words) -> str:
         quote = getattr(words, "quote", None)
         return quote(self.inner) if quote is not None else str(self)
 
@@ -86,12 +91,12 @@ class Msg:
     def __hash__(self) -> int:
         return hash(self.template)
 
-    def text(self, words: object) -> str:
+    def text(self, words: Words) -> str:
         """The message in ``words``' language (a ``kit.i18n.Words``)."""
-        values = {k: v.text(words) if isinstance(v, Msg | Quote) else words.number(v)  # type: ignore
+        values = {k: v.text(words) if isinstance(v, Msg | Quote) else words.number(v)
                   if isinstance(v, int) and not isinstance(v, bool) else str(v)
                   for k, v in self.values.items()}
-        return words.gettext(self.template, **values)  # type: ignore[attr-defined]
+        return words.gettext(self.template, **values)
 
 
 class Plural(Msg):
@@ -100,17 +105,17 @@ class Plural(Msg):
     def __init__(self, singular: str, plural: str, count: int, **values: object) -> None:
         super().__init__(singular if count == 1 else plural, num=count, **values)
         self.forms = (singular, plural)
+        self.count = count
 
     def __repr__(self) -> str:
         return f"Plural({self.forms!r}, **{self.values!r})"
 
-    def text(self, words: object) -> str:
+    def text(self, words: Words) -> str:
         """The message in ``words``' language, in the plural form its count takes there."""
-        values = {k: v.text(words) if isinstance(v, Msg | Quote) else words.number(v)  # type: ignore
+        values = {k: v.text(words) if isinstance(v, Msg | Quote) else words.number(v)
                   if isinstance(v, int) and not isinstance(v, bool) else str(v)
                   for k, v in self.values.items()}
-        count = self.values["num"]
-        return words.ngettext(*self.forms, count, **values)  # type: ignore[attr-defined]
+        return words.ngettext(*self.forms, self.count, **values)
 
 
 def ngettext(singular: str, plural: str, count: int, **values: object) -> Plural:
@@ -143,13 +148,13 @@ class KitError(Exception):
     def __str__(self) -> str:
         return f"{self.field}: {self.message}"
 
-    def text(self, words: object = None) -> str:
+    def text(self, words: Words | None = None) -> str:
         """The message in ``words``' language; English (``message``) without ``words`` or for a
         message that is not a ``Msg``."""
         return self.said.text(words) if self.said is not None and words is not None \
             else self.message
 
-    def where(self, words: object = None) -> str:
+    def where(self, words: Words | None = None) -> str:
         """The field in ``words``' language ("tour 3, joueur Eve"); as given when not a ``Msg``."""
         return self.place.text(words) if self.place is not None and words is not None \
             else self.field
@@ -186,7 +191,7 @@ class Problems(KitError):
     shows a single error still says something true.
     """
 
-    def __init__(self, problems: tuple[KitError, ...] | list[KitError]) -> None:
+    def __init__(self, problems: Sequence[KitError]) -> None:
         found = tuple(problems)
         if not found:
             raise ValueError("Problems needs at least one problem")
