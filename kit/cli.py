@@ -16,6 +16,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING, NoReturn
 
 from . import __version__
 from .config import check_keys, load_toml, resolve
@@ -27,6 +28,10 @@ from .options import MAX_PLAYERS, Flag, Option
 from .output import check_out
 from .paper import PAPERS
 from .registry import GAMES, all_options
+
+if TYPE_CHECKING:
+    from rich.progress import Progress as RichProgress
+    from rich.progress import TaskID
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports Ctrl-C
@@ -40,7 +45,7 @@ class UsageError(KitError):
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         raise UsageError("arguments", f"{message}; see '{self.prog} --help'")
 
 
@@ -270,8 +275,7 @@ class Progress:
 
     def __init__(self) -> None:
         self.start = time.monotonic()
-        self.bar = None
-        self.task = None
+        self.bar: tuple[RichProgress, TaskID] | None = None  # the bar and its one task
 
     def __enter__(self) -> Progress:
         return self
@@ -283,14 +287,15 @@ class Progress:
             from rich.console import Console
             from rich.progress import Progress as RichProgress
 
-            self.bar = RichProgress(console=Console(stderr=True), transient=True)
-            self.bar.start()
-            self.task = self.bar.add_task("Rendering pages", total=total)
-        self.bar.update(self.task, completed=done, total=total)
+            bar = RichProgress(console=Console(stderr=True), transient=True)
+            bar.start()
+            self.bar = (bar, bar.add_task("Rendering pages", total=total))
+        bar, task = self.bar
+        bar.update(task, completed=done, total=total)
 
     def __exit__(self, *exc: object) -> None:
         if self.bar is not None:
-            self.bar.stop()
+            self.bar[0].stop()
 
 
 def prose_workers() -> int:
