@@ -542,45 +542,51 @@ def shape(text: str, key: str, rtl: bool = False) -> Shaped:
     return Shaped(tuple(glyphs), x, upem)
 
 
+# One path operation of a glyph's outline: a verb ("m" move, "l" line, "c" cubic curve, "z"
+# close) and its points' coordinates, x y after x y.
+PathOp = tuple[str, tuple[float, ...]]
+
+
 class _OutlinePen:
     """Collects a glyph's outline as moves, lines and cubic curves (quadratics converted)."""
 
     def __init__(self) -> None:
-        self.ops: list[tuple[float, ...]] = []
-        self.at = (0.0, 0.0)
+        self.ops: list[PathOp] = []
+        self.at: tuple[float, float] = (0.0, 0.0)
 
-    def moveTo(self, p):  # noqa: N802 - the fontTools pen protocol HarfBuzz calls
-        self.ops.append(("m", *p))
+    def moveTo(self, p: tuple[float, float]) -> None:  # noqa: N802 - fontTools pen protocol
+        self.ops.append(("m", tuple(p)))
         self.at = p
 
-    def lineTo(self, p):  # noqa: N802
-        self.ops.append(("l", *p))
+    def lineTo(self, p: tuple[float, float]) -> None:  # noqa: N802
+        self.ops.append(("l", tuple(p)))
         self.at = p
 
-    def qCurveTo(self, *points):  # noqa: N802
+    def qCurveTo(self, *points: tuple[float, float]) -> None:  # noqa: N802
         (x0, y0) = self.at
         controls, end = points[:-1], points[-1]
         for n, (cx, cy) in enumerate(controls):  # implied on-curve points between controls
             to = end if n == len(controls) - 1 else (
                 (cx + controls[n + 1][0]) / 2, (cy + controls[n + 1][1]) / 2)
-            self.ops.append(("c", x0 + 2 / 3 * (cx - x0), y0 + 2 / 3 * (cy - y0),
-                             to[0] + 2 / 3 * (cx - to[0]), to[1] + 2 / 3 * (cy - to[1]), *to))
+            self.ops.append(("c", (x0 + 2 / 3 * (cx - x0), y0 + 2 / 3 * (cy - y0),
+                                   to[0] + 2 / 3 * (cx - to[0]), to[1] + 2 / 3 * (cy - to[1]),
+                                   *to)))
             x0, y0 = to
         self.at = end
 
-    def curveTo(self, *points):  # noqa: N802
-        self.ops.append(("c", *points[0], *points[1], *points[2]))
+    def curveTo(self, *points: tuple[float, float]) -> None:  # noqa: N802
+        self.ops.append(("c", (*points[0], *points[1], *points[2])))
         self.at = points[2]
 
-    def closePath(self):  # noqa: N802
-        self.ops.append(("z",))
+    def closePath(self) -> None:  # noqa: N802
+        self.ops.append(("z", ()))
 
-    def endPath(self):  # noqa: N802
+    def endPath(self) -> None:  # noqa: N802
         pass
 
 
 @lru_cache(maxsize=16384)
-def outline(key: str, glyph: int) -> tuple[tuple[float, ...], ...]:
+def outline(key: str, glyph: int) -> tuple[PathOp, ...]:
     """Glyph ``glyph`` of a face as path operations in font units, y up (empty: no ink)."""
     pen = _OutlinePen()
     _hb_font(key)[0].draw_glyph_with_pen(glyph, pen)

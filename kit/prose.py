@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlparse
 
 from . import __version__
@@ -32,6 +33,9 @@ from .errors import KitError, LayoutError, RenderError
 from .fonts import FONT_FILES
 from .paper import Frame
 from .resources import asset_root, fonts_dir, templates_dir
+
+if TYPE_CHECKING:
+    from weasyprint.document import Page  # untyped: mypy takes it as Any
 
 PX_PER_MM = 96 / 25.4
 _TEMP_LOCK = threading.Lock()
@@ -192,10 +196,10 @@ def _base_url() -> str:
     return asset_root().as_uri() + "/"
 
 
-def _overflow_mm(page: object, job: ProseJob) -> float | None:
+def _overflow_mm(page: Page, job: ProseJob) -> float | None:
     """How far the lowest end mark of the page's text runs past the bottom of its body; None
     when a mark ran off the sheet (WeasyPrint then reports none of it)."""
-    marks = [position[1] for name, position in page.anchors.items()  # type: ignore
+    marks = [position[1] for name, position in page.anchors.items()
              if name.startswith("end-mark")]
     if len(marks) < job.section.count('class="end-mark"'):
         return None

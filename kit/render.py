@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import TypedDict
 
 import jinja2
 from jinja2 import (
@@ -76,8 +77,15 @@ class _CompiledTemplates(FileSystemBytecodeCache):
             super().dump_bytecode(bucket)
 
 
+class _Whitespace(TypedDict):
+    trim_blocks: bool
+    lstrip_blocks: bool
+    keep_trailing_newline: bool
+
+
 # what the compiled code depends on besides a template's own text
-_ENVIRONMENT = {"trim_blocks": True, "lstrip_blocks": True, "keep_trailing_newline": True}
+_ENVIRONMENT: _Whitespace = {"trim_blocks": True, "lstrip_blocks": True,
+                             "keep_trailing_newline": True}
 
 
 def _compiled_templates() -> _CompiledTemplates:
@@ -110,7 +118,10 @@ def environment(lang: str = "en") -> Environment:
         **_ENVIRONMENT,
     )
     env.policies["ext.i18n.trimmed"] = True  # as babel.cfg extracts them
-    env.install_gettext_translations(words(lang).translations, newstyle=True)
+    # the i18n extension adds this method when the environment is made; Jinja2's types cannot
+    # say so
+    env.install_gettext_translations(  # type: ignore[attr-defined]
+        words(lang).translations, newstyle=True)
     env.globals["w"] = words(lang)
     env.filters["bdi"] = fonts.bdi  # a player's name inside a sentence keeps its direction
     return env
@@ -246,7 +257,8 @@ def assemble(drawn: bytes, prose: Mapping[int, bytes]):
         page.replace_contents(own)
         page.merge_page(writer.pages[index + 1])
         page.compress_content_streams()
-        del writer.pages[index + 1]
+        # pypdf types ``pages`` as a Sequence; a writer's supports ``del`` (pypdf's docs)
+        del writer.pages[index + 1]  # type: ignore[attr-defined]
     return writer
 
 
@@ -289,4 +301,4 @@ def marks_of(pages: Sequence[Sheet], indices: Sequence[int] | None = None
     """The outline entries of a file made of ``pages`` (or of those at ``indices``, in that
     order): (page index in the file, title)."""
     chosen = range(len(pages)) if indices is None else indices
-    return [(n, pages[i].bookmark) for n, i in enumerate(chosen) if pages[i].bookmark]
+    return [(n, mark) for n, i in enumerate(chosen) if (mark := pages[i].bookmark)]

@@ -60,24 +60,25 @@ class _Glyphs:
         if not ops:
             self.glyphs[key] = None
             return None
-        from reportlab.pdfgen.canvas import FILL_NON_ZERO
+        # types-reportlab's canvas stub leaves out the module's fill-mode constants
+        from reportlab.pdfgen.canvas import FILL_NON_ZERO  # type: ignore[attr-defined]
 
         canvas = self.canvas
-        xs = [v for op in ops for v in op[1::2]]
-        ys = [v for op in ops for v in op[2::2]]
+        xs = [v for _, points in ops for v in points[0::2]]
+        ys = [v for _, points in ops for v in points[1::2]]
         box = (min(xs), min(ys), max(xs), max(ys))
         name = f"G{len(self.glyphs)}"
         self.glyphs[key] = (name, box)
         canvas.beginForm(name, *box)
         canvas.setFillGray(0)
         path = canvas.beginPath()
-        for op in ops:
-            if op[0] == "m":
-                path.moveTo(op[1], op[2])
-            elif op[0] == "l":
-                path.lineTo(op[1], op[2])
-            elif op[0] == "c":
-                path.curveTo(*op[1:])
+        for verb, points in ops:
+            if verb == "m":
+                path.moveTo(*points)
+            elif verb == "l":
+                path.lineTo(*points)
+            elif verb == "c":
+                path.curveTo(*points)
             else:
                 path.close()
         canvas.drawPath(path, stroke=0, fill=1, fillMode=FILL_NON_ZERO)
@@ -135,13 +136,13 @@ def _draw(canvas, items: Items, height_mm: float, glyphs: _Glyphs) -> None:
         canvas.setLineWidth(width * MM)
         canvas.setDash([d * MM for d in dash] if dash else [])
         path = canvas.beginPath()
-        for item in group:
-            if isinstance(item, Line):
-                path.moveTo(item.x1 * MM, (height_mm - item.y1) * MM)
-                path.lineTo(item.x2 * MM, (height_mm - item.y2) * MM)
-            elif isinstance(item, Box):
-                path.rect(item.x * MM, (height_mm - item.y - item.h) * MM, item.w * MM,
-                          item.h * MM)
+        for stroke in group:
+            if isinstance(stroke, Line):
+                path.moveTo(stroke.x1 * MM, (height_mm - stroke.y1) * MM)
+                path.lineTo(stroke.x2 * MM, (height_mm - stroke.y2) * MM)
+            elif isinstance(stroke, Box):
+                path.rect(stroke.x * MM, (height_mm - stroke.y - stroke.h) * MM, stroke.w * MM,
+                          stroke.h * MM)
         canvas.drawPath(path, stroke=1, fill=0)
     texts = [i for i in items if isinstance(i, Text)]
     shaped = {id(i) for i in texts if fonts.needs_shaping(i.text, i.face, i.rtl)}
@@ -183,7 +184,9 @@ def draw(pages: Sequence[PdfPage], title: str, lang: str = "en") -> bytes:
     first = pages[0] if pages else PdfPage(210, 297, ())
     canvas = Canvas(out, pagesize=(first.width_mm * MM, first.height_mm * MM), invariant=1,
                     pdfVersion=(1, 7), lang=lang, pageCompression=1,
-                    initialFontName="regular", initialFontSize=10)
+                    # types-reportlab has the font name as a float; Canvas takes a font's name
+                    initialFontName="regular",  # type: ignore[arg-type]
+                    initialFontSize=10)
     canvas.setTitle(title)
     canvas.setAuthor(PRODUCER)
     canvas.setCreator(f"{PRODUCER} {__version__}")

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from ..paper import Frame
 from .fit import paragraph
-from .model import Item, hline, text, text_width
+from .model import Item, Text, hline, text, text_width
 
 PAD_MM = 3.5
 FOLD_PT = 8.0
@@ -65,7 +65,7 @@ def fold(b: SlipBands, label: str) -> list[Item]:
             *text(right, y + 1.0, label, FOLD_PT, "regular", "right")]
 
 
-def instructions(b: SlipBands, words: str, size: float = 8.5) -> list[Item]:
+def instructions(b: SlipBands, words: str, size: float = 8.5) -> list[Text]:
     """The slip's instructions in its middle band (hidden once the flap is folded)."""
     items, _ = paragraph(b.middle.x + PAD_MM, b.middle.y + 1.2, b.middle.w - 2 * PAD_MM,
                          [(words, "regular")], size, 1.2)
