@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .errors import ConfigError, Msg, Quote
 from .i18n import N_, Words, words
@@ -79,13 +79,14 @@ class GameReport:
     # log, config (, turn=N, amendments=(...)) -> the report folder's plan
     plan: Callable[..., KitPlan]
     text: Callable[..., str]  # log, language (, turn=N) -> Markdown
-    csv: Callable[[object], str] | None = None  # log -> CSV text (``--format csv``)
+    # The log below is the game's own type, as ``parse`` returns it.
+    csv: Callable[[Any], str] | None = None  # log -> CSV text (``--format csv``)
     # Games reported turn by turn (``--turn N``, published turns): the turns a log reports,
     # each turn's snapshot (``kit.published``), and the one-line summary of a turn.
-    turns: Callable[[object], int] | None = None
-    snapshots: Callable[[object], Mapping[int, Mapping]] | None = None
-    summary: Callable[[object, int, Words], str] | None = None
-    slips: Callable[[object, Words, int], str] | None = None  # a turn's private slips as text
+    turns: Callable[[Any], int] | None = None
+    snapshots: Callable[[Any], Mapping[int, Mapping]] | None = None
+    summary: Callable[[Any, int, Words], str] | None = None
+    slips: Callable[[Any, Words, int], str] | None = None  # a turn's private slips as text
     strict: bool = False  # ``parse`` takes ``strict=True`` (house rulings become errors)
 
 

@@ -96,7 +96,7 @@ def slug(text: str) -> str:
     return re.sub(r"[\W_]+", "-", text).strip("-")[:FOLDER_MAX].strip("-")
 
 
-def report_folder(data: Mapping, log_path: str | Path | None = None) -> str:
+def report_folder(data: object, log_path: str | Path | None = None) -> str:
     """The report folder's name: the log's ``title``, else its file name, then "-reports"
     ("Friday night.toml" -> "Friday-night-reports"); "game-reports" when neither has a
     letter or digit."""

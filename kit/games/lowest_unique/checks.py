@@ -11,6 +11,7 @@ import difflib
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from ...errors import GameLogError, KitError, Msg, Problems, shown
 from ...i18n import N_
@@ -121,7 +122,7 @@ def nearest(name: str, players: Sequence[str]) -> str | None:
     return folded[close[0]] if close else None
 
 
-def _value(value: object, bounds: tuple[int, int] | None) -> int | None | str:
+def _value(value: object, bounds: tuple[int, int] | None) -> int | None | Literal["bad"]:
     """The choice, or ``"bad"``."""
     if isinstance(value, str) and value.strip().lower() == PASS:
         return None
@@ -171,7 +172,7 @@ def _unknown(name: str, players: Sequence[str], seats: Mapping[str, int]) -> tup
                name=shown(name), players=", ".join(players)), guess
 
 
-def _names(entry: Entry, where: str, raw: Mapping[object, object], players: Sequence[str],
+def _names(entry: Entry, where: Msg, raw: Mapping[object, object], players: Sequence[str],
            seats: Mapping[str, int], found: Found) -> tuple[dict[str, object], set[str]]:
     """Each player's value by the player's own name, and the players a typo probably meant."""
     by_fold = {p.casefold(): p for p in players}
@@ -218,8 +219,12 @@ def check_choices(entry: Entry, players: Sequence[str], bounds: tuple[int, int] 
         found.add(GameLogError, where, entry.line, Msg(N_(
             'no choice for %(names)s; every player writes a number or "%(pass)s" in every round'),
             names=", ".join(missing), **{"pass": PASS}))
+    choices: dict[str, int | None] = {}
     for player, value in given.items():
-        if _value(value, bounds) == "bad":
+        choice = _value(value, bounds)
+        if choice != "bad":
+            choices[player] = choice
+        else:
             got = shown(value) if isinstance(value, str) else shown(str(value))
             found.add(GameLogError, where, entry.key_line(str(_key_of(raw, player))), Msg(N_(
                 '%(player)s wrote %(got)s; give a whole number from %(lo)s to %(hi)s, or '
@@ -229,7 +234,7 @@ def check_choices(entry: Entry, players: Sequence[str], bounds: tuple[int, int] 
                     player=shown(player), got=got, **{"pass": PASS}))
     if len(found.found) > before:
         return None
-    return tuple((p, _value(given[p], bounds)) for p in players)  # type: ignore[misc]
+    return tuple((p, choices[p]) for p in players)
 
 
 def _key_of(raw: Mapping[object, object], player: str) -> object:

@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TypeGuard
 
 from ...errors import ConfigError, GameLogError, Msg, Problems, ngettext, shown
 from ...i18n import N_
@@ -41,7 +42,7 @@ from .checks import (
     round_field,
     table_field,
 )
-from .lines import LogLines, locate
+from .lines import Block, LogLines, locate
 from .rules import (
     DEFAULT_RANGE,
     DEFAULT_ROUNDS,
@@ -124,7 +125,7 @@ class PartyLog:
         points share a place (1, 1, 3, ...)."""
         rows = sorted(((points, t.number, p) for t in self.tables
                        for p, points in t.totals.items()), key=lambda r: (-r[0], r[1]))
-        out = []
+        out: list[tuple[int, str, int, int]] = []
         for i, (points, table, player) in enumerate(rows):
             place = out[-1][0] if out and out[-1][3] == points else i + 1
             out.append((place, player, table, points))
@@ -137,7 +138,7 @@ class PartyLog:
         return [player for place, player, _, _ in standings if place == 1], top
 
 
-def _whole(value: object) -> bool:
+def _whole(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -163,12 +164,12 @@ def _header(data: Mapping[str, object], found: Found) -> tuple[tuple[int, int] |
             lo=number_range[0], hi=number_range[1]))
         number_range = None
     rounds = data.get("rounds", DEFAULT_ROUNDS)
-    if not (_whole(rounds) and 1 <= rounds <= MAX_ROUNDS):  # type: ignore[operator]
+    if not (_whole(rounds) and 1 <= rounds <= MAX_ROUNDS):
         found.add(ConfigError, "rounds", None, Msg(N_(
             "must be a whole number from 1 to %(max)s; got %(got)s"), max=MAX_ROUNDS,
             got=shown(str(rounds))))
         rounds = MAX_ROUNDS
-    return number_range, int(rounds)  # type: ignore[arg-type]
+    return number_range, rounds
 
 
 def _tables(data: Mapping[str, object], lines: LogLines | None, found: Found, seen: dict[str, int]
@@ -191,20 +192,20 @@ def _tables(data: Mapping[str, object], lines: LogLines | None, found: Found, se
         number, where = index + 1, table_field(index + 1)
         block = lines.table(index, len(raw_tables)) if lines else None
         if not isinstance(raw, Mapping):
-            found.add(GameLogError, where, block and block.line, Msg(N_(
+            found.add(GameLogError, where, block.line if block else None, Msg(N_(
                 "must be a [[table]] with players")))
             players.append(None)
             continue
         for key in raw:
             if key not in ("players", "round"):
-                found.add(GameLogError, where, block and block.key_line(str(key)),
+                found.add(GameLogError, where, block.key_line(str(key)) if block else None,
                           Msg(N_("unknown key %(key)s; a table has players (and, in the older "
                                  "form, [[table.round]] entries)"), key=shown(str(key))))
         line = block.key_line("players") if block else None
         players.append(check_players(where, line, raw.get("players"), seen, number, found))
         raw_rounds = raw.get("round", [])
         if not isinstance(raw_rounds, list):
-            found.add(GameLogError, where, block and block.key_line("round"), Msg(N_(
+            found.add(GameLogError, where, block.key_line("round") if block else None, Msg(N_(
                 "rounds must be [[table.round]] tables, one per round")))
             continue
         for n, choices in enumerate(raw_rounds, start=1):
@@ -214,35 +215,33 @@ def _tables(data: Mapping[str, object], lines: LogLines | None, found: Found, se
     return players, entries
 
 
-def _round_entry(index: int, raw: object, block, tables: int, rounds: int,
+def _round_entry(index: int, raw: object, block: Block | None, tables: int, rounds: int,
                  found: Found) -> Entry | None:
     """A top-level [[round]] entry, or None when its table or round cannot be told."""
-    where, line = Msg(N_("[[round]] #%(index)s"), index=index + 1), block and block.line
+    where, line = Msg(N_("[[round]] #%(index)s"), index=index + 1), block.line if block else None
     if not isinstance(raw, Mapping):
         found.add(GameLogError, where, line, Msg(N_("must be a [[round]] table with table, round "
                                                     "and choices")))
         return None
     for key in raw:
         if key not in ROUND_KEYS:
-            found.add(GameLogError, where, block and block.key_line(str(key)),
+            found.add(GameLogError, where, block.key_line(str(key)) if block else None,
                       Msg(N_("unknown key %(key)s; a [[round]] has table, round and choices"),
                           key=shown(str(key))))
     table, number = raw.get("table"), raw.get("round")
-    ok = True
-    if not (_whole(table) and 1 <= table <= tables):  # type: ignore[operator]
-        found.add(GameLogError, where, block and block.key_line("table"), Msg(N_(
+    if not (_whole(table) and 1 <= table <= tables):
+        found.add(GameLogError, where, block.key_line("table") if block else None, Msg(N_(
             "table must be the number of a [[table]] above, 1 to %(max)s; got %(got)s"),
             max=tables, got=shown(str(table))))
-        ok = False
-    if not (_whole(number) and 1 <= number <= rounds):  # type: ignore[operator]
-        found.add(GameLogError, where, block and block.key_line("round"), Msg(N_(
+        table = None
+    if not (_whole(number) and 1 <= number <= rounds):
+        found.add(GameLogError, where, block.key_line("round") if block else None, Msg(N_(
             "round must be a whole number from 1 to %(max)s (the game's rounds); got %(got)s"),
             max=rounds, got=shown(str(number))))
-        ok = False
-    if not ok:
+        number = None
+    if table is None or number is None:
         return None
-    return Entry(int(table), int(number), raw.get("choices"), block, "choices",  # type: ignore
-                 f"[[round]] #{index + 1}")
+    return Entry(table, number, raw.get("choices"), block, "choices", f"[[round]] #{index + 1}")
 
 
 def _top_rounds(data: Mapping[str, object], lines: LogLines | None, tables: int, rounds: int,

@@ -42,7 +42,8 @@ def check_examples(number_range: tuple[int, int]) -> tuple[rules.RoundResult, ..
     """
     lo, hi = number_range
     examples = []
-    for picks in CHECK_EXAMPLES:
+    for example in CHECK_EXAMPLES:
+        picks: tuple[int, ...] = example
         if not all(lo <= n <= hi for n in picks):
             ranks = {n: lo + i for i, n in enumerate(sorted(set(picks)))}
             picks = tuple(ranks[n] for n in picks)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -120,7 +120,8 @@ def no_winner_probability(players: int, numbers: int = 10) -> Fraction:
         base[1] = Fraction(0)
     poly = [Fraction(1)] + [Fraction(0)] * players
     for _ in range(numbers):
-        poly = [sum(poly[i] * base[k - i] for i in range(k + 1)) for k in range(players + 1)]
+        poly = [sum((poly[i] * base[k - i] for i in range(k + 1)), Fraction(0))
+                for k in range(players + 1)]
     return poly[players] * factorial(players) / Fraction(numbers) ** players
 
 
@@ -135,13 +136,13 @@ class PracticeRound:
 
 
 # Each lesson is a predicate on the result; the generator draws seeded rounds until one fits.
-_LESSONS: tuple[tuple[str, object], ...] = (
+_LESSONS: tuple[tuple[str, Callable[[RoundResult, int], bool]], ...] = (
     (N_("The smallest number is picked once"), lambda r, p: r.winner is not None
      and r.choices[0] == r.winner and len(r.singles) == 1),
     (N_("Every number is picked twice or more"), lambda r, p: r.winner is None and not r.passes),
     (N_("Only one single is left"), lambda r, p: len(r.singles) == 1 and r.winner != r.choices[0]),
-    (N_("The smallest number cancels"), lambda r, p: len(r.singles) >= 2 and r.cancelled
-     and r.cancelled[0] < r.winner),
+    (N_("The smallest number cancels"), lambda r, p: len(r.singles) >= 2 and bool(r.cancelled)
+     and r.winner is not None and r.cancelled[0] < r.winner),
     (N_("Several singles: it looks like a tie"), lambda r, p: len(r.singles) >= 3),
     (N_("A player passes"), lambda r, p: r.passes == 1 and r.winner is not None),
     (N_("A high number wins"), lambda r, p: r.winner is not None and r.winner >= p),
@@ -179,7 +180,7 @@ def _practice_picks(players: int, number_range: tuple[int, int], count: int, see
             picks: list[int | None] = [rng.randint(lo, top) for _ in range(players)]
             if "passes" in lesson:
                 picks[rng.randrange(len(picks))] = None
-            if tuple(picks) not in seen and fits(score_round(picks), high):  # type: ignore[operator]
+            if tuple(picks) not in seen and fits(score_round(picks), high):
                 seen.add(tuple(picks))
                 found.append((lesson, tuple(picks)))
                 break

@@ -35,6 +35,7 @@ from .model import (
     Guesses,
     GuessList,
     GuessRow,
+    GuessStatus,
     Identification,
     ListRow,
     Orders,
@@ -126,8 +127,8 @@ def _guess_rows(log: GameLog, number: int, label: str, order: Guesses, allowed: 
     hits = 0
     completed = None
     for index, guess in enumerate(order.numbers, start=1):
-        status = ("ignored" if index > allowed else
-                  "void" if not lo <= guess <= hi else "ok")
+        status: GuessStatus = ("ignored" if index > allowed else
+                               "void" if not lo <= guess <= hi else "ok")
         if status != "ok":
             rows.append(GuessRow(player=label, index=index, number=guess,
                                  cells=(NO_ANSWER,) * len(players), bonus=False, status=status))
@@ -161,6 +162,7 @@ def finishers(players: Sequence[str], correct_lists: Sequence[str],
     """Everyone who finished this turn, the winners and why: correct lists beat guesses;
     among guessers the earliest guess position of the last needed hit wins, equal positions
     share."""
+    reason: WinReason
     if correct_lists:
         winners, reason = tuple(correct_lists), "list"
     elif completed_at:
@@ -172,7 +174,7 @@ def finishers(players: Sequence[str], correct_lists: Sequence[str],
     found = [Finisher(label, "list", None, label in winners) for label in correct_lists]
     found += [Finisher(label, "guesses", completed_at[label], label in winners)
               for label in players if label in completed_at]
-    return tuple(found), winners, reason  # type: ignore[return-value]
+    return tuple(found), winners, reason
 
 
 def _play_turn(log: GameLog, number: int, orders: Mapping[str, Orders],

@@ -3,7 +3,7 @@ report (with what each player can read from it) and the tie rules, in the kit's 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from ...i18n import Words
 from . import rules
@@ -12,7 +12,7 @@ from .people import range_words
 # The reference example (secrets consistent with the reference report and its explanation).
 EXAMPLE_PLAYERS = ("A", "B", "C", "D", "E", "F")
 EXAMPLE_SECRETS = {"A": 45, "B": 5, "C": 40, "D": 20, "E": 22, "F": 30}
-EXAMPLE_TURN = {
+EXAMPLE_TURN: dict[str, rules.Orders] = {
     "A": rules.Guesses((17, 33)),
     "B": rules.Guesses((40, 25)),
     "C": rules.GuessList({"A": 45, "B": 5, "D": 20, "E": 1, "F": 2}),
@@ -94,7 +94,7 @@ def example(words: Words) -> dict[str, object]:
     for row in report.rows:
         if not isinstance(row, rules.GuessRow):
             continue
-        groups: dict[str, list[str]] = {}
+        by_kind: dict[str, list[str]] = {}
         for target, cell in zip(EXAMPLE_PLAYERS, row.cells, strict=True):
             if target == row.player:
                 key = OWN
@@ -102,12 +102,12 @@ def example(words: Words) -> dict[str, object]:
                 key = FOUND
             else:
                 key = KINDS[cell]
-            groups.setdefault(key, []).append(f"{target} {EXAMPLE_SECRETS[target]}")
+            by_kind.setdefault(key, []).append(f"{target} {EXAMPLE_SECRETS[target]}")
         found[row.player] |= {t for t, c in zip(EXAMPLE_PLAYERS, row.cells, strict=True)
                               if c == rules.HIT}
         explained.append({"player": row.player, "index": row.index, "number": row.number,
                           "groups": [(key, words.join(items), len(items))
-                                     for key, items in groups.items()]})
+                                     for key, items in by_kind.items()]})
     orders = []
     for player in EXAMPLE_PLAYERS:
         order = EXAMPLE_TURN.get(player)
@@ -131,8 +131,8 @@ def tie_examples(words: Words) -> list[dict[str, object]]:
     """Two short computed end-of-game turns showing the tie rules (four players, 1 to 30)."""
     _ = words.gettext
     secrets = {"A": 1, "B": 2, "C": 3, "D": 4}
-    first = {"A": rules.Guesses((2, 3)), "B": rules.Guesses((1, 3))}
-    cases = [
+    first: Mapping[str, rules.Orders] = {"A": rules.Guesses((2, 3)), "B": rules.Guesses((1, 3))}
+    cases: list[tuple[str, Mapping[str, rules.Orders]]] = [
         (_("%(first)s finds %(target)s with guess %(guess)s, %(second)s finds %(target)s with "
            "guess %(other)s", first="A", second="B", target="D", guess=2, other=1),
          {"A": rules.Guesses((10, 4)), "B": rules.Guesses((4,))}),
@@ -143,7 +143,7 @@ def tie_examples(words: Words) -> list[dict[str, object]]:
            players=words.join(["A", "B"]), target="D", guess=2),
          {"A": rules.Guesses((10, 4)), "B": rules.Guesses((11, 4))}),
     ]
-    out = []
+    out: list[dict[str, object]] = []
     for text, second in cases:
         log = rules.GameLog(players=("A", "B", "C", "D"), range=(1, 30), secrets=secrets,
                             turns=(first, second))

@@ -394,7 +394,8 @@ def record_table(flow: Flow, x: float, width: float, captions: tuple[str, str],
             "%(heading)s (continued)", heading=caption))
         flow.items.extend(more)
         flow.y += used
-        room, placed = flow.room() - HEAD_MM, []
+        room = flow.room() - HEAD_MM
+        placed: list[RegisterRow] = []
         while done < len(rows) and (rows[done].height <= room or not placed):
             placed.append(rows[done])
             room -= rows[done].height

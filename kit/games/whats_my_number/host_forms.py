@@ -161,10 +161,10 @@ def grid_layout(sheet: Paper, count: int) -> GridLayout:
     column_parts, row_parts, _, rows = options[landscape]
     body = sheet.oriented(landscape).body
     cols = split(count, column_parts)
-    blocks = split(count, row_parts)
+    row_blocks = split(count, row_parts)
     widest = max(b - a for a, b in cols)
-    last = (blocks[-1][1] - blocks[-1][0]) * ROWS_PER_PLAYER
-    return GridLayout(count, landscape, body, tuple(cols), tuple(blocks),
+    last = (row_blocks[-1][1] - row_blocks[-1][0]) * ROWS_PER_PLAYER
+    return GridLayout(count, landscape, body, tuple(cols), tuple(row_blocks),
                       cell_width(body, widest), rows, min(MAX_EXTRA_ROWS, rows - last))
 
 
@@ -196,7 +196,7 @@ def grid_sheets(layout: GridLayout, turn: int | None) -> list[GridSheet]:
     else:
         row_parts = layout.row_parts
     total = len(row_parts) * len(layout.column_parts)
-    out = []
+    out: list[GridSheet] = []
     for r, blocks in enumerate(row_parts):
         for c, columns in enumerate(layout.column_parts):
             if turn is None:
@@ -508,8 +508,8 @@ def _grid_labels(layout: GridLayout, s: GridSheet, people: Sequence[Person], xs:
                 items += fit_in(_("list: ______ correct"), xs[2] + 2.0, row.top,
                                 right - xs[2] - 2.0 - PAD_MM, GRID_ROW_MM, CELL_PT, MIN_TEXT_PT,
                                 max_lines=1)
-        elif c0 <= row.person < c1:  # type: ignore[operator]
-            x = xs[3 + row.person - c0] + layout.cell_mm / 2  # type: ignore[operator]
+        elif c0 <= row.person < c1:
+            x = xs[3 + row.person - c0] + layout.cell_mm / 2
             items += one_line(x, baseline_in(row.top, GRID_ROW_MM, HEAD_PT), no_info,
                               layout.cell_mm - 1.2, HEAD_PT, style="bold", align="center")
     for p in range(*s.blocks):

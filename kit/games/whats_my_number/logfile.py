@@ -169,7 +169,7 @@ def _bounds(data: Mapping[str, Any], players: int) -> tuple[int, int] | None:
 
 
 def _secrets(raw: object, names: Names, bounds: tuple[int, int], problems: list[KitError]
-             ) -> dict[str, object]:
+             ) -> Mapping[str, int]:
     if not isinstance(raw, Mapping):
         problems.append(ConfigError("secrets", Msg(N_("must be a table like [secrets] A = 12, "
                                                       "not %(got)s"), got=show(raw))))
@@ -184,8 +184,8 @@ def _secrets(raw: object, names: Names, bounds: tuple[int, int], problems: list[
                 "given twice (as %(name)s too); give each secret once"), name=show(name))))
         else:
             secrets[label] = value
-    _collect(problems, check_secrets, secrets, names.players, bounds, True)
-    return secrets
+    checked = _collect(problems, check_secrets, secrets, names.players, bounds, True)
+    return {} if checked is None else checked
 
 
 def _turns(raw: object, names: Names, problems: list[KitError]
@@ -232,7 +232,7 @@ def _orders(number: int, label: str, value: object, names: Names, problems: list
         return Guesses(tuple(value))
     if isinstance(value, Mapping) and set(value) == {"list"} and isinstance(value["list"],
                                                                              Mapping):
-        entries: dict[str, object] = {}
+        entries: dict[str, Any] = {}  # the numbers as the log gives them: play checks them
         for name, number_given in value["list"].items():
             target = names.match(name)
             if target is None:
@@ -243,7 +243,7 @@ def _orders(number: int, label: str, value: object, names: Names, problems: list
                     "the list names %(name)s twice; name each player once"), name=target)))
             else:
                 entries[target] = number_given
-        return GuessList(entries)  # type: ignore[arg-type]
+        return GuessList(entries)
     problems.append(GameLogError(
         order_field(number, label),
         Msg(N_("%(got)s is not orders; give guesses like [17, 33] or a list like "

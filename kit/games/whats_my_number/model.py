@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Literal
+from typing import Literal, TypeGuard
 
 from ...errors import SHOWN_MAX, ConfigError, GameLogError, Msg, Problems, escaped, ngettext
 from ...i18n import N_
@@ -42,7 +42,7 @@ TOP_LEVEL_KEYS = ("game", "title", "players", "range", "secrets", "published", "
 # --- small helpers -------------------------------------------------------------------------------
 
 
-def is_int(value: object) -> bool:
+def is_int(value: object) -> TypeGuard[int]:
     # bool is a subclass of int, but ``true`` is never a number in a game log.
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -211,8 +211,8 @@ class GameLog:
     def __post_init__(self) -> None:
         players = check_players(self.players)
         object.__setattr__(self, "players", players)
-        bounds = parse_range("range", list(self.range) if isinstance(self.range, tuple)
-                             else self.range)
+        given: object = self.range  # a pair, or as a log file gives it (a list, "LO-HI")
+        bounds = parse_range("range", list(given) if isinstance(given, tuple) else given)
         check_range(bounds, len(players))
         object.__setattr__(self, "range", bounds)
         object.__setattr__(self, "secrets", check_secrets(self.secrets, players, bounds))
@@ -240,12 +240,12 @@ def check_secrets(secrets: Mapping[str, object], players: tuple[str, ...],
         elif not is_int(value):
             problems.append(GameLogError(f"secrets.{label}", Msg(N_(
                 "%(got)s is not a whole number; %(allowed)s"), got=show(value), allowed=allowed)))
-        elif not lo <= value <= hi:  # type: ignore[operator]
+        elif not lo <= value <= hi:
             problems.append(GameLogError(f"secrets.{label}", Msg(N_(
                 "%(got)s is outside the range %(lo)s to %(hi)s; %(allowed)s"), got=value, lo=lo,
                 hi=hi, allowed=allowed)))
         else:
-            checked[label] = value  # type: ignore[assignment]
+            checked[label] = value
         if problems and not every:
             raise problems[0]
     if len(problems) > 1:

@@ -346,8 +346,8 @@ def report_page(body: Frame, layout: ReportLayout, players: Sequence[str],
     y += sum(heights) + GAP_MM
     for parts in (legend(words), notes.rulings_legend(marks, words)):
         if parts:
-            more, used = paragraph(x, y, w, parts, LEGEND_PT)
-            items += more
+            runs, used = paragraph(x, y, w, parts, LEGEND_PT)
+            items += runs
             y += used
     return items, y
 
@@ -386,9 +386,9 @@ def draw_block(x: float, top: float, width: float, block: Block) -> tuple[list[I
         items, used = bold_box(x, top + GAP_MM, width, content)
         return items, used + GAP_MM
     size = LINE_PT if kind == "line" else RULING_PT
-    items, used = paragraph(x, top + LINE_GAP_MM, width, [(content, "bold" if kind == "line"
-                                                                  else "regular")], size)
-    return list(items), used + LINE_GAP_MM
+    runs, used = paragraph(x, top + LINE_GAP_MM, width, [(content, "bold" if kind == "line"
+                                                                 else "regular")], size)
+    return list(runs), used + LINE_GAP_MM
 
 
 def block_height(block: Block, width: float) -> float:
@@ -444,9 +444,9 @@ def turn_pages(report: rules.TurnReport, players: Sequence[str], layout: ReportL
     bodies[-1][0].extend(closing_items)
     bodies += [(items, None) for items in spill]
     pages: list[Page] = []
-    for number, (items, part) in enumerate(bodies, start=1):
+    for number, (items, columns) in enumerate(bodies, start=1):
         caption = turn_title(report.number, words, number, len(bodies))
-        note = column_note(players, part, words) if layout.split and part else ""
+        note = column_note(players, columns, words) if layout.split and columns else ""
         heading, _used = report_title(body, caption, note)
         first = number == 1  # a turn's bookmark and anchor open at its first page
         pages.append(Page(caption, Form(tuple(heading + items)), landscape=layout.landscape,

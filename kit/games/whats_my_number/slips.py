@@ -203,7 +203,10 @@ def turn_slip_pages(slips: Sequence[Slip], body: Frame, continued: str
     pending = list(slips)
     pages: list[list[Item]] = []
     while pending:
-        y, heights, counts, items = body.y, [], [], []
+        y = body.y
+        heights: list[float] = []
+        counts: list[int] = []
+        items: list[Item] = []
         while pending:
             row = pending[:COLUMNS]
             height = max(slip.height for slip in row)

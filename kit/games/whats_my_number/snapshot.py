@@ -11,17 +11,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .model import GameResult, GuessRow, TurnReport
+from .model import GameResult, GuessRow, Row, TurnReport
 
 NEXT_TURN = "Next turn"  # the row of allowances for the next turn
 RESULT = "Result"  # the row of the turn's outcome
 
 
-def row_key(row: GuessRow | object) -> str:
+def row_key(row: Row) -> str:
     """A row's name in a snapshot, as the report labels it: "Ann 1", "Fay List"."""
     if isinstance(row, GuessRow):
         return f"{row.player} {row.index}"
-    return f"{row.player} List"  # type: ignore[attr-defined]
+    return f"{row.player} List"
 
 
 def snapshot_turn(report: TurnReport, players: Sequence[str]) -> dict[str, object]:

@@ -56,7 +56,7 @@ def list_text(row: rules.ListRow, words: Words) -> str:
 
 def marks_used(rows: Sequence[rules.Row]) -> tuple[str, ...]:
     """The marks a turn's rows carry, in legend order ("void", "ignored", "partial")."""
-    found = {row.status for row in rows if isinstance(row, rules.GuessRow)}
+    found: set[str] = {row.status for row in rows if isinstance(row, rules.GuessRow)}
     if any(isinstance(row, rules.ListRow) and row.partial for row in rows):
         found.add("partial")
     return tuple(mark for mark in ("void", "ignored", "partial") if mark in found)
