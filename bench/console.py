@@ -146,16 +146,18 @@ def in_process(folder: Path, database: str | None, turns: int, gets: int) -> dic
         took = []
         for turn in range(1, turns + 1):
             start = time.perf_counter()
-            console.enter_turn(game, {p: orders(turn, i) for i, p in enumerate(PLAYERS)})
-            console.publish(game, turn)
+            console.enter(game, "orders",
+                          {"orders": {p: orders(turn, i) for i, p in enumerate(PLAYERS)}})
+            console.enter(game, "publish", {}, {"turn": turn})
             took.append(time.perf_counter() - start)
         names = [[f"T{t}P{n:02d}" for n in range(1, 13)] for t in range(1, 4)]
         party_id = console.create_game({"game": "lowest-unique", "tables": names, "rounds": 4,
                                         "range": "1-20"}).id
         for number in range(4):
             for table, seated in enumerate(names, start=1):
-                console.enter_round(party_id, table, {p: 1 + (i * 7 + number * 3 + table) % 20
-                                                      for i, p in enumerate(seated)})
+                console.enter(party_id, "round", {"choices": {
+                    p: 1 + (i * 7 + number * 3 + table) % 20 for i, p in enumerate(seated)}},
+                    {"table": table})
         views = []
         for _ in range(gets):
             start = time.perf_counter()

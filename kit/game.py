@@ -1,13 +1,16 @@
-"""What a game is given (a validated ``KitConfig``) and what it provides (a ``GameSpec``)."""
+"""What a game is given (a validated ``KitConfig``) and what it provides (a ``GameSpec``: its
+kit, its log for ``kit report``, and its part of the game-night console, ``ConsoleGame``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import dataclasses
+import enum
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .errors import ConfigError, Msg, Quote
+from .errors import ConfigError, KitError, Msg, Problems, Quote, shown
 from .i18n import N_, Words, words
 from .options import Option
 
@@ -110,6 +113,7 @@ class GameSpec:
     players_note: str = ""  # why the limits are what they are, when the rules do not say
     templates: Path | None = None  # the game's own templates, named "<package>/<file>"
     report: GameReport | None = None  # its game log, when ``kit report`` takes one
+    console: ConsoleGame | None = None  # its game-night console part, when it has one
 
     @property
     def package(self) -> str:
@@ -133,3 +137,167 @@ class GameSpec:
             raise ConfigError("players", Msg(N_("%(game)s needs %(lo)s to %(hi)s players per "
                                                 "table; got %(got)s"),
                                              game=game, lo=lo, hi=top, got=got))
+
+
+# --- the console part: how the game-night console keeps, checks and shows a game ------------
+#
+# A game night is a journal of entries (``create`` first, then the game's own kinds, and
+# ``undo``). The console replays it into the game's state, one entry at a time: ``apply`` takes
+# the previous state (None before ``create``) and one entry, and returns a new state without
+# changing the old one, so a state per journal version can be kept and an entry costs only
+# itself. The game decides, in its three views and nowhere else, what the game master, the
+# public and one player may see; every page, JSON answer and report file is made from a view.
+
+
+@dataclass(frozen=True)
+class View:
+    """What one viewer may see of a state: the only thing their pages and answers reach."""
+
+    data: Mapping[str, Any]  # JSON-ready: public.json, state.json, a player's answer
+    # the log this viewer's report files and text are made from (None: no reports yet)
+    log: Mapping[str, Any] | None = None
+    hidden: tuple[str, ...] = ()  # words of report file names this viewer may not fetch
+
+
+@dataclass(frozen=True)
+class EntryKind:
+    """One kind of journal entry a game takes, with its place in the JSON API."""
+
+    kind: str  # its name in the journal ("orders", "round", ...)
+    # its API route under /api/games/{id}/ ("turns", "tables/{table:int}/rounds")
+    path: str
+    # the API's JSON body and path parameters -> the journal payload, matched against the state
+    # (names spelt as the game's, the turn or round filled in); raises Problems
+    payload: Callable[[Any, Mapping[str, Any], Mapping[str, Any]], dict[str, Any]]
+    # (state before, state after, payload, recorded) -> the API's answer
+    answer: Callable[[Any, Any, Mapping[str, Any], bool], dict[str, Any]]
+    said: Callable[[Mapping[str, Any]], Msg]  # the entry in one line, never a secret
+    status: int = 201  # the API's status for an accepted entry
+    undoable: bool = False  # ``undo`` may take it back
+    closes: bool = False  # after it, nothing before it can be undone (a published turn)
+    publishes: bool = False  # it changes what was handed out (the published record)
+    # recorded only when the request says "confirm": true; before, the answer (recorded
+    # False) says what it would change
+    confirm: bool = False
+
+
+@dataclass(frozen=True)
+class StartForm:
+    """A game's form on the console's start page; its fields are read by ``read``."""
+
+    key: str  # the form's id and address (/console/new/<key>)
+    title: str  # msgids: the section's heading, intro, legend and button
+    intro: str
+    legend: str
+    button: str
+    fields: tuple[str, ...]  # the names of its fields, in page order
+    # (values, problems, words, language) -> the fields the template shows
+    show: Callable[..., list[dict[str, Any]]]
+    # (values, words) -> a Form-like object: ``spec`` for ``create``, ``problems``, ``ok``
+    read: Callable[..., Any]
+
+
+@dataclass
+class FormRead:
+    """A game master's form post, read by the game: the entry it makes, or its problems."""
+
+    kind: str  # the entry it posts ("orders", "publish", ...)
+    body: dict[str, Any] = field(default_factory=dict)  # as the JSON API's body
+    params: dict[str, Any] = field(default_factory=dict)  # as the API's path parameters
+    form: Any = None  # the game's own reading of it (its problems, shown by ``gm_page``)
+    values: Mapping[str, str] = field(default_factory=dict)  # the post, as typed
+    ok: Callable[[], bool] = lambda: True  # no problem found (asked again after ``absorb``)
+    done: str = "saved=1"  # the GM page's query once it is saved ("published=2#reports")
+    unchanged: str = ""  # set: nothing to save; the GM page's query that says so
+    sent: list[str] = field(default_factory=list)  # what it held, one line a player
+    # the console's refusal (words) put beside the boxes; None: said on a short page
+    absorb: Callable[[KitError, Words], None] | None = None
+
+
+@dataclass(frozen=True)
+class GmPage:
+    """What a game's game master page is: a template of the game's and its context."""
+
+    template: str  # a file of the game's templates/console/, found by the game's name
+    context: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class ConsoleGame:
+    """A game's console part: how it is created, the entries it takes, its state and views."""
+
+    spec_keys: frozenset[str]  # the keys a new game's spec takes (beside lang, paper, title)
+    # (spec, facts, random, problems) -> the log's header; adds every problem found to
+    # ``problems`` and the facts every page shows (players, range, tables, ...) to ``facts``
+    create: Callable[..., dict[str, Any]]
+    # (an engine-checked log, facts) -> the journal entries [(kind, payload)] reproducing it
+    imported: Callable[..., list[tuple[str, dict[str, Any]]]]
+    entries: tuple[EntryKind, ...]
+    # (previous state or None, facts, kind, payload) -> the new state; never changes the old
+    apply: Callable[[Any, Mapping[str, Any], str, Mapping[str, Any]], Any]
+    export: Callable[[Any], dict[str, Any]]  # the whole log, as ``kit report`` reads it
+    gm_view: Callable[[Any, Mapping[str, Any]], View]
+    public_view: Callable[[Any, Mapping[str, Any]], View]
+    player_view: Callable[[Any, Mapping[str, Any], str], View]  # one player's (by name)
+    # the pages: the start form, the GM page (view, words, query, posted form) and its forms
+    # (action -> (values, GM view, words) -> a form read), the public board's template
+    start: StartForm
+    gm_page: Callable[..., GmPage]
+    forms: Mapping[str, Callable[..., Any]]
+    # the public view's data -> the context of the game's ``board.html`` (the standings, on the
+    # public page and the big screen) and ``public.html`` (the rest of the public page, if any)
+    board: Callable[[Mapping[str, Any], Words], dict[str, Any]]
+    report_names: Mapping[str, str]  # a report file's stem -> its label (msgid), in page order
+    first_report: str  # the report file whose folder lists the others
+    # whether the report files are made on demand only (they change with every entry)
+    named_reports: tuple[str, ...] = ()
+
+    def entry(self, kind: str) -> EntryKind | None:
+        """The entry of that kind, if the game takes it."""
+        return next((e for e in self.entries if e.kind == kind), None)
+
+
+def one_of(choices: Sequence[str], got: object) -> Msg:
+    """"must be one of: en, fr; got 'xx'"."""
+    return Msg(N_("must be one of: %(choices)s; got %(got)s"), choices=", ".join(choices),
+               got=shown(str(got)))
+
+
+def match_names(given: Mapping[str, Any], names: Sequence[str], field: str, *,
+                allow_none: bool = False, problems: list[KitError] | None = None
+                ) -> dict[str, Any]:
+    """``given`` with its keys spelt as the game's names (case and spacing ignored). Unknown
+    names are left as typed, for the engine to name (with its suggestions)."""
+    if not isinstance(given, Mapping):
+        error = ConfigError(field, Msg(N_("give an object of name: value")))
+        if problems is not None:
+            problems.append(error)
+            return {}
+        raise Problems([error])
+    folded = {" ".join(n.split()).casefold(): n for n in names}
+    out: dict[str, Any] = {}
+    for key, value in given.items():
+        name = folded.get(" ".join(str(key).split()).casefold(), str(key))
+        if value is None and not allow_none:
+            continue
+        out[name] = value
+    return out
+
+
+def to_json(value: Any) -> Any:
+    """An engine value (dataclasses, mappings, tuples) as plain JSON data."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        out = {f.name: to_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        for name in ("tally",):  # computed properties worth showing, when a value has them
+            if hasattr(type(value), name) and isinstance(getattr(type(value), name), property):
+                out[name] = to_json(getattr(value, name))
+        return out
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, Mapping):
+        return {str(k): to_json(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [to_json(v) for v in value]
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    return str(value)

@@ -139,7 +139,7 @@ def test_missing_or_wrong_token_changes_nothing(client: TestClient, console: Con
         assert answer.json()["errors"][0]["field"] == "authorization"
         assert game["gm_token"] not in answer.text
     after = console.state(game["id"])
-    assert (after.version, after.log) == (before.version, before.log)
+    assert (after.version, after.view.data["log"]) == (before.version, before.view.data["log"])
     assert client.get(f"/api/games/{game['id']}/public.json").json() == before_public
 
 

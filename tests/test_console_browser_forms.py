@@ -15,11 +15,15 @@ pytest.importorskip("starlette", reason="the web extra is not installed: pip ins
 from starlette.requests import Request  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
-from kit.console.views import board, guard  # noqa: E402
-from kit.console.views.grid import absorb, read_grid  # noqa: E402
-from kit.console.views.host import read_round  # noqa: E402
-from kit.console.views.start import lun_form, suggest, wmn_form  # noqa: E402
+from kit.console.forms import common, suggest  # noqa: E402
+from kit.console.views import guard  # noqa: E402
 from kit.errors import GameLogError, Problems  # noqa: E402
+from kit.games.lowest_unique import console_start as lun_start  # noqa: E402
+from kit.games.lowest_unique.console_host import read_round  # noqa: E402
+from kit.games.lowest_unique.console_start import lun_form  # noqa: E402
+from kit.games.whats_my_number import console_start as wmn_start  # noqa: E402
+from kit.games.whats_my_number.console_grid import absorb, read_grid  # noqa: E402
+from kit.games.whats_my_number.console_start import wmn_form  # noqa: E402
 from kit.i18n import words  # noqa: E402
 
 W = words("en")
@@ -120,6 +124,7 @@ def test_new_game_form_shows_every_problem_with_suggestions():
     assert suggest("gus", ["Gus", "Ann"]) == "Gus"
     assert suggest("Zed", ["Gus", "Ann"]) is None
     good = wmn_form({"players": "5", "draw": "random", "lang": "fr", "paper": "letter"}, W)
+    common(good, W)  # the console reads every game's title, language and paper
     assert good.ok
     assert good.spec == {"game": "whats-my-number", "players": ["A", "B", "C", "D", "E"],
                          "lang": "fr", "paper": "letter"}
@@ -158,15 +163,15 @@ def test_boards_share_places_and_say_how_far_each_table_is():
                             {"place": 2, "player": "Bob", "table": 1, "points": 1},
                             {"place": 4, "player": "Cy", "table": 1, "points": 1},
                             {"place": 5, "player": "Jo", "table": 3, "points": 0}]}
-    boards = board.lun_boards(public)
+    boards = lun_start.boards(public)
     assert [(r["place"], r["player"]) for r in boards[0]["rows"]] == [
         (1, "Ann"), (2, "Bob"), (2, "Cy")]
-    assert board.progress_text(boards, 5, W) == (
+    assert lun_start.progress_text(boards, 5, W) == (
         "Provisional: after round 2 at table 1, after round 1 at table 2 and no round yet at "
         "table 3.")
     done = [{"table": 1, "played": 5}, {"table": 2, "played": 5}]
-    assert board.progress_text(done, 5, W) == "Final standings (5 rounds)."
-    wmn = board.wmn_standings({"players": ["A", "B", "C"], "identified": {"A": 1, "B": 2},
+    assert lun_start.progress_text(done, 5, W) == "Final standings (5 rounds)."
+    wmn = wmn_start.standings({"players": ["A", "B", "C"], "identified": {"A": 1, "B": 2},
                                "winners": ["A"], "next_allowance": {"A": 3}})
     assert [(r["place"], r["player"]) for r in wmn] == [(1, "A"), (2, "B"), (3, "C")]
 
@@ -279,8 +284,8 @@ def test_turn_report_links_only_once_a_turn_is_published(site):
     assert "gm-register.pdf" in before  # the secret numbers, before turn 1
     assert "turn-reports" not in before and "report.txt" not in before
     version = console.state(game_id).version
-    entry = console.enter_turn(game_id, {"Ann": [1, 2]}, version=version)
-    console.publish(game_id, 1, version=entry.version)
+    entry = console.enter(game_id, "orders", {"orders": {"Ann": [1, 2]}}, version=version)
+    console.enter(game_id, "publish", {}, {"turn": 1}, version=entry.version)
     after = client.get(f"/console/{game_id}/gm").text
     assert "/files/turn-reports.pdf" in after and "/files/report.txt" in after
 
@@ -305,8 +310,9 @@ def test_the_error_summary_links_to_the_box_at_fault(site):
 
 def test_an_amendment_that_changes_no_cell_says_so(site):
     console, client, game_id, token = gm_client(site)
-    entry = console.enter_turn(game_id, {"Ann": [3, 7]}, version=console.state(game_id).version)
-    console.publish(game_id, 1, version=entry.version)
+    entry = console.enter(game_id, "orders", {"orders": {"Ann": [3, 7]}},
+                          version=console.state(game_id).version)
+    console.enter(game_id, "publish", {}, {"turn": 1}, version=entry.version)
     same = client.post(f"/console/{game_id}/gm/amend", data={
         "csrf": guard.csrf_token(game_id, token), "version": str(console.state(game_id).version),
         "turn": "1", "g0_1": "3", "g0_2": "7"})
@@ -350,11 +356,12 @@ def test_players_learn_of_an_amended_turn_on_the_public_page_and_in_the_text(sit
     console, client = site
     made = console.create_game({"game": "whats-my-number", "players": PLAYERS, "range": "1-30",
                                 "secrets": {"Ann": 3, "Bob": 5, "Cy": 7, "Dee": 9}})
-    entry = console.enter_turn(made.id, {"Ann": [5, 6]}, version=console.state(made.id).version)
-    console.publish(made.id, 1, version=entry.version)
+    entry = console.enter(made.id, "orders", {"orders": {"Ann": [5, 6]}},
+                          version=console.state(made.id).version)
+    console.enter(made.id, "publish", {}, {"turn": 1}, version=entry.version)
     assert "was amended" not in client.get(f"/console/{made.id}").text
-    console.amend(made.id, 1, {"Ann": [5, 7]}, version=console.state(made.id).version,
-                  confirm=True)
+    console.enter(made.id, "amend", {"orders": {"Ann": [5, 7]}, "confirm": True}, {"turn": 1},
+                  version=console.state(made.id).version)
     page = client.get(f"/console/{made.id}").text
     notice = re.search(r'<p class="warning amended">(.*?)</p>', page, re.S)[1]
     assert notice.startswith("Turn 1 was amended after it was handed out.")

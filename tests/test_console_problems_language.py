@@ -22,8 +22,8 @@ from starlette.testclient import TestClient  # noqa: E402
 import kit.i18n  # noqa: E402
 from kit.cli import main  # noqa: E402
 from kit.console.views import guard  # noqa: E402
-from kit.console.views.grid import Grid, absorb  # noqa: E402
 from kit.errors import GameLogError, Msg  # noqa: E402
+from kit.games.whats_my_number.console_grid import Grid, absorb  # noqa: E402
 from kit.games.whats_my_number.logfile import parse_game_log  # noqa: E402
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
@@ -176,7 +176,8 @@ def test_the_409_page_says_what_changed_in_the_pages_language(french, console, m
     made = service.create_game({"game": "whats-my-number", "players": PLAYERS, "range": "1-30"})
     client.get(f"/console/{made.id}/gm/{made.gm_token}")
     seen = service.state(made.id).version
-    service.enter_turn(made.id, {"Ann": [1, 2], "Cy": [3, 4]}, version=seen)  # another window
+    # another window
+    service.enter(made.id, "orders", {"orders": {"Ann": [1, 2], "Cy": [3, 4]}}, version=seen)
     stale = client.post(f"/console/{made.id}/gm/turn", headers={"accept-language": "fr"},
                         data={"csrf": guard.csrf_token(made.id, made.gm_token),
                               "version": str(seen), "n1": "1"})
@@ -185,7 +186,7 @@ def test_the_409_page_says_what_changed_in_the_pages_language(french, console, m
     assert "tour 1 : ordres de Ann, Cy" in text  # (split() took the no-break space)
     assert "orders for" not in text
     with pytest.raises(Conflict) as raised:  # the service's own 409: English for the API ...
-        service.publish(made.id, 1, version=seen)
+        service.enter(made.id, "publish", {}, {"turn": 1}, version=seen)
     assert raised.value.changes[0]["text"] == "turn 1: orders for Ann, Cy"
     said = raised.value.said[0]  # ... and the same line for a page in its language
     assert said.text(kit.i18n.Words("fr")) == "tour 1\u00a0: ordres de Ann, Cy"

@@ -102,7 +102,7 @@ def test_concurrent_writers_lose_nothing(console: Console) -> None:
 
     def post(player: str) -> None:
         try:
-            console.enter_turn(game, {player: [10, 20]})
+            console.enter(game, "orders", {"orders": {player: [10, 20]}})
         except BaseException as exc:  # noqa: BLE001  (a Conflict too: no version was given)
             errors.append(exc)
 
@@ -113,15 +113,15 @@ def test_concurrent_writers_lose_nothing(console: Console) -> None:
         thread.join(60)
     assert not errors
     state = console.state(game)
-    assert set(state.received) == set(PLAYERS)
+    assert set(state.view.data["received"]) == set(PLAYERS)
     assert state.version == 1 + len(PLAYERS)
 
 
 def test_a_stale_version_raises_conflict_with_the_changes(console: Console) -> None:
     game = new_game(console)
-    console.enter_turn(game, {"Ann": [1, 2]}, version=1)
+    console.enter(game, "orders", {"orders": {"Ann": [1, 2]}}, version=1)
     with pytest.raises(Conflict) as conflict:
-        console.enter_turn(game, {"Bob": [1, 2]}, version=1)
+        console.enter(game, "orders", {"orders": {"Bob": [1, 2]}}, version=1)
     assert conflict.value.version == 2
     assert conflict.value.changes == [{"version": 2, "kind": "orders",
                                        "text": "turn 1: orders for Ann"}]

@@ -1,16 +1,14 @@
-"""The console's JSON API (issue 17), over ``Console`` (``request.app.state.console``).
+"""The console's JSON API, over ``Console`` (``request.app.state.console``).
 
 - ``POST /api/games`` (JSON spec) and ``POST /api/games/import`` (a TOML log: ``application/toml``
   with optional ``?lang=&paper=``, or JSON ``{"log": "...", "lang"?, "paper"?}``)
   -> 201 ``{"id", "gm_token", "gm_url", "public_url", "version"}``
-- ``POST /api/games/{id}/turns`` ``{"orders": {...}, "version"?}`` -> 201 ``{"turn", "version",
-  "received", "missing", "report"}``
-- ``POST /api/games/{id}/tables/{t}/rounds`` ``{"choices": {...}, "version"?}`` -> 201 ``{"table",
-  "round", "version", "tally"}``
-- ``POST /api/games/{id}/turns/{n}/publish`` -> 200 ``{"published", "version"}``
-- ``POST /api/games/{id}/undo``, ``POST /api/games/{id}/turns/{n}/amend`` ``{"orders", "confirm"}``
-- ``GET /api/games/{id}/log.toml`` (GM), ``GET /api/games/{id}/state.json`` (GM),
-  ``GET /api/games/{id}/public.json`` (anyone)
+- ``POST /api/games/{id}/<path>`` for each entry a game declares (``ConsoleGame.entries``:
+  e.g. ``turns``, ``turns/{n}/publish``, ``tables/{t}/rounds``) ``{..., "version"?}`` -> its
+  status and the game's answer with the new ``version``
+- ``POST /api/games/{id}/undo`` -> 200 ``{"version"}``
+- ``GET /api/games/{id}/log.toml`` (GM), ``GET /api/games/{id}/state.json`` (GM: the game
+  master's view and the journal), ``GET /api/games/{id}/public.json`` (anyone: the public view)
 
 GM calls need ``Authorization: Bearer <gm_token>``: 401 without, 403 wrong (nothing changes);
 404 an unknown game; 422 ``{"errors": [every problem]}``; 409 a stale ``version`` with
@@ -29,7 +27,9 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..errors import KitError, Problems
-from .service import Conflict, Console, NotFound
+from .refusals import Conflict, NotFound
+from .service import Console, Created
+from .specs import console_games
 
 BODY_LIMIT = 64 * 1024
 NO_STORE = {"cache-control": "no-store"}
@@ -117,7 +117,7 @@ async def _gm(request: Request) -> tuple[Console, str]:
     return console, game_id
 
 
-def _links(request: Request, created) -> dict[str, Any]:
+def _links(request: Request, created: Created) -> dict[str, Any]:
     base = f"{request.url.scheme}://{request.url.netloc}"
     return {"id": created.id, "gm_token": created.gm_token,
             "gm_url": f"{base}/console/{created.id}/gm/{created.gm_token}",
@@ -185,45 +185,24 @@ async def import_game(request: Request) -> Response:
     return JSONResponse(_links(request, created), 201, headers=NO_STORE)
 
 
-@handled
-async def enter_turn(request: Request) -> Response:
-    _same_site(request)
-    console, game_id = await _gm(request)
-    body = await read_json(request)
-    orders = body.get("orders")
-    if not isinstance(orders, dict):
-        raise ApiError(422, "orders", "give orders as an object: {\"A\": [17, 33]}")
-    entry = await run_in_threadpool(
-        lambda: console.enter_turn(game_id, orders, version=_version(body)))
-    return JSONResponse({"turn": entry.turn, "version": entry.version,
-                         "received": list(entry.received), "missing": list(entry.missing),
-                         "report": entry.report}, 201, headers=NO_STORE)
+def entry_endpoint(path: str) -> Handler:
+    """The endpoint of a game's entry at ``path`` (``ConsoleGame.entries``): the GM's token,
+    the body (JSON, optional for entries that need none), the version seen."""
 
+    @handled
+    async def endpoint(request: Request) -> Response:
+        _same_site(request)
+        console, game_id = await _gm(request)
+        body = await read_json(request) if await _has_body(request) else {}
+        params = {k: v for k, v in request.path_params.items() if k != "id"}
+        kind, status = await run_in_threadpool(console.entry_at, game_id, path)
+        entered = await run_in_threadpool(
+            lambda: console.enter(game_id, kind, body, params, version=_version(body)))
+        return JSONResponse({**entered.answer, "version": entered.version}, status,
+                            headers=NO_STORE)
 
-@handled
-async def enter_round(request: Request) -> Response:
-    _same_site(request)
-    console, game_id = await _gm(request)
-    body = await read_json(request)
-    choices = body.get("choices")
-    if not isinstance(choices, dict):
-        raise ApiError(422, "choices", "give choices as an object: {\"Ann\": 3, \"Dee\": \"pass\"}")
-    table = request.path_params["table"]
-    entry = await run_in_threadpool(
-        lambda: console.enter_round(game_id, table, choices, version=_version(body)))
-    return JSONResponse({"table": entry.table, "round": entry.round, "version": entry.version,
-                         "tally": entry.tally}, 201, headers=NO_STORE)
-
-
-@handled
-async def publish(request: Request) -> Response:
-    _same_site(request)
-    console, game_id = await _gm(request)
-    body = await read_json(request) if await _has_body(request) else {}
-    turn = request.path_params["turn"]
-    entry = await run_in_threadpool(
-        lambda: console.publish(game_id, turn, version=_version(body)))
-    return JSONResponse({"published": turn, "version": entry.version}, headers=NO_STORE)
+    endpoint.__name__ = "entry_" + "".join(c if c.isalnum() else "_" for c in path)
+    return endpoint
 
 
 @handled
@@ -233,22 +212,6 @@ async def undo(request: Request) -> Response:
     body = await read_json(request) if await _has_body(request) else {}
     entry = await run_in_threadpool(lambda: console.undo(game_id, version=_version(body)))
     return JSONResponse({"version": entry.version}, headers=NO_STORE)
-
-
-@handled
-async def amend(request: Request) -> Response:
-    _same_site(request)
-    console, game_id = await _gm(request)
-    body = await read_json(request)
-    orders = body.get("orders")
-    if not isinstance(orders, dict):
-        raise ApiError(422, "orders", "give the turn's changed orders as an object")
-    confirm = body.get("confirm") is True
-    changes = await run_in_threadpool(lambda: console.amend(
-        game_id, request.path_params["turn"], orders, version=_version(body), confirm=confirm))
-    state = await run_in_threadpool(console.state, game_id)
-    return JSONResponse({"changes": changes, "amended": confirm, "version": state.version},
-                        headers=NO_STORE)
 
 
 async def _has_body(request: Request) -> bool:
@@ -268,11 +231,7 @@ async def log_toml(request: Request) -> Response:
 async def state_json(request: Request) -> Response:
     console, game_id = await _gm(request)
     state = await run_in_threadpool(console.state, game_id)
-    return JSONResponse({"id": state.id, "game": state.kind, "version": state.version,
-                         "published": state.published, "open_turn": state.open_turn,
-                         "received": list(state.received), "missing": list(state.missing),
-                         "rounds_entered": {str(k): v for k, v in state.rounds_entered.items()},
-                         "entries": list(state.entries)}, headers=NO_STORE)
+    return JSONResponse({**state.view.data, "entries": list(state.entries)}, headers=NO_STORE)
 
 
 @handled
@@ -282,17 +241,17 @@ async def public_json(request: Request) -> Response:
 
 
 def api_routes() -> list[Route]:
-    """The JSON API's routes."""
+    """The JSON API's routes: the console's own, then every path a game's entries declare."""
     post = ["POST"]
+    paths = dict.fromkeys(entry.path for game in console_games().values()
+                          for entry in game.entries)
     return [
         Route("/api/games", create_game, methods=post),
         Route("/api/games/import", import_game, methods=post),
-        Route("/api/games/{id}/turns", enter_turn, methods=post),
-        Route("/api/games/{id}/tables/{table:int}/rounds", enter_round, methods=post),
-        Route("/api/games/{id}/turns/{turn:int}/publish", publish, methods=post),
-        Route("/api/games/{id}/turns/{turn:int}/amend", amend, methods=post),
         Route("/api/games/{id}/undo", undo, methods=post),
         Route("/api/games/{id}/log.toml", log_toml, methods=["GET"]),
         Route("/api/games/{id}/state.json", state_json, methods=["GET"]),
         Route("/api/games/{id}/public.json", public_json, methods=["GET"]),
+        *(Route(f"/api/games/{{id}}/{path}", entry_endpoint(path), methods=post)
+          for path in paths),
     ]

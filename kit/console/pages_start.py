@@ -1,9 +1,11 @@
-"""The console's start page: a new What's My Number? game, a new Lowest Unique Number party,
-or a game continued from its TOML log. Every problem of a form is shown at once, beside its
-field; a made game goes straight to its game master link (which sets the GM cookie)."""
+"""The console's start page: a new game of each game the registry gives a console part (its
+``StartForm``), or a game continued from its TOML log. Every problem of a form is shown at once,
+beside its field; a made game goes straight to its game master link (which sets the GM
+cookie)."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from typing import Any
 
@@ -11,96 +13,53 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ..errors import KitError
+from ..game import StartForm
 from ..i18n import LANGUAGES, N_, Words, words
-from ..web.pages import paper_label
-from .pages import PageProblem, call, console, language, render, see_other
+from ..paper import PAPERS
+from ..web.form import paper_label
+from .forms import COMMON_FIELDS, IMPORT_FIELDS, Form, absorb, common, field, import_form
+from .page_kit import PageProblem, call, console, language, render, see_other
+from .specs import check_new_game, console_games
 from .views import guard
-from .views.start import (
-    IMPORT_FIELDS,
-    LUN_FIELDS,
-    WMN_FIELDS,
-    Form,
-    absorb,
-    import_form,
-    lun_form,
-    precheck,
-    wmn_form,
-)
 
-KINDS = {"wmn": (wmn_form, WMN_FIELDS), "lun": (lun_form, LUN_FIELDS),
-         "import": (import_form, IMPORT_FIELDS)}
+IMPORT = StartForm(
+    key="import", title=N_("Continue a game from its log"),
+    intro=N_("A game kept as a TOML log (by kit report, or exported from this console) "
+             "continues here with its turns and rounds."),
+    legend=N_("The log"), button=N_("Continue this game"), fields=IMPORT_FIELDS,
+    show=lambda values, problems, w, lang: [field(
+        "import", "log", w.gettext("Game log (TOML)"), w.gettext(
+            "Paste the whole log: the file kit report reads, or one the console exported."),
+        values, problems, "textarea", rows=10)],
+    read=import_form)
 
 
-def _field(key: str, form: str, name: str, label: str, hint: str, values: Mapping[str, str],
-           problems: Mapping[str, list[str]], widget: str = "text", default: str = "",
-           **extra: Any) -> dict[str, Any]:
-    return {"id": f"{form}-{name}", "name": name, "label": label, "hint": hint,
-            "value": values.get(name, default), "errors": problems.get(name, []),
-            "widget": widget, **extra}
+def _forms() -> dict[str, StartForm]:
+    """Every game's start form, then the import form."""
+    forms = {game.start.key: game.start for game in console_games().values()}
+    return {**forms, IMPORT.key: IMPORT}
 
 
-def _common_fields(key: str, values: Mapping[str, str], problems: Mapping[str, list[str]],
-                   w: Words, lang: str) -> list[dict[str, Any]]:
+def _fields(form: StartForm) -> tuple[str, ...]:
+    return form.fields if form is IMPORT else (*form.fields, *COMMON_FIELDS)
+
+
+def common_fields(key: str, values: Mapping[str, str], problems: Mapping[str, list[str]],
+                  w: Words, lang: str) -> list[dict[str, Any]]:
+    """The title, language and paper fields every new game's form ends with."""
     _ = w.gettext
     return [
-        _field(key, key, "title", _("Title (optional)"), _("Printed on the reports and shown "
-               "on the public page, up to 80 characters."), values, problems),
-        _field(key, key, "lang", _("Report language"), _("The language of the reports and "
-               "slips you print."), values, problems, "select", lang,
-               choices=list(LANGUAGES.items())),
-        _field(key, key, "paper", _("Paper"), _("Paper size of the printed reports."), values,
-               problems, "select", "a4",
-               choices=[(p, paper_label(p, w)) for p in ("a4", "letter")]),
+        field(key, "title", _("Title (optional)"), _("Printed on the reports and shown "
+              "on the public page, up to 80 characters."), values, problems),
+        field(key, "lang", _("Report language"), _("The language of the reports and "
+              "slips you print."), values, problems, "select", lang,
+              choices=list(LANGUAGES.items())),
+        field(key, "paper", _("Paper"), _("Paper size of the printed reports."), values,
+              problems, "select", "a4", choices=[(p, paper_label(p, w)) for p in PAPERS]),
     ]
 
 
-def wmn_fields(values: Mapping[str, str], problems: Mapping[str, list[str]], w: Words,
-               lang: str) -> list[dict[str, Any]]:
-    _ = w.gettext
-    return [
-        _field("wmn", "wmn", "names", _("Player names"), _("One name per line (or separated by "
-               "commas), up to 24 characters each. Leave empty to use letters A, B, C…"),
-               values, problems, "textarea"),
-        _field("wmn", "wmn", "players", _("Number of players"), _("Only without names: the "
-               "players are then called A, B, C… (4 or more)."), values, problems, "number"),
-        _field("wmn", "wmn", "range", _("Number range"), _("Two whole numbers LO-HI, e.g. "
-               "1-60. Leave empty for the game’s own range (10 per player)."), values,
-               problems),
-        {"widget": "radios", "id": "wmn-draw", "name": "draw", "label": _("Secret numbers"),
-         "hint": _("The console can draw each player’s secret number, or you type the numbers "
-                   "the players chose."), "value": values.get("draw", "random"),
-         "choices": [("random", _("Draw them at random")), ("typed", _("I type them below"))]},
-        _field("wmn", "wmn", "secrets", _("Secret numbers, if you type them"), _("One line per "
-               "player: name = number, e.g. Ann = 17."), values, problems, "textarea", rows=4),
-        *_common_fields("wmn", values, problems, w, lang),
-    ]
-
-
-def lun_fields(values: Mapping[str, str], problems: Mapping[str, list[str]], w: Words,
-               lang: str) -> list[dict[str, Any]]:
-    _ = w.gettext
-    return [
-        _field("lun", "lun", "names", _("Player names"), _("One name per line. The console "
-               "seats them as the kit does: 3 to 12 a table, the fewest tables, in the order "
-               "given."), values, problems, "textarea"),
-        _field("lun", "lun", "tables", _("Or your own tables"), _("One table per line, names "
-               "separated by commas. Leave empty to seat the names above."), values, problems,
-               "textarea", rows=4),
-        _field("lun", "lun", "rounds", _("Rounds"), _("Rounds every table plays (1 to 20; "
-               "5 if empty)."), values, problems, "number"),
-        *_common_fields("lun", values, problems, w, lang),
-    ]
-
-
-def import_fields(values: Mapping[str, str], problems: Mapping[str, list[str]], w: Words,
-                  lang: str) -> list[dict[str, Any]]:
-    _ = w.gettext
-    return [_field("import", "import", "log", _("Game log (TOML)"), _("Paste the whole log: "
-                   "the file kit report reads, or one the console exported."), values,
-                   problems, "textarea", rows=10)]
-
-
-def _summary(form: Form | None, key: str, fields: list[dict[str, Any]]) -> list[dict[str, str]]:
+def _summary(form: Form | None, fields: list[dict[str, Any]]) -> list[dict[str, str]]:
     if form is None:
         return []
     ids = {f["name"]: f["id"] for f in fields if f["widget"] != "radios"}
@@ -110,29 +69,33 @@ def _summary(form: Form | None, key: str, fields: list[dict[str, Any]]) -> list[
 
 def start_forms(w: Words, lang: str, posted: Form | None = None, kind: str = ""
                 ) -> list[dict[str, Any]]:
-    """The three forms; the posted one keeps its values and shows its problems."""
-    _ = w.gettext
-    specs = [
-        ("wmn", _("New What’s My Number? game"), _("Four or more players, one game master. "
-         "Each turn you type the orders into one grid and publish the turn report."),
-         _("The game"), _("Start the game"), wmn_fields),
-        ("lun", _("New Lowest Unique Number party"), _("Any number of players at tables of 3 "
-         "to 12. Each table’s rounds are entered as they are played; a big screen shows the "
-         "standings."), _("The party"), _("Start the party"), lun_fields),
-        ("import", _("Continue a game from its log"), _("A game kept as a TOML log (by kit "
-         "report, or exported from this console) continues here with its turns and rounds."),
-         _("The log"), _("Continue this game"), import_fields),
-    ]
-    forms = []
-    for key, title, intro, legend, button, make in specs:
+    """Every form; the posted one keeps its values and shows its problems."""
+    out = []
+    for key, start in _forms().items():
         mine = posted if kind == key else None
         values = mine.values if mine else {}
         problems = mine.problems if mine else {}
-        fields = make(values, problems, w, lang)
-        forms.append({"key": key, "title": title, "intro": intro, "legend": legend,
-                      "button": button, "fields": fields,
-                      "problems": _summary(mine, key, fields)})
-    return forms
+        fields = start.show(values, problems, w, lang)
+        if start is not IMPORT:
+            fields += common_fields(key, values, problems, w, lang)
+        out.append({"key": key, "title": w.gettext(start.title),
+                    "intro": w.gettext(start.intro), "legend": w.gettext(start.legend),
+                    "button": w.gettext(start.button), "fields": fields,
+                    "problems": _summary(mine, fields)})
+    return out
+
+
+def precheck(form: Form, fields: tuple[str, ...], w: Words) -> None:
+    """The service's own check of the spec, run when the form already has problems: what only
+    it finds (a secret outside the range, ...) shows in the same pass, beside fields the form
+    has not flagged (the form's own words stay where it has)."""
+    try:
+        check_new_game(form.spec, random.Random(0))
+    except KitError as error:
+        extra = Form(form.values)
+        absorb(extra, error, fields, default=fields[0], w=w)
+        for key, messages in extra.problems.items():
+            form.problems.setdefault(key, messages)
 
 
 async def start_page(request: Request) -> Response:
@@ -143,7 +106,8 @@ async def start_page(request: Request) -> Response:
 
 async def start_submit(request: Request) -> Response:
     kind = request.path_params["kind"]
-    if kind not in KINDS:
+    start = _forms().get(kind)
+    if start is None:
         raise PageProblem(404, N_("Not found"), N_("There is no page here."))
     try:
         values = await guard.read_post(request)
@@ -153,12 +117,14 @@ async def start_submit(request: Request) -> Response:
                              "large or unreadable). Nothing changed.")) from None
     lang = language(request)["lang"]
     w = words(lang)
-    reader, fields = KINDS[kind]
-    form = reader(values, w)
+    fields = _fields(start)
+    form = start.read(values, w)
+    if start is not IMPORT:
+        common(form, w)
     if form.ok:
         service = console(request)
         try:
-            if kind == "import":
+            if start is IMPORT:
                 created = await call(service.import_log, values["log"])
             else:
                 created = await call(service.create_game, form.spec)
@@ -168,7 +134,7 @@ async def start_submit(request: Request) -> Response:
             keep = language(request)["keep"]
             query = "?new=1" + (keep.replace("?", "&") if keep else "")
             return see_other(f"/console/{created.id}/gm/{created.gm_token}{query}")
-    elif kind != "import":
+    elif start is not IMPORT:
         precheck(form, fields, w)
     return render(request, "console/start.html", 422,
                   forms=start_forms(w, lang, form, kind), problems=True)

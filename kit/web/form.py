@@ -7,7 +7,7 @@ select, ``Flag``: a checkbox, ``Names``: a textarea, anything else: a text input
 and help come from ``LABELS`` and ``HELP`` (translated), else from the option's key and its CLI
 help (English). ``out`` (a ``Folder``) is never a field: the server decides where files go.
 
-Every state of the form is a URL: ``/custom?game=lowest-unique&names=Ann,Bob,Cy&paper=letter``
+Every state of the form is a URL: ``/custom?game=<game>&names=Ann,Bob,Cy&paper=letter``
 (``settings_query``), whose parameters are the config keys; ``values_from_query`` fills the
 form in from it. ``check`` finds every problem of a submitted form at once (``Problems``), in
 messages defined once (``kit.errors.Msg``) that the page shows in its own language.

@@ -15,9 +15,11 @@ region of ``Accept-Language`` (``form.regional_paper``).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from pathlib import Path
+from typing import Any
 
 from .. import __version__
 from ..config import KitConfig, resolve, seat
@@ -118,14 +120,44 @@ def language_links(current: str, query: str = "") -> list[dict[str, object]]:
 
 # --- environment ------------------------------------------------------------------------------
 
+class GameTemplates(Mapping[str, Any]):
+    """Each registered game's own templates by its package name, looked up when asked for
+    (so a game registered later is found too)."""
+
+    def _folders(self) -> dict[str, Path]:
+        from ..registry import GAMES
+
+        return {g.package: g.templates for g in GAMES.values() if g.templates is not None}
+
+    def __getitem__(self, package: str) -> Any:
+        from jinja2 import FileSystemLoader
+
+        return FileSystemLoader(str(self._folders()[package]))
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._folders())
+
+    def __len__(self) -> int:
+        return len(self._folders())
+
+
 @cache
-def site_environment(lang: str = DEFAULT_LANGUAGE):
-    """The site's templates in ``lang``: ``_``, ``ngettext``, ``pgettext``, ``{% trans %}``."""
-    from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+def site_environment(lang: str = DEFAULT_LANGUAGE) -> Any:
+    """The site's templates in ``lang``: ``_``, ``ngettext``, ``pgettext``, ``{% trans %}``;
+    a game's own as "<package>/<file>" (the console's game pages)."""
+    from jinja2 import (
+        ChoiceLoader,
+        Environment,
+        FileSystemLoader,
+        PrefixLoader,
+        StrictUndefined,
+        select_autoescape,
+    )
 
     w = words(lang)
     env = Environment(
-        loader=FileSystemLoader(str(templates_dir())),
+        loader=ChoiceLoader([FileSystemLoader(str(templates_dir())),
+                             PrefixLoader(GameTemplates())]),
         autoescape=select_autoescape(["html"], default_for_string=True),
         undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
         extensions=["jinja2.ext.i18n"],
@@ -192,7 +224,7 @@ def is_host_only(stem: str) -> bool:
 def download_base(config: KitConfig) -> str:
     """The start of a kit's download names: its folder name for a ready-made kit, else the
     folder name, a slug of the title and a short hash of the config, so kits that differ get
-    different names (``lowest-unique-9p-letter-es-club-night-3f9a1c``)."""
+    different names (``<game>-9p-letter-es-club-night-3f9a1c``)."""
     plain = {"game": config.game, "players": config.players, "paper": config.paper,
              "lang": config.lang}
     try:

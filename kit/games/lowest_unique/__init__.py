@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ...game import GameReport, GameSpec
-from . import log, options, planner, reports, rules
+from . import console, log, options, planner, reports, rules
 
 GAME = GameSpec(
     name=rules.NAME,
@@ -25,6 +25,7 @@ GAME = GameSpec(
     settings=options.Settings,
     check_config=planner.check_config,
     templates=Path(__file__).parent / "templates",
+    console=console.CONSOLE,
     report=GameReport(parse=log.parse_party_log, plan=reports.plan_report,
                       text=reports.text_report, csv=reports.csv_report),
 )

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ...game import GameReport, GameSpec
-from . import options, planner, report_plan, rules
+from . import console, options, planner, report_plan, rules
 
 GAME = GameSpec(
     name=rules.NAME,
@@ -26,6 +26,7 @@ GAME = GameSpec(
     splits_large_parties=False,  # the rules set no cap: a big group stays one game
     players_note="the game needs at least 4; the upper limit is the kit's, the rules set none",
     templates=Path(__file__).parent / "templates",
+    console=console.CONSOLE,
     report=GameReport(parse=rules.parse_game_log, plan=report_plan.plan_report,
                       text=report_plan.text_report, csv=report_plan.csv_text,
                       turns=report_plan.turn_count, snapshots=report_plan.turn_snapshots,

@@ -118,7 +118,7 @@ def check_players(players: object) -> tuple[str, ...]:
         raise ConfigError("players", Msg(N_("%(count)s players listed; a game log takes at most "
                                             "%(max)s"), count=len(players), max=MAX_LOG_PLAYERS))
     for label in players:
-        _check_label(label)
+        check_label(label)
     seen: set[str] = set()
     for label in players:
         if label in seen:
@@ -131,7 +131,7 @@ def check_players(players: object) -> tuple[str, ...]:
     return tuple(players)
 
 
-def _check_label(label: object) -> None:
+def check_label(label: object) -> None:
     allowed = Msg(N_("labels are 1 to %(max)s characters, like A or Alice"),
                   max=MAX_LABEL_LENGTH)
     if not isinstance(label, str):

@@ -7,7 +7,7 @@ player's position, never the name: ``g{i}_{k}`` guess k, ``t{i}`` list toggle, `
 the list's number for player j, ``n{i}`` no orders.
 
 ``read_grid`` returns only the rows that differ from what is already entered, as the orders
-``Console.enter_turn`` takes (``[17, 33]``, ``{"list": {...}}``, or ``None``: no orders), and
+the ``orders`` entry takes (``[17, 33]``, ``{"list": {...}}``, or ``None``: no orders), and
 every problem of the form at once, keyed by row and by box.
 """
 
@@ -18,9 +18,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...console.views.said import each, line, player_of
 from ...errors import KitError
 from ...i18n import Words
-from .said import each, line, player_of
 
 EXTRA_BOXES = 1
 _PLAYER = re.compile(r"player (.+?)(?:, guess [0-9]+)?$")

@@ -1,6 +1,6 @@
 """What a What's My Number? game shows the GM: the open turn's allowances, entries and rulings,
-and each published turn's report rows, all from the engine (``kit.console.engine``) replaying
-the game's log dict. Nothing here decides a rule.
+and each published turn's report rows, all from the rules engine replaying the game's log.
+Nothing here decides a rule.
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...errors import KitError
-from ...games.whats_my_number.people import answer
 from ...i18n import Words
-from .. import engine
+from .console_state import play
+from .people import answer
 
 
 @dataclass
@@ -37,7 +37,7 @@ def _played(log: Mapping[str, Any], turns: int) -> Any:
         data["turn"] = kept
     else:
         data.pop("turn", None)
-    return engine.wmn_result(engine.check(data))
+    return play(data)
 
 
 def ruling_text(ruling: Any, w: Words) -> str:

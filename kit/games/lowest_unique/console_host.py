@@ -1,6 +1,6 @@
 """The Lowest Unique Number host's page: one form per table for its next round (each player's
-number or a pass), each table's last tally to read back, and the provisional standings; and an
-amended What's My Number? cell in words.
+number or a pass), each table's last tally to read back, and the provisional standings; a
+table's post read into its round.
 """
 
 from __future__ import annotations
@@ -10,9 +10,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...console.views.said import each, line
 from ...errors import KitError
+from ...game import FormRead, GmPage
 from ...i18n import Words
-from .said import each, line
+from .console_state import play
 
 
 @dataclass
@@ -81,14 +83,15 @@ def tally_view(round_: Any, w: Words) -> dict[str, Any]:
                       for name, n in round_.choices]}
 
 
-def host_context(state: Any, w: Words, posted: RoundForm | None = None,
+def host_context(seen: Mapping[str, Any], w: Words, posted: RoundForm | None = None,
                  values: Mapping[str, str] | None = None) -> dict[str, Any]:
     """Every table's next round form and last tally, and the standings so far."""
-    party = state.result
-    rounds = int(state.log.get("rounds", 5))
-    played = {t.number: t for t in getattr(party, "tables", ())}
+    party = play(seen["log"])
+    rounds = int(seen["log"].get("rounds", 5))
+    played = {t.number: t for t in party.tables}
     tables = []
-    for number, names in enumerate(state.tables, start=1):
+    names_of = [list(t["players"]) for t in seen["log"].get("table", [])]
+    for number, names in enumerate(names_of, start=1):
         done = played.get(number)
         count = done.played if done else 0
         mine = posted if posted is not None and posted.table == number else None
@@ -108,22 +111,37 @@ def host_context(state: Any, w: Words, posted: RoundForm | None = None,
     return {"tables": tables, "rounds": rounds, "standings": standings}
 
 
-def _cell(value: object, w: Words) -> str:
-    from ...games.whats_my_number.people import answer
+def gm_page(seen: Mapping[str, Any], w: Words, query: Mapping[str, str],
+            posted: FormRead | None = None, answer: Mapping[str, Any] | None = None) -> GmPage:
+    """The host's page: every table's next round and last tally, the standings."""
+    form = posted.form if posted is not None else None
+    values = posted.values if posted is not None else None
+    notice = w.gettext("Round saved: check its tally with the table.") if "round" in query \
+        else ""
+    return GmPage("host.html", {"state": seen, "notice": notice,
+                                "show_files": any(seen.get("rounds_entered", {}).values()),
+                                **host_context(seen, w, form, values)})
 
-    text = str(value or "—")
-    return answer(text, w) if text in ("H", "L", "X", "✓") else text
+
+def read_table_round(values: Mapping[str, str], seen: Mapping[str, Any], w: Words) -> FormRead:
+    """A table's form -> its next round; a table the party does not have goes to the console
+    as it is, which refuses it."""
+    number = int(values["table"]) if values.get("table", "").isdigit() else 0
+    tables = [list(t["players"]) for t in seen["log"].get("table", [])]
+    if not 1 <= number <= len(tables):
+        return FormRead("round", {"choices": {}}, params={"table": number})
+    names = tables[number - 1]
+    form = read_round(values, number, names, w)
+
+    def absorbed(error: KitError, words: Words) -> None:
+        absorb(form, error, names, words)
+
+    sent = [w.gettext("%(label)s: %(value)s", label=name,
+                      value=w.gettext("pass") if value == "pass" else str(value))
+            for name, value in form.choices.items()]
+    return FormRead("round", {"choices": form.choices}, params={"table": number}, form=form,
+                    values=values, ok=lambda: form.ok,
+                    done=f"round={number}#table-{number}", sent=sent, absorb=absorbed)
 
 
-def cell_change(change: Mapping[str, Any], w: Words) -> str:
-    """One changed cell of a published report, in words (turn, row, column: old -> new)."""
-    if "row" in change:
-        from ...games.whats_my_number.snapshot import NEXT_TURN
-
-        row = str(change.get("row", "?"))
-        row = w.gettext("Guesses next turn") if row == NEXT_TURN else row
-        return w.gettext("Turn %(turn)s, row %(row)s, column %(column)s: %(old)s → %(new)s",
-                         turn=change.get("turn", "?"), row=row,
-                         column=change.get("column", "?"), old=_cell(change.get("old"), w),
-                         new=_cell(change.get("new"), w))
-    return w.gettext("Turn %(turn)s: its report changes", turn=change.get("turn", "?"))
+FORMS = {"round": read_table_round}

@@ -1,0 +1,128 @@
+"""What every console page shares: the page language, rendering a console template, the short
+problem pages, service calls off the event loop, and the game master's guard (cookie, same
+origin, signed CSRF token) of ``views.guard``."""
+
+from __future__ import annotations
+
+import functools
+import secrets
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, RedirectResponse, Response
+
+from ..i18n import N_, words
+from ..web.pages import language_links, negotiate, site_environment
+from .refusals import NotFound
+from .views import guard
+
+PAGE_CSP = ("default-src 'none'; style-src 'self'; img-src 'self'; font-src 'self'; "
+            "form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
+
+
+class PageProblem(Exception):
+    """A request answered with a short console page: status, heading and text (msgids)."""
+
+    def __init__(self, status: int, heading: str, text: str, **values: object) -> None:
+        super().__init__(text)
+        self.status, self.heading, self.text, self.values = status, heading, text, values
+
+
+def console(request: Request) -> Any:
+    return request.app.state.console
+
+
+def language(request: Request) -> dict[str, Any]:
+    """``lang``, the switcher, and ``keep``: the ``?lang=`` query a chosen language carries."""
+    lang, chosen = negotiate(request.query_params.get("lang"),
+                             request.headers.get("accept-language"))
+    return {"lang": lang, "languages": language_links(lang),
+            "keep": f"?lang={lang}" if chosen else ""}
+
+
+def render(request: Request, template: str, status: int = 200, *, script: bool = False,
+           connect: bool = False, headers: dict[str, str] | None = None,
+           **context: Any) -> HTMLResponse:
+    """A console page in the request's language; ``script`` allows one inline script by nonce
+    (``connect``: it may fetch from this site)."""
+    page = language(request)
+    service = getattr(request.app.state, "console", None)
+    page["stored_locally"] = bool(getattr(service, "stored_locally", False))  # the footer's
+    page.update(context)
+    csp = PAGE_CSP
+    nonce = ""
+    if script:
+        nonce = secrets.token_urlsafe(16)
+        csp += f"; script-src 'nonce-{nonce}'" + ("; connect-src 'self'" if connect else "")
+    html = site_environment(page["lang"]).get_template(template).render(nonce=nonce, **page)
+    return HTMLResponse(html, status_code=status, headers={
+        "cache-control": "no-store", "content-language": page["lang"],
+        "vary": "accept-language, cookie", "content-security-policy": csp, **(headers or {})})
+
+
+def problem_page(request: Request, problem: PageProblem) -> HTMLResponse:
+    w = words(language(request)["lang"])
+    values = {k: w.number(v) if isinstance(v, int) else v for k, v in problem.values.items()}
+    return render(request, "console/message.html", problem.status,
+                  heading=w.gettext(problem.heading), text=w.gettext(problem.text, **values))
+
+
+async def call(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """A service call off the event loop; unknown games become a 404 page."""
+    try:
+        return await run_in_threadpool(fn, *args, **kwargs)
+    except NotFound:
+        raise PageProblem(404, N_("No such game"), N_("There is no game at this address. "
+                                                       "Check the link you were given.")) from None
+
+
+async def require_gm(request: Request) -> str:
+    """The game id, once the browser's cookie holds this game's GM token; else a 403 page."""
+    game_id = request.path_params["id"]
+    token = guard.gm_token(request)
+    if not token or not await call(console(request).authorize, game_id, token):
+        if not await call(console(request).exists, game_id):
+            raise PageProblem(404, N_("No such game"), N_("There is no game at this address."))
+        raise PageProblem(403, N_("Game master only"),
+                          N_("This page is for the game master. Open your game master link "
+                             "(the one the console gave you when the game was made) in this "
+                             "browser."))
+    return game_id
+
+
+async def gm_post(request: Request) -> tuple[str, dict[str, str]]:
+    """A GM form post: same origin, the GM cookie, and this game's signed CSRF token."""
+    try:
+        values = await guard.read_post(request)
+    except guard.Refused as refused:
+        raise PageProblem(refused.status, N_("Form refused"),
+                          N_("This form was not accepted (it came from another site, or was "
+                             "too large or unreadable). Nothing changed.")) from None
+    game_id = await require_gm(request)
+    if not guard.csrf_ok(game_id, guard.gm_token(request), values.get(guard.CSRF_FIELD, "")):
+        raise PageProblem(403, N_("Form refused"),
+                          N_("This form’s security token is missing or belongs to another game "
+                             "or browser. Nothing changed. Reload the game master page and "
+                             "try again."))
+    return game_id, values
+
+
+def see_other(url: str) -> RedirectResponse:
+    return RedirectResponse(url, status_code=303)
+
+
+def page(handler: Callable[[Request], Awaitable[Response]]
+         ) -> Callable[[Request], Awaitable[Response]]:
+    """The handler, with its ``PageProblem`` answered as a short page of the same language."""
+    @functools.wraps(handler)
+    async def endpoint(request: Request) -> Response:
+        try:
+            return await handler(request)
+        except PageProblem as problem:
+            return problem_page(request, problem)
+
+    return endpoint
+
+

@@ -1,0 +1,177 @@
+"""Lowest Unique Number in the game-night console: a party made from a spec or an imported log,
+its state (every table's rounds so far), the one entry it takes (a table's next round), and
+the three views of a state: every round is shown to everyone once it is entered, so the
+public and each player see the same standings (a player's view also names their table).
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ...errors import ConfigError, KitError, Msg, Problems
+from ...game import EntryKind, View, match_names, to_json
+from ...i18n import N_
+from ...tables import deal, table_sizes
+from .log import PartyLog, parse_party_log
+from .rules import DEFAULT_ROUNDS, MAX_PLAYERS, MIN_PLAYERS, NAME
+
+SPEC_KEYS = frozenset({"game", "tables", "players", "rounds", "range", "lang", "paper", "title",
+                       "shuffle"})
+
+
+def create(spec: Mapping[str, Any], facts: dict[str, Any], rng: random.Random,
+           problems: list[KitError]) -> dict[str, Any]:
+    """The log's header of a new party: its tables (given, or the players seated by the kit's
+    rule), rounds and range."""
+    tables = spec.get("tables")
+    if tables is None or isinstance(tables, int):
+        names = spec.get("players")
+        if not isinstance(names, list) or not all(isinstance(p, str) for p in names):
+            problems.append(ConfigError("tables", Msg(N_(
+                "give tables as lists of names, or players (names) and optionally a number of "
+                "tables"))))
+            return {}
+        try:
+            sizes = table_sizes(len(names), MIN_PLAYERS, MAX_PLAYERS, tables)
+        except KitError as exc:
+            problems.append(exc)
+            return {}
+        shuffle = spec.get("shuffle")
+        tables = deal(names, sizes, shuffle if isinstance(shuffle, int) else None)
+    if not isinstance(tables, list) or not all(
+            isinstance(t, list) and all(isinstance(p, str) for p in t) for t in tables):
+        problems.append(ConfigError("tables", Msg(N_("give tables as lists of names"))))
+        return {}
+    tables = [[unicodedata.normalize("NFC", " ".join(p.split())) for p in t] for t in tables]
+    rounds = spec.get("rounds", DEFAULT_ROUNDS)
+    facts.update(tables=tables, players=[p for t in tables for p in t], rounds=rounds)
+    log: dict[str, Any] = {"game": NAME, "rounds": rounds,
+                           "table": [{"players": t} for t in tables]}
+    if spec.get("range") is not None:
+        log["range"] = spec["range"]
+    return log
+
+
+def imported(data: Mapping[str, Any], facts: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """The journal of an imported (engine-checked) log: its tables, then every round entered
+    (either form of the log), in the order they were played."""
+    base = {k: v for k, v in data.items() if k not in ("round",)}
+    tables = [list(t.get("players", [])) for t in data.get("table", [])]
+    base["table"] = [{"players": t} for t in tables]
+    rounds = []
+    for number, table in enumerate(data.get("table", []), start=1):
+        for index, choices in enumerate(table.get("round", []), start=1):
+            rounds.append({"table": number, "round": index, "choices": dict(choices)})
+    rounds += [dict(r) for r in data.get("round", [])]
+    rounds.sort(key=lambda r: (r["round"], r["table"]))
+    facts.update(tables=tables, players=[p for t in tables for p in t],
+                 rounds=data.get("rounds", DEFAULT_ROUNDS))
+    return [("create", {"log": base})] + [("round", r) for r in rounds]
+
+
+@dataclass(frozen=True)
+class Party:
+    """A party's state: the log so far (never changed in place)."""
+
+    log: Mapping[str, Any]
+
+    @property
+    def tables(self) -> list[list[str]]:
+        return [list(t["players"]) for t in self.log.get("table", [])]
+
+    def played(self, table: int) -> int:
+        """The rounds a table has played."""
+        return sum(1 for r in self.log.get("round", []) if r["table"] == table)
+
+
+def apply(state: Party | None, facts: Mapping[str, Any], kind: str,
+          payload: Mapping[str, Any]) -> Party:
+    """The state after one journal entry: ``create``, or a round (the ``[[round]]`` form)."""
+    if kind == "create":
+        return Party(copy.deepcopy(dict(payload["log"])))
+    if state is None:
+        raise ValueError("a journal starts with create")
+    entered = {"table": payload["table"], "round": payload["round"],
+               "choices": dict(payload["choices"])}
+    return Party({**state.log, "round": [*state.log.get("round", []), entered]})
+
+
+def export(state: Party) -> dict[str, Any]:
+    """The log as ``kit report`` reads it."""
+    return copy.deepcopy(dict(state.log))
+
+
+def play(data: Mapping[str, Any]) -> PartyLog:
+    """The party a log plays (tallies, standings); its problems raised as ``Problems``."""
+    try:
+        return parse_party_log(data)
+    except Problems:
+        raise
+    except KitError as exc:
+        raise Problems([exc]) from None
+
+
+def _round(state: Party, body: Mapping[str, Any], params: Mapping[str, Any]) -> dict[str, Any]:
+    table, tables = params.get("table"), state.tables
+    if not isinstance(table, int) or not 1 <= table <= len(tables):
+        raise Problems([ConfigError("table", Msg(N_(
+            "no table %(table)s; tables are 1 to %(count)s"), table=str(table),
+            count=len(tables)))])
+    named = match_names(body.get("choices"), tables[table - 1], "choices")
+    return {"table": table, "round": state.played(table) + 1, "choices": named}
+
+
+def _round_answer(before: Party, after: Party, payload: Mapping[str, Any],
+                  recorded: bool) -> dict[str, Any]:
+    table, number = payload["table"], payload["round"]
+    played = next((t for t in play(export(after)).tables if t.number == table), None)
+    found = next((r for r in getattr(played, "rounds", ()) if r.number == number), None)
+    return {"table": table, "round": number,
+            "tally": to_json(found) if found is not None else None}
+
+
+ENTRIES = (
+    EntryKind("round", "tables/{table:int}/rounds", _round, _round_answer, undoable=True,
+              said=lambda p: Msg(N_("table %(table)s, round %(round)s: choices entered"),
+                                 table=p["table"], round=p["round"])),
+)
+
+
+def _value(attribute: Any) -> Any:
+    """A property or a method of the engine's objects, read either way."""
+    return attribute() if callable(attribute) else attribute
+
+
+def _shared(state: Party, facts: Mapping[str, Any]) -> dict[str, Any]:
+    """Every entered round, its tally, and the standings: everyone sees them."""
+    result = play(export(state))
+    tables = [{"table": table.number, "players": list(table.players),
+               "rounds": [to_json(r) for r in table.rounds],
+               "totals": to_json(_value(table.totals))} for table in result.tables]
+    standings = [{"place": place, "player": player, "table": at, "points": points}
+                 for place, player, at, points in result.standings()]
+    return {"tables": tables, "rounds": facts.get("rounds"), "standings": standings,
+            "rounds_entered": {str(t["table"]): len(t["rounds"]) for t in tables}}
+
+
+def gm_view(state: Party, facts: Mapping[str, Any]) -> View:
+    """The host's: the rounds and the log."""
+    return View({**_shared(state, facts), "log": export(state)}, export(state))
+
+
+def public_view(state: Party, facts: Mapping[str, Any]) -> View:
+    """The public's: every round entered (a round is public once revealed)."""
+    return View(_shared(state, facts), export(state))
+
+
+def player_view(state: Party, facts: Mapping[str, Any], player: str) -> View:
+    """One player's: the public view, and the table they sit at."""
+    table = next((n for n, t in enumerate(state.tables, start=1) if player in t), None)
+    if table is None:
+        raise Problems([ConfigError("player", Msg(N_("there is no such player")))])
+    return View({**_shared(state, facts), "player": player, "table": table}, export(state))

@@ -1,0 +1,152 @@
+"""What's My Number? for the game master in the console: the entry grid of the open turn
+(orders, then publish) and a published turn's amendment, read from their posts into entries.
+
+Pure functions of the game master's view and the posted values; the console does the rest
+(the guard, the journal, the redirect).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ...errors import KitError
+from ...game import FormRead, GmPage
+from ...i18n import N_, Words
+from .console_grid import Grid, absorb, grid_rows, read_grid
+from .console_turns import open_turn, published_reports
+from .snapshot import NEXT_TURN
+
+NOTICES = {"published": N_("Turn %(turn)s is published: its report is below."),
+           "amended": N_("Turn %(turn)s was amended; its erratum is in the reports.")}
+
+
+def _notice(query: Mapping[str, str], w: Words) -> str:
+    for flag, text in NOTICES.items():
+        if query.get(flag, "").isdigit():
+            return w.gettext(text, turn=int(query[flag]))
+    return ""
+
+
+def _problems(grid: Grid | None) -> int:
+    return sum(len(v) for v in grid.rows.values()) + len(grid.general) if grid else 0
+
+
+def gm_page(seen: Mapping[str, Any], w: Words, query: Mapping[str, str],
+            posted: FormRead | None = None, answer: Mapping[str, Any] | None = None) -> GmPage:
+    """The open turn's grid and the published reports; or a published turn to amend."""
+    published = int(seen["published"])
+    amend = posted.params.get("turn") if posted is not None and posted.kind == "amend" else \
+        int(query["amend"]) if query.get("amend", "").isdigit() else 0
+    if isinstance(amend, int) and 1 <= amend <= published:
+        return GmPage("amend.html", amend_context(seen, amend, w, posted, answer))
+    grid = posted.form if posted is not None and posted.kind == "orders" else None
+    log = seen["log"]
+    turn = open_turn(log, published, w)
+    reports, _ = published_reports(log, published, w)
+    values = posted.values if grid is not None and posted is not None else None
+    return GmPage("gm.html", {
+        "state": seen, "turn": turn, "reports": reports, "notice": _notice(query, w),
+        "rows": grid_rows(turn.players, turn.allowance, turn.entries, w, values, grid),
+        "general": grid.general if grid else [], "problems": _problems(grid),
+        "secrets": dict(seen.get("secrets", {})), "amend_turns": list(range(1, published + 1))})
+
+
+def amend_context(seen: Mapping[str, Any], number: int, w: Words, posted: FormRead | None,
+                  answer: Mapping[str, Any] | None) -> dict[str, Any]:
+    """A published turn's grid, prefilled with its orders, for an amendment."""
+    log = seen["log"]
+    _, result = published_reports(log, int(seen["published"]), w)
+    report = result.turns[number - 1]
+    orders = dict(log.get("turn", [])[number - 1])
+    grid = posted.form if posted is not None else None
+    values = posted.values if posted is not None and posted.form is not None else None
+    changes = [cell_change(c, w) for c in answer["changes"]] if answer is not None else None
+    return {"state": seen, "number": number, "show_files": False,
+            "rows": grid_rows(tuple(seen["players"]), dict(report.allowance), orders, w,
+                              values, grid),
+            "general": grid.general if grid else [], "changes": changes,
+            "problems": sum(len(v) for v in grid.rows.values()) if grid else 0,
+            "posted": values or {}}
+
+
+def _sent(values: Mapping[str, str], players: tuple[str, ...], w: Words) -> list[str]:
+    """What a refused grid held, one line a player, so the GM can enter it again."""
+    grid = read_grid(values, players, dict.fromkeys(players, len(players)), {}, w)
+    lines = []
+    for name, order in grid.orders.items():
+        if isinstance(order, Mapping):
+            listed = ", ".join(f"{k} {v}" for k, v in order["list"].items())
+            lines.append(w.gettext("%(name)s: list %(numbers)s", name=name, numbers=listed))
+        else:
+            lines.append(w.gettext("%(label)s: %(value)s", label=name,
+                                   value=w.numbers(list(order))))
+    lines += [w.gettext("%(name)s: no orders", name=name) for i, name in enumerate(players)
+              if values.get(f"n{i}")]
+    return lines
+
+
+def _grid_read(kind: str, values: Mapping[str, str], players: tuple[str, ...],
+               allowance: Mapping[str, int], current: Mapping[str, Any], w: Words,
+               **extra: Any) -> FormRead:
+    grid = read_grid(values, players, allowance, current, w)
+
+    def absorbed(error: KitError, words: Words) -> None:
+        absorb(grid, error, players, words)
+
+    body = {"orders": grid.orders, **extra.pop("body", {})}
+    unchanged = extra.pop("unchanged")
+    return FormRead(kind, body, form=grid, values=values, ok=lambda: grid.ok,
+                    unchanged=unchanged if grid.ok and not grid.orders else "",
+                    sent=_sent(values, players, w), absorb=absorbed, **extra)
+
+
+def read_orders(values: Mapping[str, str], seen: Mapping[str, Any], w: Words) -> FormRead:
+    """The open turn's grid -> the orders that changed."""
+    turn = open_turn(seen["log"], int(seen["published"]), w)
+    return _grid_read("orders", values, turn.players, turn.allowance, turn.entries, w,
+                      done="saved=1#grid", unchanged="same=1#grid")
+
+
+def read_publish(values: Mapping[str, str], seen: Mapping[str, Any], w: Words) -> FormRead:
+    """The publish button -> the turn it closes."""
+    turn = int(values["turn"]) if values.get("turn", "").isdigit() else 0
+    return FormRead("publish", params={"turn": turn}, done=f"published={turn}#reports")
+
+
+def read_amend(values: Mapping[str, str], seen: Mapping[str, Any], w: Words) -> FormRead:
+    """A published turn's grid -> its changed orders (recorded once confirmed); a turn not
+    published goes to the console as it is, which refuses it."""
+    number = int(values["turn"]) if values.get("turn", "").isdigit() else 0
+    if not 1 <= number <= int(seen["published"]):
+        return FormRead("amend", {"orders": {}}, params={"turn": number})
+    log = seen["log"]
+    _, result = published_reports(log, int(seen["published"]), w)
+    orders = dict(log.get("turn", [])[number - 1])
+    return _grid_read("amend", values, tuple(seen["players"]),
+                      dict(result.turns[number - 1].allowance), orders, w,
+                      params={"turn": number}, done=f"amended={number}#reports",
+                      unchanged="unchanged=1",
+                      body={"confirm": values.get("confirm") == "1"})
+
+
+FORMS = {"turn": read_orders, "publish": read_publish, "amend": read_amend}
+
+
+def _cell(value: object, w: Words) -> str:
+    from .people import answer
+
+    text = str(value or "—")
+    return answer(text, w) if text in ("H", "L", "X", "✓") else text
+
+
+def cell_change(change: Mapping[str, Any], w: Words) -> str:
+    """One changed cell of a published report, in words (turn, row, column: old -> new)."""
+    if "row" in change:
+        row = str(change.get("row", "?"))
+        row = w.gettext("Guesses next turn") if row == NEXT_TURN else row
+        return w.gettext("Turn %(turn)s, row %(row)s, column %(column)s: %(old)s → %(new)s",
+                         turn=change.get("turn", "?"), row=row,
+                         column=change.get("column", "?"), old=_cell(change.get("old"), w),
+                         new=_cell(change.get("new"), w))
+    return w.gettext("Turn %(turn)s: its report changes", turn=change.get("turn", "?"))

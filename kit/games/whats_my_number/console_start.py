@@ -1,0 +1,173 @@
+"""What's My Number? on the console's start page and public pages: the new-game form, and
+the public standings and turn reports (from the public view's data only)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from ...console.forms import Form, check_names, field, not_a_player, split_names, whole
+from ...errors import KitError, ngettext
+from ...game import StartForm
+from ...i18n import N_, Words
+from ...options import parse_range
+from .model import MIN_PLAYERS, NAME, check_range, needs_players
+from .people import answer, labels
+
+MAX_NAMES = 120
+FIELDS = ("names", "players", "range", "secrets")  # in page order
+_SECRET_LINE = re.compile(r"\s*(.+?)\s*(?:=|:|\s)\s*(-?[0-9]+)\s*")
+
+
+def fields(values: Mapping[str, str], problems: Mapping[str, list[str]], w: Words,
+           lang: str) -> list[dict[str, Any]]:
+    """The new game form's own fields (the console adds title, language and paper)."""
+    _ = w.gettext
+    return [
+        field("wmn", "names", _("Player names"), _("One name per line (or separated by "
+              "commas), up to 24 characters each. Leave empty to use letters A, B, C…"),
+              values, problems, "textarea"),
+        field("wmn", "players", _("Number of players"), _("Only without names: the "
+              "players are then called A, B, C… (4 or more)."), values, problems, "number"),
+        field("wmn", "range", _("Number range"), _("Two whole numbers LO-HI, e.g. "
+              "1-60. Leave empty for the game’s own range (10 per player)."), values,
+              problems),
+        {"widget": "radios", "id": "wmn-draw", "name": "draw", "label": _("Secret numbers"),
+         "hint": _("The console can draw each player’s secret number, or you type the numbers "
+                   "the players chose."), "value": values.get("draw", "random"),
+         "choices": [("random", _("Draw them at random")), ("typed", _("I type them below"))]},
+        field("wmn", "secrets", _("Secret numbers, if you type them"), _("One line per "
+              "player: name = number, e.g. Ann = 17."), values, problems, "textarea", rows=4),
+    ]
+
+
+def _secrets(form: Form, names: list[str], w: Words) -> dict[str, int]:
+    secrets: dict[str, int] = {}
+    for line in form.values.get("secrets", "").splitlines():
+        if not line.strip():
+            continue
+        found = _SECRET_LINE.fullmatch(line)
+        if found is None:
+            form.add("secrets", w.gettext("%(line)s: write a name and a number, e.g. Ann = 17.",
+                                          line=line.strip()[:40]))
+            continue
+        name, number = found[1], int(found[2])
+        real = next((n for n in names if n.casefold() == name.casefold()), None)
+        if real is None:
+            form.add("secrets", not_a_player(name, names, w))
+        elif real in secrets:
+            form.add("secrets", w.gettext("%(name)s has two secret numbers.", name=real))
+        else:
+            secrets[real] = number
+    missing = [n for n in names if n not in secrets]
+    if missing and not form.problems.get("secrets"):
+        form.add("secrets", w.gettext("No secret number for %(names)s (or choose “draw at "
+                                      "random”).", names=w.join(missing)))
+    return secrets
+
+
+def _range(form: Form, text: str, players: int, w: Words) -> None:
+    """The range by the kit's one grammar, and the game's check that it holds a number for
+    every player (the engine's words)."""
+    try:
+        bounds = parse_range("range", text)
+        if players:
+            check_range(bounds, players)
+    except KitError as error:
+        form.add("range", error.text(w))
+
+
+def wmn_form(values: Mapping[str, str], w: Words) -> Form:
+    """The new What's My Number? game form -> ``{"game", "players", "range", "secrets"?, ...}``."""
+    form = Form(values, {"game": NAME})
+    names = split_names(values.get("names", ""))
+    count = whole(form, "players", values.get("players", ""), w)
+    check_names(form, "names", names, w)
+    if names and count is not None and count != len(names):
+        form.add("players", w.gettext("%(count)s players, but %(names)s names; give a count or "
+                                      "names, or make them agree.", count=count, names=len(names)))
+    if not names and count is None and "players" not in form.problems:
+        form.add("names", w.gettext("Give the players’ names, or their number."))
+    if names and len(names) < MIN_PLAYERS:  # said with the names' other problems, at once
+        form.add("names", needs_players(ngettext("%(num)s player listed",
+                                                 "%(num)s players listed", len(names))).text(w))
+    if not names and count is not None:
+        names = labels(count, w) if MIN_PLAYERS <= count <= MAX_NAMES else []
+        if not names:
+            form.add("players", w.gettext("From 4 to %(max)s players.", max=MAX_NAMES))
+    form.spec["players"] = names
+    if values.get("range", "").strip():
+        form.spec["range"] = values["range"].strip()
+        _range(form, form.spec["range"], len(names), w)
+    if values.get("draw", "random") == "typed" and names:
+        form.spec["secrets"] = _secrets(form, names, w)
+    return form
+
+
+START = StartForm(
+    key="wmn", title=N_("New What’s My Number? game"),
+    intro=N_("Four or more players, one game master. Each turn you type the orders into one "
+             "grid and publish the turn report."),
+    legend=N_("The game"), button=N_("Start the game"), fields=FIELDS, show=fields,
+    read=wmn_form)
+
+
+def _answer(cell: str, w: Words) -> str:
+    try:
+        return answer(cell, w)
+    except (KeyError, ValueError):
+        return cell
+
+
+def public_turns(public: Mapping[str, Any], w: Words) -> list[dict[str, Any]]:
+    """Published turn reports as the printed report shows them (answers, never the guesses),
+    newest first."""
+    turns = []
+    for report in public.get("turns", []):
+        rows = []
+        for row in report.get("rows", []):
+            if "cells" in row:
+                label = f"{row['player']} {row['index']}"
+                status = row.get("status", "ok")
+                if status in ("void", "ignored"):
+                    label += " " + (w.gettext("(void)") if status == "void"
+                                    else w.gettext("(ignored)"))
+                elif row.get("bonus"):
+                    label += " " + w.gettext("(bonus)")
+                rows.append({"label": label, "cells": [_answer(c, w) for c in row["cells"]]})
+            else:
+                text = w.ngettext("List: %(num)s correct", "List: %(num)s correct",
+                                  int(row.get("correct", 0)))
+                rows.append({"label": row.get("player", ""), "cells": [], "list": text})
+        turns.append({"number": report.get("number"), "rows": rows,
+                      "no_orders": list(report.get("no_orders", [])), "rulings": [],
+                      "winners": list(report.get("winners", []))})
+    return list(reversed(turns))
+
+
+def standings(public: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Players by numbers found (most first, then player order); winners first."""
+    winners = set(public.get("winners", []))
+    found = public.get("identified", {})
+    allowance = public.get("next_allowance", {})
+    players = list(public.get("players", []))
+    order = sorted(players, key=lambda p: (p not in winners, -int(found.get(p, 0)),
+                                           players.index(p)))
+    rows: list[dict[str, Any]] = []
+    place = 0
+    for i, p in enumerate(order):
+        key = (p in winners, found.get(p, 0))
+        if not rows or key != rows[-1]["key"]:
+            place = i + 1
+        rows.append({"key": key, "place": place, "player": p, "points": found.get(p, 0),
+                     "winner": p in winners, "allowance": allowance.get(p, "")})
+    return rows
+
+
+def board(public: Mapping[str, Any], w: Words) -> dict[str, Any]:
+    """The public page's and the big screen's context, from the public view's data."""
+    return {"game_title": w.gettext("What’s My Number?"), "turns": public_turns(public, w),
+            "standings": standings(public), "players": public.get("players", []),
+            "published": public.get("published", 0), "winners": public.get("winners", []),
+            "shown": bool(public.get("published"))}
