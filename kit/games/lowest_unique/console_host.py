@@ -15,6 +15,7 @@ from ...errors import KitError
 from ...game import FormRead, GmPage
 from ...i18n import Words
 from .console_state import play
+from .reports import choices_line
 
 
 @dataclass
@@ -71,8 +72,6 @@ def absorb(form: RoundForm, error: KitError, names: Sequence[str], w: Words | No
 
 def tally_view(round_: Any, w: Words) -> dict[str, Any]:
     """A played round as the table reads it back: sorted choices, cancelled, singles, winner."""
-    from ...games.lowest_unique.reports import choices_line
-
     t = round_.tally
     winner = (w.gettext("%(name)s wins with %(number)s", name=t.winner, number=t.winning_number)
               if t.winner else w.gettext("No single number: nobody scores"))
