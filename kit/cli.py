@@ -126,6 +126,9 @@ def parser() -> argparse.ArgumentParser:
     from .web.commands import add_commands  # `kit site` and `kit serve`
 
     add_commands(sub)
+    from .mail.commands import add_mail  # `kit mail test`
+
+    add_mail(sub)
     return top
 
 
@@ -334,10 +337,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = parser().parse_args(args_list)
         if args.command is None:
-            raise UsageError("arguments", "give a command: build, report, site or serve; see "
-                             "'kit --help'")
+            raise UsageError("arguments", "give a command: build, report, site, serve or "
+                             "mail; see 'kit --help'")
         if args.command == "report":
             return run_report(args)
+        if args.command == "mail":
+            from .mail.commands import run_mail
+
+            return run_mail(args)
         if args.command in ("site", "serve"):
             from .web.commands import run_command
 

@@ -37,7 +37,7 @@ def test_schema_is_migrated_once(console: Console, console_url: str,  # noqa: F8
                                  tmp_path: Path) -> None:
     with console.store.engine.connect() as conn:
         assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() \
-            == "0002"
+            == "0003"
         names = set(sa.inspect(conn).get_table_names())
     assert {"games", "journal", "kit_requests", "alembic_version"} <= names
     game = new_game(console)
@@ -65,7 +65,7 @@ def test_servers_starting_at_once_migrate_once(console_url: str,  # noqa: F811
     try:
         with opened.store.engine.connect() as conn:
             assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalars() \
-                .all() == ["0002"]
+                .all() == ["0003"]
     finally:
         opened.close()
 

@@ -320,7 +320,7 @@ def test_out_with_dot_dot_makes_no_empty_folder(run: Run) -> None:
 def test_no_command_is_a_usage_error_on_stderr(run: Run) -> None:
     code, out, err = run(out=None)
     assert (code, out) == (2, "")
-    assert err == "Error: arguments: give a command: build, report, site or serve; see " \
+    assert err == "Error: arguments: give a command: build, report, site, serve or mail; see " \
                   "'kit --help'\n"
 
 

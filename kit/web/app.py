@@ -60,6 +60,8 @@ from ..cache import RenderCache, default_cache
 from ..errors import KitError
 from ..fonts import FONT_FILES, LICENCE_FILES
 from ..i18n import LANGUAGES, N_, words
+from ..mail.commands import MailSetup
+from ..mail.outbox import Sender, SenderThread
 from ..resources import fonts_dir
 from .guard import LOOPBACK_HOSTS, BodyTimeout, Guard, TrustedProxies, listen
 from .http import (
@@ -381,9 +383,14 @@ async def lifespan(app: Starlette):
     if loaded:
         log.info("%d ready-made kits loaded from the render cache", loaded)
     task = asyncio.create_task(service.run_prewarm()) if service.prewarm else None
+    mail = app.state.mail
+    if mail is not None:
+        mail.start()
     try:
         yield
     finally:
+        if mail is not None:  # a message being sent may finish (an SMTP command's timeout)
+            await run_in_threadpool(mail.stop, STOP_GRACE_S)
         if task is not None:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -428,15 +435,15 @@ def create_app(*, workers: int = 2, queue: int | None = None, cache_mb: int = 25
                papers: Iterable[str] | None = None, render: Render | None = None,
                store: RenderCache | None = None, database: str | None = None,
                console: object | None = None, allowed_hosts: Sequence[str] | None = None,
-               forwarded_allow_ips: Sequence[str] = (), per_client: int | None = None
-               ) -> Starlette:
+               forwarded_allow_ips: Sequence[str] = (), per_client: int | None = None,
+               mail: MailSetup | None = None) -> Starlette:
     """The ASGI app. ``executor='thread'`` renders in this process (tests); 'process' in workers.
 
     ``store`` is the persistent render cache (default: ``kit.cache.default_cache()``);
     ``render`` replaces ``render_kit`` (tests). ``allowed_hosts``: the ``Host`` names served
     (default ``TEST_HOSTS``); ``forwarded_allow_ips``: proxies whose ``X-Forwarded-For`` names
     the client; ``queue``: renders that may wait; ``per_client``: renders one client may have
-    running and waiting.
+    running and waiting. ``mail``: the outbox is sent through it by a background thread.
     """
     workers = WORKERS.convert("workers", workers)
     queue = QUEUE.convert("queue", DEFAULT_QUEUE if queue is None else queue)
@@ -462,6 +469,8 @@ def create_app(*, workers: int = 2, queue: int | None = None, cache_mb: int = 25
     # the game-night console: --database / KIT_DATABASE_URL, else the user data folder
     app.state.console = console if console is not None else open_console(database)
     share_tickets(service, app.state.console)  # result ids in its database: any server finds them
+    app.state.mail = None if mail is None else SenderThread(
+        Sender(app.state.console.store.engine, mail.server, mail.mail_from))
     app.state.css, app.state.icon = site_css(), site_icon()
     return app
 
@@ -509,7 +518,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 2, queue: in
           cache_mb: int = 256, prewarm: bool = True, games: Iterable[str] | None = None,
           players: Iterable[int] | None = None, papers: Iterable[str] | None = None,
           database: str | None = None, allowed_hosts: Iterable[str] = (),
-          forwarded_allow_ips: Iterable[str] = ()) -> None:
+          forwarded_allow_ips: Iterable[str] = (), mail: MailSetup | None = None) -> None:
     """Run the app under Hypercorn until interrupted; the render workers stop with it.
 
     Hypercorn, not uvicorn: uvicorn (0.54) arms its only timeout after a first answer, so a
@@ -524,7 +533,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 2, queue: in
     proxies = list(forwarded_allow_ips)
     app = create_app(workers=workers, queue=queue, cache_mb=cache_mb, prewarm=prewarm,
                      games=games, players=players, papers=papers, database=database,
-                     allowed_hosts=hosts, forwarded_allow_ips=proxies)
+                     allowed_hosts=hosts, forwarded_allow_ips=proxies, mail=mail)
     listener = listen(host, port, proxies=TrustedProxies(proxies))
     config = server_config()
     logging.basicConfig(level=logging.INFO, format="%(levelname)s: %(message)s",
@@ -537,6 +546,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 2, queue: in
               "reach it by a name need --allowed-host NAME.", file=sys.stderr)
     print(f"kit: serving on http://{host}:{port}/ ({workers} render workers, up to "
           f"{pool.queue_max} renders waiting; host names: {', '.join(hosts)})", file=sys.stderr)
+    if mail is not None:
+        print(f"kit: mail goes out through {mail.describe()}", file=sys.stderr)
     started = time.monotonic()
     try:
         asyncio.run(worker_serve(wrap_app(app, config.wsgi_max_body_size, "asgi"), config,

@@ -20,6 +20,7 @@ import time
 from ..errors import ConfigError
 from ..i18n import DEFAULT as DEFAULT_LANGUAGE
 from ..i18n import LANGUAGES
+from ..mail.commands import add_mail_flags, check_server, mail_setup
 from ..options import IntRange
 from ..paper import PAPERS
 from .kits import READY_MAX_PLAYERS, ready_configs
@@ -107,6 +108,7 @@ def _add_serve(sub: argparse._SubParsersAction) -> None:
     serve.add_argument("--database", default=None, metavar="PATH_OR_URL",
                        help="the game-night console's store: a SQLite file or a postgresql:// URL "
                        "(default: KIT_DATABASE_URL, else console.sqlite3 in the user data folder)")
+    add_mail_flags(serve)  # the outbox's messages go out through it
     serve.add_argument("--no-prewarm", dest="prewarm", action="store_false",
                        help="do not render the ready-made kits in the background at start")
     _filters(serve)
@@ -158,6 +160,9 @@ def run_serve(args: argparse.Namespace) -> int:
         except ValueError:
             raise ConfigError("forwarded_allow_ips", "must be IP addresses or networks; got "
                               f"{entry!r}") from None
+    mail = mail_setup(args)
+    if mail is not None:
+        check_server(mail)  # a wrong address or password: an error now, not at the first publish
     try:
         from .app import serve
     except ImportError as exc:
@@ -165,7 +170,8 @@ def run_serve(args: argparse.Namespace) -> int:
                           "pip install 'number-party-kit[web]'") from None
     serve(host=args.host, port=port, workers=workers, queue=queue, cache_mb=cache_mb,
           prewarm=args.prewarm, games=args.games, players=args.players, papers=args.paper,
-          database=args.database, allowed_hosts=hosts, forwarded_allow_ips=proxies)
+          database=args.database, allowed_hosts=hosts, forwarded_allow_ips=proxies,
+          mail=mail)
     return 0
 
 

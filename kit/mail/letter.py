@@ -1,0 +1,104 @@
+"""A letter (recipient, subject, plain-text body) and the forms it takes: the RFC 5322 message
+the outbox sends, a ``.eml`` draft a mail program opens ready to send, and a ``mailto:`` link.
+
+The message is built by ``email.message.EmailMessage`` and written by ``email.generator`` (CRLF
+line ends, long lines folded, non-ASCII text encoded): the same letter with the same sender,
+id and date gives the same bytes, so a resend is the same message.
+"""
+
+from __future__ import annotations
+
+import email.errors
+import email.policy
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from email.generator import BytesGenerator
+from email.headerregistry import Address
+from email.message import EmailMessage
+from email.utils import format_datetime
+from io import BytesIO
+from urllib.parse import quote
+
+from ..errors import ConfigError, shown
+
+ADDRESS_MAX = 254  # characters of an address (RFC 5321's path limit less the brackets)
+SUBJECT_MAX = 200
+BODY_MAX = 200_000  # characters; a turn's report is a few thousand
+
+
+def address(key: str, text: str) -> str:
+    """``text`` as one e-mail address (``name@domain``, an international domain in its ASCII
+    form); ``ConfigError`` on ``key`` otherwise."""
+    if not text.strip() or len(text) > ADDRESS_MAX:
+        raise ConfigError(key, f"must be one e-mail address (name@domain, up to {ADDRESS_MAX} "
+                          "characters)")
+    try:
+        parsed = Address(addr_spec=text.strip())
+        domain = parsed.domain.encode("idna").decode("ascii") if parsed.domain else ""
+    except (ValueError, UnicodeError, email.errors.HeaderParseError):
+        parsed, domain = None, ""
+    if parsed is None or not parsed.username or not domain:
+        raise ConfigError(key, f"must be one e-mail address (name@domain); got {shown(text)}")
+    return Address(username=parsed.username, domain=domain).addr_spec
+
+
+@dataclass(frozen=True)
+class Letter:
+    """What a message says and to whom: checked on creation (one address, a one-line
+    subject, a body within ``BODY_MAX``)."""
+
+    to: str
+    subject: str
+    body: str
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "to", address("to", self.to))
+        if not self.subject or len(self.subject) > SUBJECT_MAX or any(
+                ch in self.subject for ch in "\r\n"):
+            raise ConfigError("subject", f"must be one line of 1 to {SUBJECT_MAX} characters")
+        if len(self.body) > BODY_MAX:
+            raise ConfigError("body", f"must be at most {BODY_MAX} characters")
+
+
+def compose(letter: Letter, sender: str, *, message_id: str | None = None,
+            date: float | None = None) -> EmailMessage:
+    """The message of ``letter`` from ``sender``; ``message_id`` (``<...@...>``) and ``date``
+    (seconds since the epoch) fixed by the caller, so the same row gives the same message."""
+    message = EmailMessage(policy=email.policy.SMTP)
+    message["From"] = sender
+    message["To"] = letter.to
+    message["Subject"] = letter.subject
+    if date is not None:
+        message["Date"] = format_datetime(datetime.fromtimestamp(date, UTC))
+    if message_id is not None:
+        message["Message-ID"] = message_id
+    message["Auto-Submitted"] = "auto-generated"  # RFC 3834: no vacation replies to a robot
+    # quoted-printable, not 8bit: a server without 8BITMIME takes it as it is
+    message.set_content(letter.body, cte=None if letter.body.isascii() else "quoted-printable")
+    return message
+
+
+def as_bytes(message: EmailMessage) -> bytes:
+    """The RFC 5322 bytes of ``message`` (CRLF line ends)."""
+    out = BytesIO()
+    BytesGenerator(out, policy=email.policy.SMTP).flatten(message)
+    return out.getvalue()
+
+
+def draft(letter: Letter, sender: str | None = None) -> bytes:
+    """A ``.eml`` draft of ``letter``: mail programs open it as a new message to send
+    (``X-Unsent: 1``), which adds the date and id itself."""
+    message = compose(letter, sender or "")
+    if not sender:
+        del message["From"]  # the mail program's own account
+    del message["Auto-Submitted"]  # the game master sends it by hand
+    message["X-Unsent"] = "1"
+    return as_bytes(message)
+
+
+def mailto(letter: Letter) -> str:
+    """A ``mailto:`` link (RFC 6068) that opens ``letter`` in the user's mail program; line
+    ends as ``%0D%0A``. Mail programs may cut a very long body: the ``.eml`` draft keeps it."""
+    body = letter.body.replace("\r\n", "\n").replace("\n", "\r\n")
+    return (f"mailto:{quote(letter.to, safe='@')}?subject={quote(letter.subject, safe='')}"
+            f"&body={quote(body, safe='')}")

@@ -1,0 +1,287 @@
+"""The outbox: messages queued in the game's database, sent by whichever server claims them.
+
+A message is a row of ``outbox`` (migration ``0003``), unique per (game, player, turn, kind):
+``queue`` inserts it in the caller's transaction (the one that publishes the turn, say), and a
+second ``queue`` of the same key, by this server or another, changes nothing. So a message is
+queued exactly once, and once its transaction is committed it is on disk: a server killed
+right after (``kill -9``) loses nothing, the next one to start sends it.
+
+Sending (``Sender``): a server claims one due row with a lease (``UPDATE ... WHERE state =
+'queued' AND due <= now AND lease <= now``: on both databases one claimer wins, the others
+update no row), sends it, then marks it sent under that same lease. A server that dies holding
+a lease holds it only ``Policy.lease_s``; then another claims the row. The one window left,
+between the server's 250 reply and our mark, can give a second delivery after a crash: it is
+the same message (the ``Message-ID`` is made from the row's key and its ``Date`` from the
+row), so mail programs and servers that drop duplicates by id drop it. A failing server (a
+4xx reply, no connection) defers the row with exponential back-off; a 5xx reply, or
+``Policy.attempts`` failures, marks it failed, with the reason (a reply code, never a password
+or the server's text) in ``error``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import secrets
+import smtplib
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from email.message import EmailMessage
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Engine
+
+from .letter import Letter, compose
+from .smtp import MailError, SmtpServer, send
+
+log = logging.getLogger("kit.mail")
+
+metadata = sa.MetaData()
+
+outbox = sa.Table(  # the schema is kit/console/migrations/versions/0003_outbox.py
+    "outbox", metadata,
+    sa.Column("id", sa.String(32), primary_key=True),  # Key.ident: the key's hash
+    sa.Column("game_id", sa.String(32), nullable=False),
+    sa.Column("player", sa.String(100), nullable=False),
+    sa.Column("turn", sa.Integer, nullable=False),
+    sa.Column("kind", sa.String(20), nullable=False),
+    sa.Column("recipient", sa.String(254), nullable=False),
+    sa.Column("subject", sa.String(200), nullable=False),
+    sa.Column("body", sa.Text, nullable=False),
+    sa.Column("created", sa.Float, nullable=False),  # wall clock; the message's Date
+    sa.Column("state", sa.String(10), nullable=False),  # queued, sent, failed
+    sa.Column("attempts", sa.Integer, nullable=False),
+    sa.Column("due", sa.Float, nullable=False),  # the next try, wall clock
+    sa.Column("owner", sa.String(32), nullable=False),  # the claim holding the lease
+    sa.Column("lease", sa.Float, nullable=False),  # wall-clock end of the lease; 0: none
+    sa.Column("sent", sa.Float, nullable=True),
+    sa.Column("error", sa.String(200), nullable=True),
+    sa.UniqueConstraint("game_id", "player", "turn", "kind", name="outbox_once"),
+)
+
+QUEUED, SENT, FAILED = "queued", "sent", "failed"
+
+
+@dataclass(frozen=True)
+class Key:
+    """What makes a message one: its game, player, turn and kind (``report``, ``reminder``)."""
+
+    game_id: str
+    player: str
+    turn: int
+    kind: str
+
+    @property
+    def ident(self) -> str:
+        """The row's id: a hash of the key, the same on every server."""
+        text = "\x1f".join((self.game_id, self.player, str(self.turn), self.kind))
+        return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+def message_id(ident: str, sender: str) -> str:
+    """The ``Message-ID`` of row ``ident`` sent from ``sender``: a resend has the same."""
+    domain = sender.rpartition("@")[2] or "localhost"
+    return f"<{ident}.kit@{domain}>"
+
+
+def queue(conn: sa.Connection, key: Key, letter: Letter, now: float | None = None) -> bool:
+    """Queue ``letter`` under ``key`` in ``conn``'s transaction; False if the key was queued
+    before (then nothing changes)."""
+    now = time.time() if now is None else now
+    values = {"id": key.ident, "game_id": key.game_id, "player": key.player, "turn": key.turn,
+              "kind": key.kind, "recipient": letter.to, "subject": letter.subject,
+              "body": letter.body, "created": now, "state": QUEUED, "attempts": 0, "due": now,
+              "owner": "", "lease": 0.0, "sent": None, "error": None}
+    from sqlalchemy.dialects import postgresql, sqlite
+
+    dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
+    done = conn.execute(dialect.insert(outbox).values(values).on_conflict_do_nothing()
+                        .returning(outbox.c.id))
+    return done.first() is not None
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A row as a caller sees it: where the message stands."""
+
+    ident: str
+    state: str
+    attempts: int
+    due: float
+    sent: float | None
+    error: str | None
+
+
+def entry(engine: Engine, ident: str) -> Entry | None:
+    """Row ``ident``'s state, or None."""
+    with engine.connect() as conn:
+        row = conn.execute(sa.select(outbox).where(outbox.c.id == ident)).first()
+    return None if row is None else Entry(row.id, row.state, row.attempts, row.due, row.sent,
+                                          row.error)
+
+
+@dataclass(frozen=True)
+class Policy:
+    """How the sender waits: a claim's lease, the back-off after a failure (doubling from
+    ``first_retry_s`` up to ``max_retry_s``) and the tries before a message is failed."""
+
+    lease_s: float = 120.0  # over an SMTP session's worst case (smtp.TIMEOUT_S per command)
+    first_retry_s: float = 30.0
+    max_retry_s: float = 3600.0
+    attempts: int = 10  # 30 s, 1, 2, 4 ... min, then hourly: about 5 hours in all
+
+    def retry_after(self, attempts: int) -> float:
+        """Seconds to wait after the ``attempts``-th failed try."""
+        return min(self.first_retry_s * 2 ** max(0, attempts - 1), self.max_retry_s)
+
+
+@dataclass(frozen=True)
+class Claimed:
+    """A row this sender holds the lease of."""
+
+    ident: str
+    token: str
+    attempts: int
+    letter: Letter
+    created: float
+
+
+class Sender:
+    """Sends the outbox of one database through one SMTP server, as ``mail_from``."""
+
+    def __init__(self, engine: Engine, server: SmtpServer, mail_from: str,
+                 policy: Policy = Policy(), clock: Callable[[], float] = time.time) -> None:
+        self.engine = engine
+        self.server = server
+        self.mail_from = mail_from
+        self.policy = policy
+        self.clock = clock
+
+    def _writer(self) -> sa.Connection:
+        # on SQLite a BEGIN IMMEDIATE (kit.console.store): claims go one at a time
+        return self.engine.connect().execution_options(write=True)
+
+    def claim(self, only: str | None = None) -> Claimed | None:
+        """Take the lease of one due row (``only``: that row), or None if none is free."""
+        now = self.clock()
+        free = sa.and_(outbox.c.state == QUEUED, outbox.c.due <= now, outbox.c.lease <= now)
+        if only is not None:
+            free = sa.and_(free, outbox.c.id == only)
+        token = secrets.token_hex(16)
+        with self._writer() as conn, conn.begin():
+            candidates = conn.execute(sa.select(outbox.c.id).where(free)
+                                      .order_by(outbox.c.due, outbox.c.id).limit(8)).scalars()
+            for ident in list(candidates):
+                won = conn.execute(outbox.update().where(outbox.c.id == ident, free).values(
+                    owner=token, lease=now + self.policy.lease_s,
+                    attempts=outbox.c.attempts + 1))
+                if won.rowcount == 1:
+                    row = conn.execute(sa.select(outbox).where(outbox.c.id == ident)).one()
+                    letter = Letter(row.recipient, row.subject, row.body)
+                    return Claimed(ident, token, row.attempts, letter, row.created)
+        return None
+
+    def message(self, claimed: Claimed) -> EmailMessage:
+        """The message of a claimed row: the same bytes on every try and every server."""
+        return compose(claimed.letter, self.mail_from,
+                       message_id=message_id(claimed.ident, self.mail_from),
+                       date=claimed.created)
+
+    def _finish(self, claimed: Claimed, **values: object) -> bool:
+        with self._writer() as conn, conn.begin():
+            done = conn.execute(outbox.update().where(
+                outbox.c.id == claimed.ident, outbox.c.owner == claimed.token).values(
+                owner="", lease=0.0, **values))
+        return done.rowcount == 1
+
+    def sent(self, claimed: Claimed) -> None:
+        """Mark a claimed row sent."""
+        if self._finish(claimed, state=SENT, sent=self.clock(), error=None):
+            log.info("mail: message %s sent (try %d)", claimed.ident, claimed.attempts)
+        else:  # our lease ran out while sending: another server may send it again, same id
+            log.warning("mail: message %s sent after its lease ran out", claimed.ident)
+
+    def failed(self, claimed: Claimed, error: MailError) -> None:
+        """Defer a claimed row after ``error``, or fail it for good (a refusal, or the last
+        try)."""
+        reason = error.reason[:200]
+        if error.transient and claimed.attempts < self.policy.attempts:
+            wait = self.policy.retry_after(claimed.attempts)
+            self._finish(claimed, due=self.clock() + wait, error=reason)
+            log.warning("mail: message %s not sent (try %d): %s; next try in %.0f s",
+                        claimed.ident, claimed.attempts, reason, wait)
+        else:
+            self._finish(claimed, state=FAILED, error=reason)
+            log.error("mail: message %s failed for good after %d tries: %s", claimed.ident,
+                      claimed.attempts, reason)
+
+    def run_once(self, only: str | None = None, stop: threading.Event | None = None) -> int:
+        """Send every due row (``only``: that row) until none is left, the server fails or
+        ``stop`` is set; returns how many were sent. One SMTP session for the round."""
+        session: smtplib.SMTP | None = None
+        count = 0
+        try:
+            while stop is None or not stop.is_set():
+                claimed = self.claim(only)
+                if claimed is None:
+                    break
+                try:
+                    if session is None:
+                        session = self.server.connect()
+                    send(session, self.message(claimed), self.server.label)
+                except MailError as exc:
+                    self.failed(claimed, exc)
+                    if exc.transient:  # the server is failing: the next round tries again
+                        break
+                    continue
+                self.sent(claimed)
+                count += 1
+        finally:
+            if session is not None:
+                _quit(session)
+        return count
+
+
+def _quit(session: smtplib.SMTP) -> None:
+    try:
+        session.quit()
+    except (smtplib.SMTPException, OSError):
+        session.close()
+
+
+class SenderThread:
+    """``Sender.run_once`` in a background thread: every ``every_s`` seconds, and at once when
+    woken (a message was queued here); ``stop`` lets a message being sent finish."""
+
+    def __init__(self, sender: Sender, every_s: float = 5.0) -> None:
+        self.sender = sender
+        self.every_s = every_s
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="kit-mail", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def wake(self) -> None:
+        """Look at the outbox now rather than at the next tick."""
+        self._wake.set()
+
+    def stop(self, timeout: float | None = None) -> bool:
+        """Stop after the message being sent (if any); whether the thread has ended."""
+        self._stop.set()
+        self._wake.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout)
+        return not self._thread.is_alive()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                self.sender.run_once(stop=self._stop)
+            except Exception:  # a database hiccup: log it, try again at the next tick
+                log.exception("mail: the outbox could not be read")
+            self._wake.wait(self.every_s)
+            self._wake.clear()

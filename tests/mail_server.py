@@ -1,0 +1,91 @@
+"""A real SMTP server on loopback for the mail tests (aiosmtpd in a thread of its own).
+
+``Inbox`` is the handler: it keeps every message it accepted (parsed, with its envelope) and
+can be told to answer the next DATA commands with a failure (``fail_next``). ``smtp_server``
+is the fixture: a started server and its inbox, stopped after the test.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+import pytest
+from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import AuthResult, LoginPassword
+
+USER, PASSWORD = "relay-login@example.net", "s3cr3t-p@ss:word"
+
+
+@dataclass
+class Inbox:
+    """What the server received; ``fail_next`` DATA commands are answered ``failure``."""
+
+    messages: list = field(default_factory=list)
+    envelopes: list = field(default_factory=list)
+    fail_next: int = 0
+    failure: str = "451 4.3.0 Try again later"
+    refused: int = 0
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    async def handle_DATA(self, server, session, envelope) -> str:  # noqa: ANN001, N802
+        with self.lock:
+            if self.fail_next > 0:
+                self.fail_next -= 1
+                self.refused += 1
+                return self.failure
+            self.envelopes.append((envelope.mail_from, list(envelope.rcpt_tos)))
+            self.messages.append(email.message_from_bytes(envelope.content,
+                                                          policy=email.policy.default))
+        return "250 OK"
+
+    def ids(self) -> list[str]:
+        with self.lock:
+            return [m["Message-ID"] for m in self.messages]
+
+
+def check_login(server, session, envelope, mechanism, auth_data) -> AuthResult:  # noqa: ANN001
+    ok = (isinstance(auth_data, LoginPassword) and auth_data.login == USER.encode()
+          and auth_data.password == PASSWORD.encode())
+    return AuthResult(success=ok, handled=False)
+
+
+class Server:
+    """A started aiosmtpd server on 127.0.0.1 and its inbox."""
+
+    def __init__(self, *, login: bool = False, tls_context=None, port: int = 0) -> None:  # noqa: ANN001
+        from console_db import free_port
+
+        self.inbox = Inbox()
+        self.port = port or free_port()
+        options: dict = {}
+        if login:
+            # plain login allowed on loopback without TLS, as kit's smtp:// allows it there
+            options.update(authenticator=check_login, auth_required=True,
+                           auth_require_tls=tls_context is not None)
+        if tls_context is not None:
+            options.update(tls_context=tls_context, require_starttls=True)
+        self.controller = Controller(self.inbox, hostname="127.0.0.1", port=self.port,
+                                     **options)
+        self.controller.start()
+
+    def url(self, scheme: str = "smtp", login: bool = False) -> str:
+        from urllib.parse import quote
+
+        auth = f"{quote(USER, safe='')}:{quote(PASSWORD, safe='')}@" if login else ""
+        return f"{scheme}://{auth}127.0.0.1:{self.port}"
+
+    def stop(self) -> None:
+        self.controller.stop()
+
+
+@pytest.fixture
+def smtp_server() -> Iterator[Server]:
+    server = Server()
+    try:
+        yield server
+    finally:
+        server.stop()

@@ -1,0 +1,100 @@
+"""``kit serve --smtp URL --mail-from ADDR``: the server checks the login at start, sends what
+is queued in its database's outbox (also what was queued before it started), stops cleanly,
+and never writes the password; a wrong password is one ``Error:`` line without it."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette", reason="the web extra is not installed: pip install '.[web]'")
+pytest.importorskip("aiosmtpd", reason="aiosmtpd is not installed: pip install '.[test]'")
+
+import httpx  # noqa: E402
+from console_db import free_port  # noqa: E402
+from helpers import ROOT  # noqa: E402
+from mail_server import PASSWORD, USER, Server  # noqa: E402
+
+from kit.console.store import database_url, make_engine, migrate  # noqa: E402
+from kit.mail.letter import Letter  # noqa: E402
+from kit.mail.outbox import Key, entry, queue  # noqa: E402
+
+pytestmark = [pytest.mark.slow,  # aiosmtpd warns of a login without TLS, which we test
+              pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS")]
+
+
+def kit_serve(tmp_path: Path, port: int, *args: str, env: dict[str, str] | None = None,
+              ) -> subprocess.Popen:
+    environment = {**os.environ, "PYTHONPATH": str(ROOT), "KIT_CACHE_DIR": str(tmp_path / "c"),
+                   **(env or {})}
+    environment.pop("KIT_DATABASE_URL", None)
+    return subprocess.Popen(
+        [sys.executable, "-m", "kit", "serve", "--port", str(port), "--workers", "1",
+         "--no-prewarm", "--games", "lowest-unique", "--players", "3", "--paper", "a4", *args],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=environment)
+
+
+def put(url: str, key: Key) -> None:
+    engine = make_engine(database_url(url))
+    migrate(engine)
+    with engine.connect().execution_options(write=True) as conn, conn.begin():
+        queue(conn, key, Letter(f"{key.player.lower()}@example.org", f"Turn {key.turn}",
+                                "Your report.\n"))
+    engine.dispose()
+
+
+def test_kit_serve_sends_the_outbox_through_its_mail_server(
+        console_url: str, tmp_path: Path) -> None:
+    smtp = Server(login=True)
+    put(console_url, Key("g1", "Ann", 1, "report"))  # queued before the server starts
+    port = free_port()
+    process = kit_serve(tmp_path, port, "--database", console_url, "--mail-from",
+                        "gm@example.org", env={"KIT_SMTP_URL": smtp.url(login=True)})
+    try:
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline and process.poll() is None:
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.2)
+        put(console_url, Key("g1", "Bob", 1, "report"))  # queued while it runs
+        while len(smtp.inbox.messages) < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert sorted(m["To"] for m in smtp.inbox.messages) == ["ann@example.org",
+                                                                 "bob@example.org"]
+        process.send_signal(signal.SIGINT)
+        output = process.communicate(timeout=60)[0].decode()
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(30)
+        smtp.stop()
+    assert process.returncode in (0, 130), output[-2000:]
+    assert f"kit: mail goes out through smtp://127.0.0.1:{smtp.port} as gm@example.org" in output
+    assert "sent (try 1)" in output
+    assert PASSWORD not in output and USER not in output
+    engine = make_engine(database_url(console_url))
+    done = entry(engine, Key("g1", "Bob", 1, "report").ident)
+    engine.dispose()
+    assert done is not None and done.state == "sent"
+
+
+def test_a_wrong_password_stops_kit_serve_at_start_without_showing_it(tmp_path: Path) -> None:
+    smtp = Server(login=True)
+    try:
+        wrong = smtp.url(login=True).replace("word", "wrung")
+        process = kit_serve(tmp_path, free_port(), "--database", str(tmp_path / "db.sqlite3"),
+                            "--smtp", wrong, "--mail-from", "gm@example.org")
+        output = process.communicate(timeout=60)[0].decode()
+    finally:
+        smtp.stop()
+    assert process.returncode == 2
+    assert output == (f"Error: smtp: smtp://127.0.0.1:{smtp.port} refused the user name or "
+                      "password (535)\n")
