@@ -26,7 +26,7 @@ from kit.output import KitFiles  # noqa: E402
 from kit.registry import GAMES  # noqa: E402
 from kit.web import app as web_app  # noqa: E402
 from kit.web import guard, kits, pool  # noqa: E402
-from kit.web.http import SECURITY_HEADERS  # noqa: E402
+from kit.web.http import SECURITY_HEADERS, HTTPProblem, problem_answer  # noqa: E402
 from kit.web.kits import Rendered, ready_configs  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore:Using `httpx`")
@@ -456,9 +456,17 @@ def test_a_client_gets_its_connection_places_back_closed_or_dropped():
 def test_wrong_tokens_from_one_client_are_slowed_to_twenty_a_minute():
     from starlette.responses import PlainTextResponse
 
-    async def api(scope, receive, send):  # a token-guarded path that always says "wrong"
-        status = 403 if scope["path"].startswith("/api/") else 200
-        await PlainTextResponse("x", status_code=status)(scope, receive, send)
+    async def api(scope, receive, send):  # a token-guarded path that says every token is wrong
+        if scope["path"].startswith("/api/"):
+            try:
+                guard.refuse_wrong_token(scope)
+            except HTTPProblem as problem:
+                await problem_answer(scope, problem)(scope, receive, send)
+                return
+            await PlainTextResponse("x", status_code=403)(scope, receive, send)
+            return
+        await PlainTextResponse("x", status_code=403 if "gm" in scope["path"] else 200)(
+            scope, receive, send)
 
     app = guard.Guard(api, allowed_hosts=["testserver"])
     one, two = TestClient(app), TestClient(app, client=("10.0.0.2", 1))  # no lifespan to run
@@ -466,9 +474,29 @@ def test_wrong_tokens_from_one_client_are_slowed_to_twenty_a_minute():
     assert answers == [403] * guard.MAX_WRONG_TOKENS + [429]
     refused = one.get("/api/games/g1/log.toml")
     assert refused.status_code == 429 and 0 < int(refused.headers["retry-after"]) <= 60
+    assert refused.json()["errors"][0]["field"] == "authorization"  # JSON on the API
     assert one.get("/elsewhere").status_code == 200  # the rest of the site still answers
+    assert one.get("/console/g1/gm").status_code == 403  # a 403 the console did not count
     assert two.get("/api/games/g1/log.toml").status_code == 403  # another client is not
     wrong = guard.WrongTokens(limit=2, window=60)
     wrong.note("a", 0.0)
     wrong.note("a", 1.0)
     assert wrong.wait("a", 30.0) == 30.0 and wrong.wait("a", 61.0) == 0.0
+
+
+def test_only_the_consoles_wrong_tokens_count_never_other_refusals():
+    """403s the console did not call wrong tokens (a cross-site post, a page without its
+    cookie) leave the counter alone; without a guard in front nothing is counted."""
+    from starlette.responses import PlainTextResponse
+
+    async def refusing(scope, receive, send):
+        await PlainTextResponse("no", status_code=403)(scope, receive, send)
+
+    app = guard.Guard(refusing, allowed_hosts=["testserver"])
+    client = TestClient(app)
+    for _ in range(guard.MAX_WRONG_TOKENS + 5):
+        assert client.post("/console/new/wmn", headers={"sec-fetch-site": "cross-site"}
+                           ).status_code == 403
+        assert client.get("/console/g1/gm").status_code == 403
+    assert app.wrong_tokens.wait("testclient", time.monotonic()) == 0.0
+    guard.refuse_wrong_token({"type": "http", "client": ("10.0.0.9", 1)})  # no guard: no-op

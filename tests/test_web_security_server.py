@@ -242,3 +242,86 @@ def test_the_server_times_out_heads_not_silent_waits():
     # a client waits silently while its ready-made kit is in line: no read timeout may cut it
     assert config.read_timeout is None
     assert config.include_server_header is False and config.accesslog is None
+
+
+def test_short_connections_in_a_row_are_all_answered(server):
+    """A script opening a connection per call (the README's curl session): each closed
+    connection gives its place back at once, so more calls in a row than an address's share
+    are all answered."""
+    port, _ = server
+    source = "127.0.0.6"
+    statuses = [answer(port, "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", source)[0]
+                for _ in range(45)]
+    assert statuses == [200] * 45
+    start = time.monotonic()
+    more = [answer(port, "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", source)[0]
+            for _ in range(MAX_CONNECTIONS_PER_CLIENT + 20)]
+    assert more == [200] * (MAX_CONNECTIONS_PER_CLIENT + 20)
+    assert time.monotonic() - start < 20
+
+
+def api(port: int, method: str, path: str, source: str = "127.0.0.1", body: object = None,
+        headers: str = "") -> tuple[int, dict[str, str], bytes]:
+    data = json.dumps(body).encode() if body is not None else b""
+    kind = "Content-Type: application/json\r\n" if body is not None else ""
+    return answer(port, f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{kind}"
+                        f"Content-Length: {len(data)}\r\n{headers}\r\n", source, data)
+
+
+NEW_GAME = {"game": "whats-my-number", "players": 5}
+
+
+def test_wrong_tokens_never_lock_out_the_right_one_or_the_public(server):
+    port, _ = server
+    source = "127.0.0.7"
+    status, _, body = api(port, "POST", "/api/games", source, NEW_GAME)
+    assert status == 201
+    made = json.loads(body)
+    game, token = made["id"], made["gm_token"]
+    wrong = [answer(port, f"GET /console/{game}/gm/{'x' * 43} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                    "\r\n", source)[0] for _ in range(25)]
+    assert wrong[:20] == [403] * 20 and set(wrong[20:]) == {429}
+    bearer = [api(port, "GET", f"/api/games/{game}/state.json", source,
+                  headers="Authorization: Bearer wrong\r\n")[0] for _ in range(2)]
+    assert bearer == [429, 429]
+    # the same address, with the right token, and everyone's public pages: never throttled
+    status, headers, _ = answer(port, f"GET /console/{game}/gm/{token} HTTP/1.1\r\n"
+                                "Host: 127.0.0.1\r\n\r\n", source)
+    assert status == 303 and headers["cache-control"] == "no-store"
+    assert api(port, "GET", f"/api/games/{game}/state.json", source,
+               headers=f"Authorization: Bearer {token}\r\n")[0] == 200
+    for path in (f"/console/{game}", f"/console/{game}/standings",
+                 f"/api/games/{game}/public.json"):
+        assert answer(port, f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", source)[0] == 200
+    # a page asked for without the cookie is a 403, and counts nothing
+    assert answer(port, f"GET /console/{game}/gm HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+                  "127.0.0.8")[0] == 403
+
+
+def test_behind_the_tls_proxy_links_are_https_and_the_cookie_secure(server):
+    port, _ = server
+    through = "X-Forwarded-For: 203.0.113.20\r\nX-Forwarded-Proto: https\r\n"
+    site = "Origin: https://kits.test\r\nSec-Fetch-Site: same-origin\r\n"
+    data = json.dumps(NEW_GAME).encode()
+    head = ("POST /api/games HTTP/1.1\r\nHost: kits.test\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(data)}\r\n")
+    status, _, body = answer(port, head + through + site + "\r\n", PROXY, data)
+    assert status == 201, body  # a same-origin post of the HTTPS site passes
+    made = json.loads(body)
+    assert made["gm_url"].startswith("https://kits.test/console/")
+    assert made["public_url"].startswith("https://kits.test/console/")
+    link = made["gm_url"].removeprefix("https://kits.test")
+    status, headers, _ = answer(port, f"GET {link} HTTP/1.1\r\nHost: kits.test\r\n{through}\r\n",
+                                PROXY)
+    assert status == 303 and "secure" in headers["set-cookie"].lower()
+    # without Sec-Fetch-Site, the Origin decides: the http:// one is another origin
+    plain = "Origin: http://kits.test\r\n"
+    assert answer(port, head + through + plain + "\r\n", PROXY, data)[0] == 403
+    # the header counts only from the proxy: a client cannot say it came over HTTPS
+    status, _, body = answer(port, "POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                             f"Content-Type: application/json\r\nContent-Length: {len(data)}"
+                             "\r\nX-Forwarded-Proto: https\r\n\r\n", "127.0.0.9", data)
+    assert status == 201 and json.loads(body)["gm_url"].startswith("http://127.0.0.1")
+    status, headers, _ = answer(port, f"GET {link} HTTP/1.1\r\nHost: kits.test\r\n\r\n",
+                                "127.0.0.9")
+    assert status == 303 and "secure" not in headers["set-cookie"].lower()

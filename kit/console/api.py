@@ -27,6 +27,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..errors import KitError, Problems
+from ..web.guard import refuse_wrong_token
 from .refusals import Conflict, NotFound
 from .service import Console, Created
 from .specs import console_games
@@ -113,6 +114,7 @@ async def _gm(request: Request) -> tuple[Console, str]:
         raise ApiError(401, "authorization", "give the game master's token: Authorization: "
                        "Bearer <gm_token>")
     if not await run_in_threadpool(console.authorize, game_id, token.strip()):
+        refuse_wrong_token(request.scope)  # 429 past the guard's limit of wrong tokens
         raise ApiError(403, "authorization", "that is not this game's game master token")
     return console, game_id
 

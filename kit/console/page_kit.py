@@ -14,6 +14,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from ..i18n import N_, words
+from ..web.guard import refuse_wrong_token
 from ..web.pages import language_links, negotiate, site_environment
 from .refusals import NotFound
 from .views import guard
@@ -85,6 +86,8 @@ async def require_gm(request: Request) -> str:
     if not token or not await call(console(request).authorize, game_id, token):
         if not await call(console(request).exists, game_id):
             raise PageProblem(404, N_("No such game"), N_("There is no game at this address."))
+        if token:  # a wrong cookie counts; a page asked for without one does not
+            refuse_wrong_token(request.scope)
         raise PageProblem(403, N_("Game master only"),
                           N_("This page is for the game master. Open your game master link "
                              "(the one the console gave you when the game was made) in this "

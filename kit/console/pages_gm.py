@@ -19,6 +19,7 @@ from starlette.responses import Response
 from ..errors import KitError
 from ..game import FormRead
 from ..i18n import N_, Words, words
+from ..web.guard import refuse_wrong_token
 from .page_kit import (
     PageProblem,
     call,
@@ -191,6 +192,7 @@ async def gm_link(request: Request) -> Response:
     """``/console/{id}/gm/{token}``: the token becomes the game's cookie, then the console."""
     game_id, token = request.path_params["id"], request.path_params["token"]
     if not await call(console(request).authorize, game_id, token):
+        refuse_wrong_token(request.scope)  # 429 past the guard's limit of wrong tokens
         raise PageProblem(403, N_("Link not valid"),
                           N_("This game master link is not valid for this game. Check that it "
                              "was copied whole."))

@@ -18,6 +18,7 @@ from starlette.responses import Response
 
 from ..i18n import N_, words
 from ..registry import game_spec
+from ..web.guard import refuse_wrong_token
 from .page_kit import PageProblem, call, console, language, render
 from .refusals import NotFound
 from .service import GM, PUBLIC, Console
@@ -118,6 +119,8 @@ async def report_file(request: Request) -> Response:
     who = await _viewer(request, game_id)
     hidden = (await call(service.view, game_id, PUBLIC)).hidden
     if who != GM and any(word in name for word in hidden):
+        if guard.gm_token(request):  # a wrong cookie counts; asking without one does not
+            refuse_wrong_token(request.scope)
         raise PageProblem(403, N_("Game master only"), N_("This file is for the game master."))
     if name == "report.txt":
         base = f"{request.url.scheme}://{request.url.netloc}/console/{game_id}/files/"

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import hmac
 import ipaddress
 import logging
@@ -49,6 +50,8 @@ import time
 from collections.abc import Iterable, Sequence
 from functools import partial
 
+from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
@@ -63,11 +66,20 @@ from ..i18n import LANGUAGES, N_, words
 from ..mail.commands import MailSetup
 from ..mail.outbox import Sender, SenderThread
 from ..resources import fonts_dir
-from .guard import LOOPBACK_HOSTS, BodyTimeout, Guard, TrustedProxies, listen
+from .guard import (
+    LOOPBACK_HOSTS,
+    BodyTimeout,
+    Guard,
+    TrustedProxies,
+    busy_problem,
+    listen,
+    redact_path,
+)
 from .http import (
     HTTPProblem,
     file_response,
     page_response,
+    problem_answer,
     problem_response,
     read_form,
     static_response,
@@ -339,7 +351,29 @@ async def health(request: Request) -> Response:
 
 async def on_problem(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPProblem)
-    return problem_response(exc, **page_language(request))
+    return problem_answer(request.scope, exc, **page_language(request))
+
+
+def database_unavailable(exc: BaseException) -> bool:
+    """Whether ``exc`` says the database cannot be used just now: SQLAlchemy's
+    ``OperationalError`` (SQLite "database is locked" past the busy timeout, "database or disk is
+    full", a PostgreSQL lock timeout or a lost connection), a connection pool with none free,
+    or a full disk under the report files."""
+    if isinstance(exc, OperationalError | PoolTimeout):
+        return True
+    return isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT)
+
+
+async def on_unavailable(request: Request, exc: Exception) -> Response:
+    """503 with ``Retry-After`` for a database that cannot be used just now (JSON on the API, a
+    page elsewhere); one log line, without the statement or its values (they may hold
+    secrets). Anything else is the 500 it was."""
+    if not database_unavailable(exc):
+        raise exc
+    cause = getattr(exc, "orig", None) or exc
+    log.warning("database unavailable on %s: %s: %s", redact_path(request.url.path),
+                type(cause).__name__, (str(cause).splitlines() or [""])[0][:200])
+    return problem_answer(request.scope, busy_problem(), **page_language(request))
 
 
 async def on_busy(request: Request, exc: Exception) -> Response:
@@ -461,7 +495,12 @@ def create_app(*, workers: int = 2, queue: int | None = None, cache_mb: int = 25
     app = KitApp(routes=[*ROUTES, *console_routes()], lifespan=lifespan,
                  exception_handlers={HTTPProblem: on_problem, Busy: on_busy,
                                      BodyTimeout: on_body_timeout,
-                                     HTTPException: on_http_error, Exception: on_error})
+                                     HTTPException: on_http_error,
+                                     # on_unavailable lets an OSError that is not a full
+                                     # disk (a missing file, say) be the 500 it is
+                                     OperationalError: on_unavailable,
+                                     PoolTimeout: on_unavailable, OSError: on_unavailable,
+                                     Exception: on_error})
     app.router.redirect_slashes = False  # its redirects are absolute, built from Host
     app.guard_options = {"allowed_hosts": TEST_HOSTS if allowed_hosts is None else allowed_hosts,
                          "proxies": TrustedProxies(forwarded_allow_ips)}
@@ -496,6 +535,46 @@ def server_config() -> object:
     config.accesslog = None  # guard.Guard writes the access log, tokens redacted
     config.errorlog = logging.getLogger("hypercorn.error")  # through our handler, once
     return config
+
+
+def close_when_clients_leave() -> None:
+    """Make Hypercorn close a connection as soon as its client has closed it.
+
+    Hypercorn (0.18) keeps such a socket (in CLOSE-WAIT) until the connection's keep-alive timer
+    fires, 5 s later: it waits for that timer before it closes. The connection's place in its
+    address's share (``guard.ClientShareListener``) is given back only when the socket is
+    closed, so 32 short connections in a row, as a script opening one per call makes, filled
+    the share for 5 s. ``worker_serve`` makes its connections from ``run.TCPServer``, so this
+    one name is replaced, by a subclass that stops the timer when the client has gone (a
+    request still running finishes first, as before).
+    """
+    from hypercorn.asyncio import run
+    from hypercorn.asyncio.tcp_server import TCPServer
+
+    class ClosingTCPServer(TCPServer):
+        """Hypercorn's connection, closed without waiting once its client closed it."""
+
+        async def _read_data(self) -> None:
+            await super()._read_data()
+            await self.idle_task.stop()  # the client is gone: nothing more can come
+
+    if run.TCPServer is TCPServer:
+        run.TCPServer = ClosingTCPServer  # type: ignore[misc]
+
+
+def open_files_limit(wanted: int = 65536) -> int:
+    """Raise this process's limit of open files towards ``wanted`` (as far as the hard limit
+    allows): every connection is one, and each address may hold
+    ``guard.MAX_CONNECTIONS_PER_CLIENT``. Returns the limit now in force."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            soft = target
+    return soft
 
 
 def _loopback(host: str) -> bool:
@@ -535,6 +614,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 2, queue: in
                      games=games, players=players, papers=papers, database=database,
                      allowed_hosts=hosts, forwarded_allow_ips=proxies, mail=mail)
     listener = listen(host, port, proxies=TrustedProxies(proxies))
+    open_files_limit()
+    close_when_clients_leave()
     config = server_config()
     logging.basicConfig(level=logging.INFO, format="%(levelname)s: %(message)s",
                         stream=sys.stderr)

@@ -7,32 +7,49 @@ middleware, so a 500 gets the same headers as a 200). In order:
 1. **Client address.** The peer's IP, or, when the peer is one of ``--forwarded-allow-ips``
    (a reverse proxy), the right-most address of ``X-Forwarded-For`` that is not itself a
    trusted proxy. A client that is not a trusted proxy cannot choose its address. The result is
-   ``scope["client"]``: the per-client limits of the render queue (``pool``) count by it.
+   ``scope["client"]``: the per-client limits of the render queue (``pool``) count by it. Such a
+   proxy's ``X-Forwarded-Proto`` (``https`` or ``http``) is also the request's scheme, so the
+   links the console builds, its cookie's ``Secure`` and the same-origin checks follow the
+   site the browser sees.
 2. **Host.** A ``Host`` the server does not serve (``--allowed-host``; loopback names and the
    address the connection came in on by default) is 400: a page on ``evil.example`` that
    rebinds its name to 127.0.0.1 cannot read our answers. (Starlette's
    ``TrustedHostMiddleware`` cuts ``[::1]:8000`` at the first colon and answers in plain
    English; this check parses IPv6 literals and answers with our page.)
-3. **Head size.** A query over 8 KB is 414, more than 100 headers or 16 KB of them is 431.
+3. **Head.** A query over 8 KB is 414, more than 100 headers or 16 KB of them is 431, a
+   request with both ``Content-Length`` and ``Transfer-Encoding`` is 400 (two framings that
+   a proxy and we could read differently).
 4. **Origin.** A state-changing method (POST, PUT, PATCH, DELETE) from another site is 403:
    ``Sec-Fetch-Site`` (set by the browser, a page cannot forge it) must be ``same-origin`` or
    ``none``; without it, an ``Origin`` must be this server's own. A request with neither (curl,
    a script with a bearer token) passes: it is not a browser a site could steer.
-5. **Body deadline.** The whole body must arrive within 10 s of the request (``BodyTimeout``,
+5. **Writes.** At most ``MAX_WRITES`` state-changing requests are worked on at once; the next
+   wait on the event loop (holding no thread) up to ``WRITE_WAIT_S``, then 503 with
+   ``Retry-After``. A locked database then holds a few of the server's threads, never all of
+   them: pages and reads of other games go on.
+6. **Body deadline.** The whole body must arrive within 10 s of the request (``BodyTimeout``,
    which the app answers with 408); an answer sent before the body was read whole says
    ``Connection: close``, so a trickled body never keeps the connection.
-6. **Wrong tokens.** Past ``MAX_WRONG_TOKENS`` 401/403 answers in a minute on the console's
-   and the API's paths, a client gets 429 there until the minute is over (``WrongTokens``).
-7. **Answers.** Every answer gets the security headers it does not set itself (CSP, nosniff,
-   frame-ancestors, Referrer-Policy, ...), and one access-log line: client, method, path with
-   any ``/gm/<token>`` segment redacted and the query's values dropped, status, bytes, time.
-   Headers are never logged (so no ``Authorization``).
+7. **Wrong tokens.** The console tells the guard of each wrong game-master token it was given
+   (a wrong ``/gm/<token>`` link, bearer or cookie: ``refuse_wrong_token``); past
+   ``MAX_WRONG_TOKENS`` of them in a minute, the client's next wrong one is 429 instead of
+   403. Nothing else counts (not the guard's own cross-site refusals, not a page asked for
+   without the cookie), and a request whose token is right is never refused by it: a page of
+   another site cannot lock the game master out, and neither can a player on the same Wi-Fi.
+8. **Answers.** Every answer gets the security headers it does not set itself (CSP, nosniff,
+   frame-ancestors, Referrer-Policy, ...), an answer on the console's and the API's paths
+   ``Cache-Control: no-store`` unless it says otherwise, and one access-log line: client,
+   method, path with any ``/gm/<token>`` segment redacted and the query's values dropped,
+   status, bytes, time. Headers are never logged (so no ``Authorization``). The guard's own
+   refusals are JSON on the API's paths (``/api/``), a page elsewhere.
 
 Connections come before any of this. ``ClientShareListener`` is the listening socket: it
 accepts at most ``MAX_CONNECTIONS_PER_CLIENT`` open connections from one address (trusted
-proxies excepted) and closes the rest at once, so 200 sockets from one client leave room for
-everyone else. The ASGI server (Hypercorn, ``app.serve``) closes a connection that has not
-sent a whole request head within its ``keep_alive_timeout``.
+proxies excepted) and closes the rest at once, so a client's 1,000 sockets leave room for
+everyone else, while a party of 100 phones behind one Wi-Fi router (one address) all get in. A
+connection stops counting the moment it is closed; the ASGI server (Hypercorn, ``app.serve``)
+closes one whose client has gone at once, and one that has not sent a whole request head within
+its ``keep_alive_timeout``.
 """
 
 from __future__ import annotations
@@ -52,7 +69,7 @@ from urllib.parse import urlsplit
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..i18n import N_
-from .http import SECURITY_HEADERS, HTTPProblem, problem_response
+from .http import SECURITY_HEADERS, HTTPProblem, problem_answer
 
 access_log = logging.getLogger("kit.web.access")
 
@@ -61,11 +78,17 @@ BODY_TIMEOUT_S = 10.0
 MAX_QUERY = 8 * 1024
 MAX_HEADERS = 100
 MAX_HEADER_BYTES = 16 * 1024
-MAX_CONNECTIONS_PER_CLIENT = 32  # browsers open 6 per host; a household behind one NAT, a few
+# a party behind one Wi-Fi router is one address: 100 phones, each with a connection or two
+# (a browser opens up to 6 to a host while a page loads, and closes the spare ones)
+MAX_CONNECTIONS_PER_CLIENT = 256
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
-TOKEN_PATHS = ("/console", "/api/")  # where a game-master token is asked for
-MAX_WRONG_TOKENS = 20  # 401/403 answers there per client per minute; then 429 for the rest
+PRIVATE_PATHS = ("/console", "/api/")  # the console's answers: never kept by a cache
+MAX_WRONG_TOKENS = 20  # wrong game-master tokens per client per minute; then 429 for the rest
 WRONG_TOKEN_WINDOW_S = 60.0
+WRONG_TOKENS = "kit.wrong_tokens"  # the scope key the console finds the counter under
+MAX_WRITES = 8  # state-changing requests worked on at once (of the server's 40 threads)
+WRITE_WAIT_S = 5.0  # how long the next one waits for its turn before 503
+RETRY_S = 5
 _GM_SEGMENT = re.compile(r"(/gm/)[^/?#]+")
 
 
@@ -99,9 +122,10 @@ def split_host(value: str) -> str | None:
 
 
 class WrongTokens:
-    """Each client's recent 401/403 answers on ``TOKEN_PATHS``: past ``limit`` in ``window``
-    seconds it must wait (token guessing; a 256-bit token is out of reach anyway, but a wrong
-    link should not be a free loop). Used on the event loop only; at most ``clients`` kept."""
+    """Each client's recent wrong game-master tokens: past ``limit`` in ``window`` seconds its
+    next wrong one is refused with 429 (token guessing; a 256-bit token is out of reach anyway,
+    but a wrong link should not be a free loop). Used on the event loop only (the console's
+    handlers, not their threads); at most ``clients`` kept."""
 
     def __init__(self, limit: int = MAX_WRONG_TOKENS, window: float = WRONG_TOKEN_WINDOW_S,
                  clients: int = 10000) -> None:
@@ -123,6 +147,23 @@ class WrongTokens:
         self._seen.move_to_end(client)
         while len(self._seen) > self.clients:
             self._seen.popitem(last=False)
+
+
+def refuse_wrong_token(scope: Scope) -> None:
+    """Count a wrong game-master token (a wrong ``/gm/<token>`` link, bearer or cookie) given by
+    this request's client; raises the 429 to answer instead of the 403 once the client is past
+    ``MAX_WRONG_TOKENS`` a minute. Without a ``Guard`` in front (the console's routes alone, in
+    tests) nothing is counted."""
+    counter = scope.get(WRONG_TOKENS)
+    if not isinstance(counter, WrongTokens):
+        return
+    client, now = (scope.get("client") or ("", 0))[0] or "", time.monotonic()
+    wait = counter.wait(client, now)
+    counter.note(client, now)
+    if wait:
+        raise HTTPProblem(429, N_("Too many wrong links"), N_(
+            "Too many wrong game links or tokens came from your address. Please wait a "
+            "minute."), {"Retry-After": str(math.ceil(wait))}, field="authorization")
 
 
 class TrustedProxies:
@@ -154,6 +195,17 @@ class TrustedProxies:
                     return peer  # garbage from the proxy's own client: count the proxy
         return hops[0] if hops else peer
 
+    def scheme(self, scope: Scope) -> str:
+        """The scheme the client used: a trusted proxy's ``X-Forwarded-Proto`` (``http`` or
+        ``https``), else the connection's own."""
+        peer = (scope.get("client") or ("", 0))[0] or ""
+        own = str(scope.get("scheme", "http"))
+        if not self.networks or not self.trusted(peer):
+            return own
+        said = [v for k, v in scope["headers"] if k == b"x-forwarded-proto"]
+        value = said[-1].decode("latin-1").strip().lower() if len(said) == 1 else ""
+        return value if value in ("http", "https") else own
+
 
 def _headers(scope: Scope) -> dict[bytes, bytes]:
     return {k: v for k, v in scope["headers"]}
@@ -169,6 +221,9 @@ def check_request(scope: Scope, hosts: frozenset[str]) -> HTTPProblem | None:
         return HTTPProblem(414, N_("Address too long"), N_("The address of this request is "
                                                            "too long."))
     named = _headers(scope)
+    if b"transfer-encoding" in named and b"content-length" in named:
+        return HTTPProblem(400, N_("Unreadable request"),
+                           N_("The request said its length in two ways at once."))
     host = split_host(named.get(b"host", b"").decode("latin-1"))
     # the address this connection came in on is ours too (a LAN client of --host 0.0.0.0);
     # a rebinding page has a name of its own, never our address
@@ -176,14 +231,15 @@ def check_request(scope: Scope, hosts: frozenset[str]) -> HTTPProblem | None:
     if host is None or ("*" not in hosts and host not in hosts and host != here):
         return HTTPProblem(400, N_("Unknown host"),
                            N_("This server does not answer for that host name."))
-    if scope["method"] in UNSAFE_METHODS and not same_origin(named):
+    if scope["method"] in UNSAFE_METHODS and not same_origin(named, scope.get("scheme", "http")):
         return HTTPProblem(403, N_("Cross-site request refused"),
                            N_("Forms of this site can only be sent from its own pages."))
     return None
 
 
-def same_origin(headers: dict[bytes, bytes]) -> bool:
-    """Whether a state-changing request comes from our own pages (or from no browser)."""
+def same_origin(headers: dict[bytes, bytes], scheme: str = "http") -> bool:
+    """Whether a state-changing request comes from our own pages (or from no browser);
+    ``scheme``: the one the client used (``TrustedProxies.scheme``)."""
     site = headers.get(b"sec-fetch-site")
     if site is not None:
         return site.strip().lower() in (b"same-origin", b"none")
@@ -194,7 +250,8 @@ def same_origin(headers: dict[bytes, bytes]) -> bool:
     own = headers.get(b"host", b"").decode("latin-1").strip().lower()
     default = {"http": ":80", "https": ":443"}.get(parts.scheme, "")
     netloc = parts.netloc.lower()
-    return bool(netloc) and netloc.removesuffix(default) == own.removesuffix(default)
+    return (bool(netloc) and parts.scheme == scheme
+            and netloc.removesuffix(default) == own.removesuffix(default))
 
 
 def _has_body(scope: Scope) -> bool:
@@ -207,30 +264,32 @@ class Guard:
     """The outermost ASGI layer of ``kit serve`` (see the module's docstring)."""
 
     def __init__(self, app: ASGIApp, *, allowed_hosts: Iterable[str] = LOOPBACK_HOSTS,
-                 proxies: TrustedProxies | None = None) -> None:
+                 proxies: TrustedProxies | None = None, writes: int = MAX_WRITES,
+                 write_wait: float = WRITE_WAIT_S) -> None:
         self.app = app
         self.hosts = frozenset(h.strip().lower().strip("[]") for h in allowed_hosts)
         self.proxies = proxies or TrustedProxies()
         self.wrong_tokens = WrongTokens()
+        self.writes, self.write_wait = asyncio.Semaphore(writes), write_wait
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         start = time.monotonic()
+        scope["scheme"] = self.proxies.scheme(scope)  # before the client is rewritten
         client = self.proxies.client(scope)
         scope["client"] = (client, (scope.get("client") or ("", 0))[1])
+        scope[WRONG_TOKENS] = self.wrong_tokens
         answer = {"status": 0, "bytes": 0}
         body = {"done": not _has_body(scope)}
-        tokens = scope["path"].startswith(TOKEN_PATHS)
+        private = scope["path"].startswith(PRIVATE_PATHS)
 
         async def send_guarded(message: Message) -> None:
             if message["type"] == "http.response.start":
                 answer["status"] = message["status"]
-                if tokens and message["status"] in (401, 403):
-                    self.wrong_tokens.note(client, time.monotonic())
-                message = {**message, "headers": _with_headers(message.get("headers", []),
-                                                               close=not body["done"])}
+                message = {**message, "headers": _with_headers(
+                    message.get("headers", []), close=not body["done"], no_store=private)}
             elif message["type"] == "http.response.body":
                 answer["bytes"] += len(message.get("body", b""))
             await send(message)
@@ -250,13 +309,10 @@ class Guard:
 
         try:
             problem = check_request(scope, self.hosts)
-            wait = self.wrong_tokens.wait(client, start) if tokens else 0.0
-            if problem is None and wait:
-                problem = HTTPProblem(429, N_("Too many wrong links"), N_(
-                    "Too many wrong game links or tokens came from your address. Please wait a "
-                    "minute."), {"Retry-After": str(math.ceil(wait))})
             if problem is not None:
-                await problem_response(problem)(scope, receive_timed, send_guarded)
+                await problem_answer(scope, problem)(scope, receive_timed, send_guarded)
+            elif scope["method"] in UNSAFE_METHODS:
+                await self._write(scope, receive_timed, send_guarded)
             else:
                 await self.app(scope, receive_timed, send_guarded)
         finally:
@@ -265,16 +321,42 @@ class Guard:
                             answer["status"], answer["bytes"],
                             (time.monotonic() - start) * 1000)
 
+    async def _write(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """A state-changing request, once one of the ``MAX_WRITES`` places is free (503 when
+        none is within ``write_wait``)."""
+        try:
+            async with asyncio.timeout(self.write_wait):
+                await self.writes.acquire()
+        except TimeoutError:
+            await problem_answer(scope, busy_problem())(scope, receive, send)
+            return
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.writes.release()
 
-def _with_headers(headers: Iterable[tuple[bytes, bytes]],
-                  close: bool) -> list[tuple[bytes, bytes]]:
+
+def busy_problem() -> HTTPProblem:
+    """The 503 of a server that cannot save or read just now (a locked or full database, or
+    every place for a change taken); the client may try again shortly."""
+    return HTTPProblem(503, N_("Please try again in a moment"), N_(
+        "The server could not save or read this just now (its database is busy or full). "
+        "Nothing was changed. Please try again in a few seconds."),
+        {"Retry-After": str(RETRY_S)}, field="database")
+
+
+def _with_headers(headers: Iterable[tuple[bytes, bytes]], close: bool,
+                  no_store: bool = False) -> list[tuple[bytes, bytes]]:
     """The answer's headers plus the security headers it does not set itself; ``close`` adds
-    ``Connection: close`` (the body was not read whole)."""
+    ``Connection: close`` (the body was not read whole), ``no_store`` a ``Cache-Control:
+    no-store`` unless the answer has its own."""
     headers = list(headers)
     present = {k.decode("latin-1").lower() for k, _ in headers}
     for name, value in SECURITY_HEADERS.items():
         if name not in present:
             headers.append((name.encode("latin-1"), value.encode("latin-1")))
+    if no_store and "cache-control" not in present:
+        headers.append((b"cache-control", b"no-store"))
     if close and "connection" not in present:
         headers.append((b"connection", b"close"))
     return headers
@@ -295,7 +377,9 @@ class _ClientSocket(socket.socket):
 
     def __del__(self) -> None:  # dropped unclosed: the place must not be lost for good
         self._give_back()
-        super().__del__()
+        finalize = getattr(super(), "__del__", None)  # the C socket's, not in the stubs
+        if finalize is not None:
+            finalize()
 
     def _give_back(self) -> None:
         release, self._release = getattr(self, "_release", None), None

@@ -15,10 +15,11 @@ from __future__ import annotations
 import io
 import zipfile
 from collections.abc import Mapping
+from typing import Any
 from urllib.parse import parse_qsl
 
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..i18n import DEFAULT as DEFAULT_LANGUAGE
@@ -50,19 +51,21 @@ MEDIA_TYPES = {".pdf": "application/pdf", ".html": "text/html; charset=utf-8",
 
 
 class HTTPProblem(Exception):
-    """A request we answer with a short page and a 4xx/5xx status.
+    """A request we answer with a short page (JSON on the API's paths) and a 4xx/5xx status.
 
     ``heading`` and ``text`` are English msgids (mark them with ``N_``), translated when the page
-    is made; ``values`` fill the text's ``%(name)s`` placeholders.
+    is made; ``values`` fill the text's ``%(name)s`` placeholders; ``field`` is what the API's
+    answer names as wrong.
     """
 
     def __init__(self, status: int, heading: str, text: str,
                  headers: Mapping[str, str] | None = None,
-                 values: Mapping[str, object] | None = None) -> None:
+                 values: Mapping[str, object] | None = None, field: str = "request") -> None:
         super().__init__(text % dict(values) if values else text)
         self.status, self.heading, self.text = status, heading, text
         self.headers = dict(headers or {})
         self.values = dict(values or {})
+        self.field = field
 
 
 class SecurityHeaders:
@@ -90,7 +93,7 @@ class SecurityHeaders:
 
 
 def page_response(template: str, status: int = 200, headers: Mapping[str, str] | None = None,
-                  **context: object) -> HTMLResponse:
+                  **context: Any) -> HTMLResponse:
     """A page of the site; its language is ``context['lang']`` (default English)."""
     lang = str(context.get("lang", DEFAULT_LANGUAGE))
     return HTMLResponse(render_page(template, **context), status_code=status,
@@ -106,6 +109,26 @@ def problem_response(problem: HTTPProblem, lang: str = DEFAULT_LANGUAGE,
     return page_response("site/message.html", problem.status, problem.headers, lang=lang,
                          heading=w.gettext(problem.heading), text=w.gettext(problem.text, **values),
                          **page)
+
+
+API_PATHS = "/api/"  # the JSON API: its answers are JSON, errors included
+
+
+def problem_json(problem: HTTPProblem) -> JSONResponse:
+    """The problem as the JSON API says every problem: ``{"errors": [{field, message, text}]}``
+    (in English, as the API's other answers)."""
+    message = str(problem)
+    return JSONResponse({"errors": [{"field": problem.field, "message": message,
+                                     "text": f"{problem.field}: {message}"}]},
+                        problem.status, headers={"cache-control": "no-store", **problem.headers})
+
+
+def problem_answer(scope: Scope, problem: HTTPProblem, lang: str = DEFAULT_LANGUAGE,
+                   **page: object) -> Response:
+    """The answer to ``problem``: JSON on the API's paths, else its page in ``lang``."""
+    if str(scope.get("path", "")).startswith(API_PATHS):
+        return problem_json(problem)
+    return problem_response(problem, lang, **page)
 
 
 async def read_form(request: Request) -> dict[str, str]:
