@@ -7,7 +7,10 @@ caller saw; a stale one changes nothing and raises ``Stale`` (optimistic concurr
 
 SQLite runs through the standard library's ``sqlite3``: WAL, foreign keys on, ``synchronous =
 FULL`` (a commit is on disk before the 201 goes out, so a SIGKILL loses nothing), writes begin
-``IMMEDIATE`` (no lock upgrade deadlocks between threads) and wait up to 30 s for the lock.
+``IMMEDIATE`` (no lock upgrade deadlocks between threads) and wait up to ``LOCK_WAIT_S`` for the
+lock; PostgreSQL waits as long for a lock, and a free pooled connection as long on both. Past
+it SQLAlchemy raises ``OperationalError`` (or the pool's ``TimeoutError``), which ``kit serve``
+answers with 503 and ``Retry-After``: a locked database holds a request for seconds, not 30 s.
 """
 
 from __future__ import annotations
@@ -25,6 +28,8 @@ from sqlalchemy import event
 from sqlalchemy.engine import URL, Engine, make_url
 
 from ..errors import ConfigError
+
+LOCK_WAIT_S = 5.0  # how long a request waits for a locked database before it is answered 503
 
 metadata = sa.MetaData()
 
@@ -120,7 +125,7 @@ def _sqlite_setup(engine: Engine) -> None:
         dbapi_connection.isolation_level = None  # we issue BEGIN ourselves (below)
         cursor = dbapi_connection.cursor()
         for pragma in ("journal_mode = WAL", "foreign_keys = ON", "synchronous = FULL",
-                       "busy_timeout = 30000"):
+                       f"busy_timeout = {int(LOCK_WAIT_S * 1000)}"):
             cursor.execute(f"PRAGMA {pragma}")
         cursor.close()
 
@@ -133,12 +138,17 @@ def _sqlite_setup(engine: Engine) -> None:
 def make_engine(url: URL) -> Engine:
     """An engine for ``url`` with the settings above; the schema is not touched here."""
     if url.get_backend_name() == "sqlite":
-        engine = sa.create_engine(url, connect_args={"timeout": 30, "check_same_thread": False},
-                                  pool_size=8, max_overflow=16, poolclass=sa.pool.QueuePool)
+        engine = sa.create_engine(url, connect_args={"timeout": LOCK_WAIT_S,
+                                                     "check_same_thread": False},
+                                  pool_size=8, max_overflow=16, poolclass=sa.pool.QueuePool,
+                                  pool_timeout=LOCK_WAIT_S)
         _sqlite_setup(engine)
         return engine
+    wait = int(LOCK_WAIT_S * 1000)
     return sa.create_engine(url, pool_size=8, max_overflow=16, pool_pre_ping=True,
-                            hide_parameters=True)
+                            hide_parameters=True, pool_timeout=LOCK_WAIT_S,
+                            connect_args={"options": f"-c lock_timeout={wait}",
+                                          "connect_timeout": int(LOCK_WAIT_S)})
 
 
 _MIGRATING = threading.Lock()  # Alembic's context is process-global: one migration at a time
