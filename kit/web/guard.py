@@ -63,7 +63,7 @@ import socket
 import threading
 import time
 from collections import OrderedDict, deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -367,7 +367,8 @@ def _with_headers(headers: Iterable[tuple[bytes, bytes]], close: bool,
 class _ClientSocket(socket.socket):
     """An accepted connection that gives its place back to its client's share when closed."""
 
-    def __init__(self, *args: object, release: object = None, **kwargs: object) -> None:
+    def __init__(self, *args: object, release: Callable[[], None] | None = None,
+                 **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self._release = release
 
@@ -384,7 +385,7 @@ class _ClientSocket(socket.socket):
     def _give_back(self) -> None:
         release, self._release = getattr(self, "_release", None), None
         if release is not None:
-            release()  # type: ignore[operator]
+            release()
 
 
 class ClientShareListener(socket.socket):
