@@ -33,6 +33,8 @@ if TYPE_CHECKING:
     from rich.progress import Progress as RichProgress
     from rich.progress import TaskID
 
+    from .cache import RenderCache
+
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports Ctrl-C
 MAX_PARTIES = 50  # parties in one batch config
@@ -230,7 +232,7 @@ def manifest(paths: list[Path], configs: list[KitConfig]) -> list[dict[str, obje
     return kits
 
 
-def cache_for(args: argparse.Namespace):
+def cache_for(args: argparse.Namespace) -> RenderCache | None:
     """The persistent render cache, unless ``--no-cache`` was given."""
     from .cache import default_cache
 

@@ -159,7 +159,8 @@ class KitError(Exception):
         return self.place.text(words) if self.place is not None and words is not None \
             else self.field
 
-    def __reduce__(self):  # pickles across process pools with its class and both parts
+    # pickles across process pools with its class and both parts
+    def __reduce__(self) -> tuple[type[KitError], tuple[object, ...]]:
         return (type(self), (self.place or self.field, self.said or self.message))
 
 
@@ -202,5 +203,5 @@ class Problems(KitError):
     def __str__(self) -> str:
         return "\n".join(str(problem) for problem in self.problems)
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[KitError], tuple[object, ...]]:
         return (type(self), (self.problems,))

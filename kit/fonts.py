@@ -24,8 +24,14 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from typing import TYPE_CHECKING
 
 from .resources import font_path
+
+if TYPE_CHECKING:
+    import uharfbuzz
+    from markupsafe import Markup
+    from reportlab.pdfbase.ttfonts import TTFont
 
 
 @dataclass(frozen=True)
@@ -109,7 +115,7 @@ _ISOLATES = frozenset("\u2066\u2067\u2068\u2069")  # direction marks of ours, ne
 
 
 @cache
-def _ttf(key: str):
+def _ttf(key: str) -> TTFont:
     """The ReportLab font for ``key``, registered once per process."""
     from reportlab.pdfbase import pdfmetrics
     from reportlab.pdfbase.ttfonts import TTFont
@@ -144,7 +150,7 @@ def isolate(text: str) -> str:
     return f"{FSI}{text}{PDI}" if text else text
 
 
-def bdi(text: str):
+def bdi(text: str) -> Markup:
     """A name for an HTML template, isolated from its sentence (escaped).
 
     ``<bdi>`` isolates it in browsers; WeasyPrint ignores ``<bdi>`` and ``unicode-bidi`` but
@@ -515,7 +521,7 @@ class Shaped:
 
 
 @cache
-def _hb_font(key: str):
+def _hb_font(key: str) -> tuple[uharfbuzz.Font, int]:
     import uharfbuzz as hb
 
     face = hb.Face(hb.Blob.from_file_path(str(font_path(FACES[key].file))))

@@ -21,6 +21,7 @@ import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
+from gettext import NullTranslations
 from pathlib import Path
 
 LANGUAGES: dict[str, str] = {
@@ -45,10 +46,8 @@ def catalog_path(lang: str) -> Path:
 
 
 @cache
-def _translations(lang: str):
+def _translations(lang: str) -> NullTranslations:
     """The compiled catalog of ``lang`` (English: no catalog, the msgids are the text)."""
-    from gettext import NullTranslations
-
     if lang == DEFAULT or not catalog_path(lang).exists():
         return NullTranslations()
     from babel.messages.mofile import write_mo
@@ -78,7 +77,7 @@ class Words:
         return LOCALES.get(self.lang, self.lang)
 
     @property
-    def translations(self):
+    def translations(self) -> NullTranslations:
         return _translations(self.lang)
 
     def gettext(self, message: str, **values: object) -> str:

@@ -35,7 +35,11 @@ from .paper import Frame
 from .resources import asset_root, fonts_dir, templates_dir
 
 if TYPE_CHECKING:
-    from weasyprint.document import Page  # untyped: mypy takes it as Any
+    from multiprocessing.connection import Connection
+
+    # untyped: mypy takes them as Any
+    from weasyprint.document import Document, Page
+    from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 PX_PER_MM = 96 / 25.4
 _TEMP_LOCK = threading.Lock()
@@ -105,12 +109,12 @@ class _Refusals:
         self.urls: list[str] = []
 
 
-def url_fetcher(refused: _Refusals):
+def url_fetcher(refused: _Refusals) -> URLFetcher:
     """A WeasyPrint fetcher that reads our fonts and templates and nothing else."""
     from weasyprint.urls import URLFetcher
 
     class Fetcher(URLFetcher):
-        def fetch(self, url: str, headers: object = None):
+        def fetch(self, url: str, headers: object = None) -> URLFetcherResponse:
             parsed = urlparse(url)
             if parsed.scheme == "file" and parsed.netloc in ("", "localhost"):
                 target = Path(unquote(parsed.path)).resolve()  # no ../ or symlink escapes
@@ -176,7 +180,7 @@ class _Session:
                                     font_config=self.fonts)
         return self._sheets[css]
 
-    def layout(self, job: ProseJob, scale: float, tall: bool = False):
+    def layout(self, job: ProseJob, scale: float, tall: bool = False) -> Document:
         """The page laid out at ``scale`` (on a very tall sheet with ``tall``)."""
         from weasyprint import HTML
 
@@ -274,7 +278,8 @@ def _quiet_signals() -> None:
     signal.signal(signal.SIGTERM, _stop)
 
 
-def _run_child(ours, theirs, target, *args: object) -> None:
+def _run_child(ours: Connection, theirs: Connection, target: Callable[..., object],
+               *args: object) -> None:
     ours.close()  # the parent's end: closing it there must reach us as the end of the pipe
     target(theirs, *args)
 
@@ -282,7 +287,7 @@ def _run_child(ours, theirs, target, *args: object) -> None:
 class _Child:
     """A forked process running ``target(conn, *args)``, and our end of its pipe."""
 
-    def __init__(self, target: object, *args: object) -> None:
+    def __init__(self, target: Callable[..., object], *args: object) -> None:
         context = multiprocessing.get_context("fork")
         self.conn, theirs = context.Pipe()
         self.process = context.Process(target=_run_child, args=(self.conn, theirs, target,
@@ -321,7 +326,7 @@ def _attempt(render: Callable[..., list[Rendered]], *args: object
         return RenderError("render", f"cannot render a prose page: {exc}")
 
 
-def _reply(conn, jobs: Sequence[ProseJob]) -> None:
+def _reply(conn: Connection, jobs: Sequence[ProseJob]) -> None:
     _quiet_signals()
     conn.send(_attempt(_render_all, jobs))
 
@@ -338,7 +343,7 @@ def _render_spread(jobs: Sequence[ProseJob], cores: int) -> list[Rendered]:
     return [chunks[i % count][i // count] for i in range(len(jobs))]
 
 
-def _serve(conn, cores: int) -> None:
+def _serve(conn: Connection, cores: int) -> None:
     """The renderer process: import WeasyPrint (the slow part of a first render) while the
     parent plans its pages, then render the pages it is sent, over ``cores`` processes forked
     from here (WeasyPrint loaded once), and reply with them or with the error."""

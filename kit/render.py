@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import TypedDict
+from typing import TYPE_CHECKING, TypedDict
 
 import jinja2
 from jinja2 import (
@@ -42,6 +42,9 @@ from .paper import Paper
 from .plan import Document, Form, KitPlan, Prose
 from .prose import ProseJob
 from .resources import templates_dir
+
+if TYPE_CHECKING:
+    from pypdf import PdfWriter
 
 AUTHOR = "number-party-kit"
 
@@ -234,7 +237,7 @@ def draw(pages: Sequence[Sheet], title: str, lang: str = "en") -> bytes:
          for s in pages], title, lang)
 
 
-def assemble(drawn: bytes, prose: Mapping[int, bytes]):
+def assemble(drawn: bytes, prose: Mapping[int, bytes]) -> PdfWriter:
     """The drawn pages with the prose pages completed: a ``PdfWriter`` that files are cut
     from.
 
@@ -262,14 +265,17 @@ def assemble(drawn: bytes, prose: Mapping[int, bytes]):
     return writer
 
 
-def _finish(writer, title: str, lang: str, marks: Sequence[tuple[int, str]] = ()) -> bytes:
+def _finish(writer: PdfWriter, title: str, lang: str, marks: Sequence[tuple[int, str]] = ()
+            ) -> bytes:
     from pypdf.generic import NameObject, TextStringObject
 
     pdf_backend.outline(writer, marks)
 
     writer.add_metadata({"/Title": title, "/Author": AUTHOR, "/Subject": title,
                          "/Creator": f"{AUTHOR} {__version__}", "/Producer": AUTHOR})
-    writer.create_viewer_preferences().print_scaling = NameObject("/None")
+    # pypdf makes its viewer preferences' properties at run time: its types see a property
+    writer.create_viewer_preferences().print_scaling = NameObject(  # type: ignore[assignment]
+        "/None")
     writer.root_object[NameObject("/Lang")] = TextStringObject(lang)
     writer.pdf_header = "%PDF-1.7"
     out = io.BytesIO()
@@ -277,7 +283,7 @@ def _finish(writer, title: str, lang: str, marks: Sequence[tuple[int, str]] = ()
     return out.getvalue()
 
 
-def cut(source, indices: Sequence[int], title: str, lang: str = "en",
+def cut(source: PdfWriter, indices: Sequence[int], title: str, lang: str = "en",
         marks: Sequence[tuple[int, str]] = ()) -> bytes:
     """One PDF file of pages ``indices`` of an assembled writer: version 1.7, fonts embedded,
     metadata set, viewers asked to print at actual size; the same pages give the same bytes.
@@ -290,7 +296,7 @@ def cut(source, indices: Sequence[int], title: str, lang: str = "en",
     return _finish(writer, title, lang, marks)
 
 
-def whole(source, title: str, lang: str = "en", marks: Sequence[tuple[int, str]] = ()
+def whole(source: PdfWriter, title: str, lang: str = "en", marks: Sequence[tuple[int, str]] = ()
           ) -> bytes:
     """Every page of an assembled writer as one file (after its cuts: it is changed here)."""
     return _finish(source, title, lang, marks)

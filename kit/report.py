@@ -14,6 +14,7 @@ import tomllib
 import unicodedata
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .config import read_text
 from .errors import ConfigError, shown_path
@@ -22,6 +23,9 @@ from .i18n import DEFAULT, words
 from .published import check_published, read_record, record_bytes, recorded_amendments
 from .registry import GAMES, game_spec
 from .tomlhelp import explain
+
+if TYPE_CHECKING:
+    from .cache import RenderCache
 
 FOLDER_MAX = 40  # characters of the name a report folder takes from the title or file name
 SUFFIX = "-reports"
@@ -144,7 +148,7 @@ def _published(data: Mapping, report: GameReport, log: object, folder: Path, ame
 
 def write_reports(data: Mapping, *, out: Path, folder: str, paper: str = "a4",
                   lang: str = DEFAULT, turn: int | None = None, strict: bool = False,
-                  amend: bool = False, cache=None, workers: int = 0,
+                  amend: bool = False, cache: RenderCache | None = None, workers: int = 0,
                   source: str | None = None) -> list[Path]:
     """Write the report folder ``out/folder`` (or, with ``turn``, only that turn's files into
     it) and return the files written; nothing is written when a problem is found."""

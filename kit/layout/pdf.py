@@ -21,9 +21,14 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import groupby
+from typing import TYPE_CHECKING
 
 from .. import __version__, fonts
 from .model import Box, Item, Items, Line, Text
+
+if TYPE_CHECKING:
+    from pypdf import PdfWriter
+    from reportlab.pdfgen.canvas import Canvas
 
 MM = 72 / 25.4
 PRODUCER = "number-party-kit"
@@ -46,7 +51,7 @@ class _Glyphs:
     the run, in font units too. A name printed on fifty pages is one small ``Do`` each time.
     """
 
-    def __init__(self, canvas) -> None:
+    def __init__(self, canvas: Canvas) -> None:
         self.canvas = canvas
         self.glyphs: dict[tuple[str, int], tuple[str, tuple[float, ...]] | None] = {}
         self.runs: dict[tuple[str, str, bool], str | None] = {}
@@ -69,7 +74,8 @@ class _Glyphs:
         box = (min(xs), min(ys), max(xs), max(ys))
         name = f"G{len(self.glyphs)}"
         self.glyphs[key] = (name, box)
-        canvas.beginForm(name, *box)
+        # types-reportlab has a form's corners as ints; ReportLab takes any number
+        canvas.beginForm(name, *box)  # type: ignore[arg-type]
         canvas.setFillGray(0)
         path = canvas.beginPath()
         for verb, points in ops:
@@ -105,7 +111,7 @@ class _Glyphs:
                min(b[1] + dy for (_, b), _, dy in placed),
                max(b[2] + dx for (_, b), dx, _ in placed),
                max(b[3] + dy for (_, b), _, dy in placed))
-        canvas.beginForm(name, *box)
+        canvas.beginForm(name, *box)  # type: ignore[arg-type]  # as above: ints in the stubs
         for (glyph_name, _), dx, dy in placed:
             canvas.saveState()
             canvas.translate(dx, dy)
@@ -115,7 +121,7 @@ class _Glyphs:
         return name
 
 
-def _outlines(canvas, glyphs: _Glyphs, item: Text, height_mm: float) -> None:
+def _outlines(canvas: Canvas, glyphs: _Glyphs, item: Text, height_mm: float) -> None:
     """A shaped run's glyphs: its run form, scaled from font units to the run's size."""
     name = glyphs.run(item)
     if name is None:
@@ -127,7 +133,7 @@ def _outlines(canvas, glyphs: _Glyphs, item: Text, height_mm: float) -> None:
     canvas.restoreState()
 
 
-def _draw(canvas, items: Items, height_mm: float, glyphs: _Glyphs) -> None:
+def _draw(canvas: Canvas, items: Items, height_mm: float, glyphs: _Glyphs) -> None:
     """Rules and boxes first (grouped by line style), then shaped runs' outlines, then every
     text run in one text object (shaped runs' text invisible there)."""
     strokes = sorted((i for i in items if not isinstance(i, Text)),
@@ -233,7 +239,7 @@ def items_bounds(items: Sequence[Item]) -> tuple[float, float, float, float] | N
     return (min(xs), min(ys), max(xs), max(ys)) if xs else None
 
 
-def outline(writer, marks: Sequence[tuple[int, str]]) -> None:
+def outline(writer: PdfWriter, marks: Sequence[tuple[int, str]]) -> None:
     """Bookmarks: one top-level outline entry per (page index, title) of a pypdf writer, in
     page order, and the viewer asked to open with the outline shown. No marks, no outline."""
     from pypdf.generic import NameObject

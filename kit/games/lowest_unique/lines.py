@@ -9,6 +9,7 @@ data (an inline ``round = [...]`` array, say), callers get no line rather than a
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 _HEADER = re.compile(r"\s*\[\[\s*([^\[\]]+?)\s*\]\]\s*(#.*)?$")
@@ -57,7 +58,7 @@ def _key(match: re.Match[str]) -> str:
     return quoted if quoted is not None else literal if literal is not None else bare
 
 
-def _code_lines(source: str):
+def _code_lines(source: str) -> Iterator[tuple[int, str]]:
     """(line number, text) of each line outside multi-line strings."""
     inside: str | None = None
     for number, text in enumerate(source.splitlines(), start=1):
