@@ -25,7 +25,7 @@ from kit.registry import GAMES  # noqa: E402
 from kit.web import kits  # noqa: E402
 from kit.web.app import create_app  # noqa: E402
 from kit.web.kits import DocumentInfo, Rendered, ready_configs  # noqa: E402
-from kit.web.pool import KitService  # noqa: E402
+from kit.web.service import KitService  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore:Using `httpx`")
 

@@ -33,7 +33,7 @@ Behaviour:
   persistent render cache; only English ones are prewarmed).
 
 Endpoints are module-level functions; what they share is ``request.app.state``: ``service``
-(``pool.KitService``), ``css`` and ``icon``.
+(``service.KitService``), ``css`` and ``icon``.
 """
 
 from __future__ import annotations
@@ -85,6 +85,7 @@ from .http import (
     static_response,
     zip_kit,
 )
+from .kept import Entry
 from .kits import config_key, could_be_file, ready_configs, render_kit
 from .limits import CACHE_MB, QUEUE, WEB_MAX_PAGES, WORKERS
 from .pages import (
@@ -107,7 +108,8 @@ from .pages import (
     values_from_query,
 )
 from .pool import QUEUE as DEFAULT_QUEUE
-from .pool import STOP_GRACE_S, Busy, Entry, KitService, Render, Status
+from .pool import STOP_GRACE_S, Render
+from .service import Busy, KitService, Status
 from .shared import install as share_tickets
 from .shared import locate
 

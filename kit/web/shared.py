@@ -33,7 +33,7 @@ from ..config import KitConfig
 from ..errors import KitError
 from .kept import KEEP_S, MAX_TICKETS, Entry, Ticket, Tickets
 from .kits import PREVIEW_PAGES, config_text, kept_key, load_kit
-from .pool import Busy, KitService, Status
+from .service import Busy, KitService, Status
 
 log = logging.getLogger("kit.web")
 
