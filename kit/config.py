@@ -20,6 +20,7 @@ from .i18n import N_
 from .options import COMMON_BY_KEY, MAX_PLAYERS, NAMES, PLAYERS, RANGE, SHUFFLE, TABLES, Option
 from .registry import GAMES, game_spec
 from .tables import deal, table_sizes
+from .tomlhelp import loads as loads_toml
 
 CONFIG_MAX_BYTES = 256 * 1024  # a config or game log; the largest real one is a few KB
 
@@ -51,7 +52,7 @@ def load_toml(path: str | Path, what: str = "config") -> dict[str, object]:
     """Read a TOML file; a missing, oversized or malformed file is an error of ``what``."""
     text = read_text(path, what)
     try:
-        return tomllib.loads(text)
+        return loads_toml(text)  # nesting and digits capped: a TOMLDecodeError
     except tomllib.TOMLDecodeError as exc:
         from .tomlhelp import explain  # line and column, and the usual trap in plain words
 

@@ -23,6 +23,7 @@ from .i18n import DEFAULT, words
 from .published import check_published, read_record, record_bytes, recorded_amendments
 from .registry import GAMES, game_spec
 from .tomlhelp import explain
+from .tomlhelp import loads as loads_toml
 
 if TYPE_CHECKING:
     from .cache import RenderCache
@@ -65,7 +66,7 @@ def load_log(path: str | Path) -> tuple[dict, str]:
     TOML mistake is one error naming the line, the column and the usual trap."""
     text = read_text(path, "log")
     try:
-        return tomllib.loads(text), text
+        return loads_toml(text), text  # nesting and digits capped: a TOMLDecodeError
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError("log", f"{shown_path(path)} is not valid TOML: "
                           f"{explain(text, str(exc))}") from None

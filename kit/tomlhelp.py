@@ -9,9 +9,15 @@ parser's own words at the end for anyone who knows TOML.
 from __future__ import annotations
 
 import re
+import tomllib
+from typing import Any
 
 from .errors import Msg, escaped
 from .i18n import N_
+
+MAX_NESTING = 32  # a game log nests three or four levels; Python's recursion limit is ~1,000
+TOO_DEEP = N_("lists or tables are nested more than 32 levels deep")
+TOO_LONG = N_("a number has more than 4300 digits")  # Python's own limit (int_max_str_digits)
 
 WHERE = re.compile(r"^(?P<what>.*?) \(at line (?P<line>\d+), column (?P<column>\d+)\)$", re.S)
 AT_END = re.compile(r"^(?P<what>.*?) \(at end of document\)$", re.S)
@@ -48,6 +54,41 @@ def _open_brace(text: str, line: int, column: int) -> bool:
         and column > len(lines[line - 1].rstrip()))
 
 
+def nesting(value: object) -> int:
+    """How deeply lists and tables (dicts) nest in ``value``: 0 for a plain value, 1 for a
+    list of plain values. Walked without recursion, so any depth is measured."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        children = item.values() if isinstance(item, dict) else item \
+            if isinstance(item, list | tuple) else None
+        if children is None:
+            continue
+        deepest = max(deepest, level)
+        stack.extend((child, level + 1) for child in children)
+    return deepest
+
+
+def loads(text: str) -> dict[str, Any]:
+    """``tomllib.loads`` with two more refusals, as ``TOMLDecodeError``s that ``explained``
+    says in plain words: lists or tables nested past ``MAX_NESTING`` (deeper, ``tomllib``
+    would raise ``RecursionError``) and a number past Python's digit limit (``int`` would
+    raise a bare ``ValueError``)."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        raise
+    except RecursionError:
+        raise tomllib.TOMLDecodeError(TOO_DEEP) from None
+    except ValueError as exc:
+        if "digits" not in str(exc):
+            raise tomllib.TOMLDecodeError(str(exc)) from None
+        raise tomllib.TOMLDecodeError(TOO_LONG) from None
+    if nesting(data) > MAX_NESTING:
+        raise tomllib.TOMLDecodeError(TOO_DEEP)
+    return data
+
+
 def explain(text: str, message: str) -> str:
     """``message`` (a ``TOMLDecodeError``'s text for ``text``) as "line L, column C: what is
     wrong, in plain words (TOML: the parser's words)", in English."""
@@ -57,6 +98,8 @@ def explain(text: str, message: str) -> str:
 def explained(text: str, message: str) -> str | Msg:
     """What ``explain`` says, as a ``Msg`` a page says in its language (the parser's own words
     stay English)."""
+    if message in (TOO_DEEP, TOO_LONG):  # ours (``loads``): no line to point at
+        return Msg(message)
     found = WHERE.match(message)
     end = AT_END.match(message)
     if end:  # the parser ran out of text: the place is just after the last character

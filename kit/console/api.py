@@ -28,6 +28,7 @@ from starlette.routing import Route
 
 from ..errors import KitError, Problems
 from ..web.guard import refuse_wrong_token
+from ..web.http import BodyError, parse_json
 from .refusals import Conflict, NotFound
 from .service import Console, Created
 from .specs import console_games
@@ -79,17 +80,16 @@ async def read_body(request: Request, limit: int = BODY_LIMIT) -> bytes:
 
 
 async def read_json(request: Request, limit: int = BODY_LIMIT) -> dict[str, Any]:
-    """A JSON object body: 415 when not ``application/json``, 400 when not an object."""
-    import json
-
+    """A JSON object body: 415 when not ``application/json``, 400 when not JSON, 422 when
+    not an object (or nested too deeply, or with a number too long)."""
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind != "application/json":
         raise ApiError(415, "body", "send JSON (Content-Type: application/json)")
     raw = await read_body(request, limit)
     try:
-        data = json.loads(raw or b"{}")
-    except (ValueError, UnicodeDecodeError):
-        raise ApiError(400, "body", "the body is not valid JSON") from None
+        data = parse_json(raw or b"{}")
+    except BodyError as exc:  # not JSON (400), nested too deeply or a number too long (422)
+        raise ApiError(exc.status, "body", exc.message) from None
     if not isinstance(data, dict):
         raise ApiError(422, "body", "the body must be a JSON object")
     return data

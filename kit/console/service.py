@@ -29,6 +29,7 @@ from ..errors import ConfigError, GameLogError, Msg, Problems
 from ..game import ConsoleGame, EntryKind, View
 from ..i18n import N_
 from ..tomlhelp import explained
+from ..tomlhelp import loads as loads_toml
 from . import engine
 from .files import NO_FILE, report_file, text_report
 from .journal import UNDO, Played, describe, replay, said, step
@@ -148,7 +149,7 @@ class Console:
         """A new game whose journal reproduces the TOML log (turns, publishes, rounds); its
         pages and reports in ``lang`` on ``paper`` (default: English, A4)."""
         try:
-            data = tomllib.loads(toml_text)
+            data = loads_toml(toml_text)  # too deep or too long: a TOMLDecodeError too
         except tomllib.TOMLDecodeError as exc:
             explanation = explained(toml_text, str(exc))  # line, column and the usual trap
             raise Problems([ConfigError("log", Msg(N_("not valid TOML: %(error)s"),

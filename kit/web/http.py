@@ -24,6 +24,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..i18n import DEFAULT as DEFAULT_LANGUAGE
 from ..i18n import N_, words
+from ..tomlhelp import MAX_NESTING, nesting
 from .kits import Rendered
 from .pages import render_page
 
@@ -109,6 +110,45 @@ def problem_response(problem: HTTPProblem, lang: str = DEFAULT_LANGUAGE,
     return page_response("site/message.html", problem.status, problem.headers, lang=lang,
                          heading=w.gettext(problem.heading), text=w.gettext(problem.text, **values),
                          **page)
+
+
+class BodyError(ValueError):
+    """A body that cannot be read as data: ``status`` 400 (not JSON) or 422 (JSON past our
+    limits), ``message`` the API's words for it."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status, self.message = status, message
+
+
+NOT_JSON = "the body is not valid JSON"
+TOO_DEEP_JSON = f"arrays or objects are nested more than {MAX_NESTING} levels deep"
+TOO_LONG_JSON = "a number has more than 4300 digits"  # Python's own limit for int()
+
+
+def parse_json(raw: bytes) -> Any:
+    """A JSON body as data. Refused, as a ``BodyError`` naming why: not UTF-8 JSON (400);
+    arrays or objects nested past ``MAX_NESTING`` (422: deeper, ``json`` would raise
+    ``RecursionError``, and every later step walks the data); a number past Python's digit
+    limit, or ``NaN``/``Infinity`` (422)."""
+    import json
+
+    def constant(name: str) -> object:
+        raise BodyError(422, f"{name} is not a number JSON allows")
+
+    try:
+        data = json.loads(raw, parse_constant=constant)
+    except BodyError:
+        raise
+    except RecursionError:
+        raise BodyError(422, TOO_DEEP_JSON) from None
+    except ValueError as exc:  # not JSON (or not UTF-8), or int() past the digit limit
+        if isinstance(exc, json.JSONDecodeError) or "digits" not in str(exc):
+            raise BodyError(400, NOT_JSON) from None
+        raise BodyError(422, TOO_LONG_JSON) from None
+    if nesting(data) > MAX_NESTING:
+        raise BodyError(422, TOO_DEEP_JSON)
+    return data
 
 
 API_PATHS = "/api/"  # the JSON API: its answers are JSON, errors included
