@@ -36,7 +36,16 @@ from kit.cli import main  # noqa: E402
 from kit.console.store import database_url, make_engine, migrate  # noqa: E402
 from kit.errors import ConfigError  # noqa: E402
 from kit.mail.letter import Letter, draft, mailto  # noqa: E402
-from kit.mail.outbox import Key, Policy, Sender, SenderThread, entry, outbox, queue  # noqa: E402
+from kit.mail.outbox import (  # noqa: E402
+    Key,
+    Policy,
+    Sender,
+    SenderThread,
+    entry,
+    outbox,
+    queue,
+    queue_all,
+)
 from kit.mail.smtp import MailError, SmtpServer  # noqa: E402
 
 # aiosmtpd warns of a login without TLS on loopback, which smtp:// allows there and we test
@@ -140,6 +149,17 @@ def test_a_queued_message_is_delivered_with_its_headers_and_body(
         "Hello Zoe,\nturn 3: 3 guesses, 2 allowed. Zoë says hi.\n")
     done = entry(engine, key.ident)
     assert done is not None and (done.state, done.attempts) == ("sent", 1)
+
+
+def test_a_turn_s_messages_are_queued_in_one_statement_each_key_once(
+        engine: sa.Engine) -> None:
+    keys = [Key("g1", name, 2, "report") for name in ("Ann", "Bob", "Cy")]
+    put(engine, keys[0], letter_for("Ann", 2))
+    with engine.connect().execution_options(write=True) as conn, conn.begin():
+        fresh = queue_all(conn, [(key, letter_for(key.player, 2)) for key in keys])
+    assert fresh == {keys[1].ident, keys[2].ident}
+    with engine.connect() as conn:
+        assert conn.execute(sa.select(sa.func.count()).select_from(outbox)).scalar() == 3
 
 
 def test_a_failing_server_is_retried_with_back_off_and_delivers_once(

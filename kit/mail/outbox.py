@@ -26,7 +26,7 @@ import secrets
 import smtplib
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from email.message import EmailMessage
 
@@ -89,17 +89,27 @@ def message_id(ident: str, sender: str) -> str:
 def queue(conn: sa.Connection, key: Key, letter: Letter, now: float | None = None) -> bool:
     """Queue ``letter`` under ``key`` in ``conn``'s transaction; False if the key was queued
     before (then nothing changes)."""
+    return bool(queue_all(conn, [(key, letter)], now))
+
+
+def queue_all(conn: sa.Connection, letters: Sequence[tuple[Key, Letter]],
+              now: float | None = None) -> set[str]:
+    """Queue every ``(key, letter)`` in ``conn``'s transaction, in one statement (a turn's
+    messages as its publish commits); the ids of the rows queued now (not queued before)."""
+    if not letters:
+        return set()
     now = time.time() if now is None else now
-    values = {"id": key.ident, "game_id": key.game_id, "player": key.player, "turn": key.turn,
-              "kind": key.kind, "recipient": letter.to, "subject": letter.subject,
-              "body": letter.body, "created": now, "state": QUEUED, "attempts": 0, "due": now,
-              "owner": "", "lease": 0.0, "sent": None, "error": None}
+    rows = [{"id": key.ident, "game_id": key.game_id, "player": key.player, "turn": key.turn,
+             "kind": key.kind, "recipient": letter.to, "subject": letter.subject,
+             "body": letter.body, "created": now, "state": QUEUED, "attempts": 0, "due": now,
+             "owner": "", "lease": 0.0, "sent": None, "error": None}
+            for key, letter in letters]
     from sqlalchemy.dialects import postgresql, sqlite
 
     dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
-    done = conn.execute(dialect.insert(outbox).values(values).on_conflict_do_nothing()
+    done = conn.execute(dialect.insert(outbox).values(rows).on_conflict_do_nothing()
                         .returning(outbox.c.id))
-    return done.first() is not None
+    return set(done.scalars())
 
 
 @dataclass(frozen=True)
