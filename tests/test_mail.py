@@ -168,20 +168,41 @@ def test_a_failing_server_is_retried_with_back_off_and_delivers_once(
     smtp_server.inbox.fail_next = 3
     key = Key("g1", "Ann", 1, "report")
     put(engine, key, letter_for("Ann"))
-    sender = Sender(engine, SmtpServer.parse(smtp_server.url()), FROM, FAST)
+    now = [time.time()]  # the sender's clock, moved by hand
+    policy = Policy(lease_s=120, first_retry_s=30, max_retry_s=3600, attempts=5)
+    sender = Sender(engine, SmtpServer.parse(smtp_server.url()), FROM, policy,
+                    clock=lambda: now[0])
+    tries = []
+    for wait in (30, 60, 120):
+        assert sender.run_once() == 0
+        waiting = entry(engine, key.ident)
+        assert waiting is not None and waiting.state == "queued"
+        assert waiting.error == f"{sender.server.label} refused the message (451)"
+        assert waiting.due == pytest.approx(now[0] + wait)  # 30 s, then doubled
+        tries.append(waiting.attempts)
+        now[0] += wait - 1
+        assert sender.run_once() == 0  # not before its back-off
+        now[0] += 1
+    assert tries == [1, 2, 3] and smtp_server.inbox.refused == 3
+    assert sender.run_once() == 1
     assert sender.run_once() == 0
-    waiting = entry(engine, key.ident)
-    assert waiting is not None and waiting.state == "queued" and waiting.attempts == 1
-    assert waiting.error == f"{sender.server.label} refused the message (451)"
-    assert waiting.due > time.time()  # not tried again before its back-off
-    assert sender.run_once() == 0 and smtp_server.inbox.refused == 1
-    drain(sender)
-    assert smtp_server.inbox.refused == 3
     assert smtp_server.inbox.ids() == [f"<{key.ident}.kit@example.org>"]
     done = entry(engine, key.ident)
     assert done is not None and (done.state, done.attempts, done.error) == ("sent", 4, None)
     waits = [r.getMessage() for r in caplog.records if "next try in" in r.getMessage()]
-    assert len(waits) == 3
+    assert [w.rsplit("next try in ", 1)[1] for w in waits] == ["30 s", "60 s", "120 s"]
+
+
+def test_the_last_try_fails_the_message_for_good(engine: sa.Engine,
+                                                  smtp_server: Server) -> None:
+    smtp_server.inbox.fail_next = 10
+    key = Key("g1", "Ann", 1, "report")
+    put(engine, key, letter_for("Ann"))
+    drain(Sender(engine, SmtpServer.parse(smtp_server.url()), FROM,
+                 Policy(first_retry_s=0.01, max_retry_s=0.01, attempts=3)))
+    done = entry(engine, key.ident)
+    assert done is not None and (done.state, done.attempts) == ("failed", 3)
+    assert smtp_server.inbox.refused == 3 and smtp_server.inbox.messages == []
 
 
 def test_back_off_doubles_up_to_its_ceiling() -> None:
