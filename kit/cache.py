@@ -6,6 +6,13 @@ key. Files live in the platform's user cache folder (``platformdirs``) unless ``
 names another. Writers write a temporary file and rename it into place, so a reader sees a
 whole entry or none, and several processes can share one folder. Reads refresh an entry's
 time; when the folder grows past its cap the least recently used entries go first.
+
+The folder is trusted: compiled templates are loaded from it, and ``kit serve`` serves kits and
+the console's report files (secrets among them) from it. So a folder that other users may
+write into, or that another user owns, is refused with an error naming it; a missing one is
+made private (0700). Folders of work in progress (``staging_folder``) carry the host and the
+process that made them, so a start can sweep the ones a killed process left behind
+(``sweep_staging``).
 """
 
 from __future__ import annotations
@@ -13,9 +20,15 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import shutil
+import socket
+import stat
 import tempfile
+import time
 from collections.abc import Iterable
 from pathlib import Path
+
+from .errors import ConfigError
 
 DEFAULT_MAX_BYTES = 256 * 1024 * 1024
 SUFFIX = ".bin"
@@ -97,13 +110,92 @@ class RenderCache:
 
 
 def default_folder() -> Path:
-    """``KIT_CACHE_DIR`` when set, else the platform's user cache folder."""
+    """``KIT_CACHE_DIR`` when set, else the platform's user cache folder; made private when
+    missing, refused when others may write into it (``trusted_folder``)."""
     override = os.environ.get("KIT_CACHE_DIR")
     if override:
-        return Path(override)
+        return trusted_folder(Path(override), "KIT_CACHE_DIR")
     from platformdirs import user_cache_dir
 
-    return Path(user_cache_dir("number-party-kit", appauthor=False))
+    return trusted_folder(Path(user_cache_dir("number-party-kit", appauthor=False)),
+                          "cache folder")
+
+
+def trusted_folder(folder: Path, name: str) -> Path:
+    """``folder``, made (mode 0700) if missing. ``ConfigError`` (``name``: what set it) when
+    it cannot be made, or when a user other than this one owns it or may write into it: they
+    could plant compiled templates (code run by this process) or change the files served."""
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        info = folder.stat()
+    except OSError as exc:
+        raise ConfigError(name, f"cannot make the folder {folder}: {exc.strerror}") from None
+    mode = stat.S_IMODE(info.st_mode)
+    if info.st_uid != os.geteuid():
+        raise ConfigError(name, f"the folder {folder} belongs to another user; choose a folder "
+                          "of your own")
+    if mode & (stat.S_IWGRP | stat.S_IWOTH):
+        raise ConfigError(name, f"the folder {folder} can be written by other users (mode "
+                          f"{mode:04o}), who could change what it holds; make it yours alone "
+                          f"(chmod 700 {folder}) or choose another folder")
+    return folder
+
+
+def private_folder(folder: Path) -> Path:
+    """``folder``, made if missing, and readable by this user only (0700: it holds secrets,
+    such as the console's game-master registers)."""
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    with contextlib.suppress(OSError):  # a folder of another user's: theirs to keep
+        if stat.S_IMODE(folder.stat().st_mode) & 0o077:
+            folder.chmod(0o700)
+    return folder
+
+
+def private_tree(folder: Path) -> None:
+    """Every file under ``folder`` 0600 and every folder 0700 (a kit is written 0644 to be
+    handed out; the console's copies hold the game master's register and slips)."""
+    for path in [folder, *folder.rglob("*")]:
+        path.chmod(0o700 if path.is_dir() else 0o600)
+
+
+STAGING = ".render-"
+
+
+def staging_folder(parent: Path, prefix: str = STAGING) -> Path:
+    """A new, private folder under ``parent`` for work in progress, named after this host and
+    process (``.render-HOST-PID-xxxxxxxx``): ``sweep_staging`` can tell a dead process's."""
+    host = socket.gethostname().replace("-", "_") or "host"
+    return Path(tempfile.mkdtemp(prefix=f"{prefix}{host}-{os.getpid()}-", dir=parent))
+
+
+def sweep_staging(pattern: Iterable[Path], prefix: str = STAGING, stale_s: float = 3600) -> int:
+    """Remove the staging folders among ``pattern`` whose process is gone (of this host; one
+    of another host, or without a process in its name, once older than ``stale_s``: a render
+    never takes that long). Returns how many went."""
+    host = socket.gethostname().replace("-", "_") or "host"
+    removed = 0
+    for folder in pattern:
+        made_by, _, pid = folder.name.removeprefix(prefix).rpartition("-")[0].rpartition("-")
+        gone = False
+        if made_by == host and pid.isdigit():
+            gone = not _alive(int(pid))
+        else:
+            with contextlib.suppress(OSError):
+                gone = time.time() - folder.stat().st_mtime > stale_s
+        if gone and folder.is_dir():
+            shutil.rmtree(folder, ignore_errors=True)
+            removed += 1
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # another user's process
+    return True
 
 
 def default_cache() -> RenderCache:

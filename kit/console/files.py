@@ -9,11 +9,11 @@ import hashlib
 import json
 import os
 import shutil
-import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from ..cache import private_tree, staging_folder
 from ..errors import Msg
 from ..game import View
 from ..i18n import N_, words
@@ -71,7 +71,7 @@ def report_file(files: Path, game_row: GameRow, rows: list[Row], view: View, nam
     target = folder / name_of
     if not target.is_dir():
         folder.parent.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=".render-", dir=folder.parent))
+        staging = staging_folder(folder.parent)  # a killed process's is swept at start
         try:
             if amended(game_row, rows):  # the reports as first handed out: the erratum is made
                 seeded = staging / name_of
@@ -80,6 +80,7 @@ def report_file(files: Path, game_row: GameRow, rows: list[Row], view: View, nam
                 (seeded / MANIFEST).write_text(f"{RECORD}\n", encoding="utf-8")  # the kit's
             engine.write(data, out=staging, folder=name_of, paper=game_row.public["paper"],
                          lang=game_row.public["lang"])
+            private_tree(staging / name_of)  # served by us alone, GM-only files among them
             folder.mkdir(exist_ok=True)
             with contextlib.suppress(OSError):  # another request made it first: same bytes
                 os.rename(staging / name_of, target)

@@ -24,7 +24,7 @@ from typing import Any
 
 import tomli_w
 
-from ..cache import default_folder
+from ..cache import STAGING, default_folder, private_folder, sweep_staging
 from ..errors import ConfigError, GameLogError, Msg, Problems
 from ..game import ConsoleGame, EntryKind, View
 from ..i18n import N_
@@ -374,6 +374,8 @@ def open_console(database: str | None = None, files: Path | None = None) -> Cons
         engine_.dispose()
         raise ConfigError("database", f"cannot open the console database "
                           f"({type(exc).__name__})") from None
-    # beside the render cache (KIT_CACHE_DIR: a volume servers may share)
-    return Console(Store(engine_), files if files is not None else
-                   default_folder() / "console-files")
+    # beside the render cache (KIT_CACHE_DIR: a volume servers may share); private: it holds
+    # the GM registers and slips; renders a killed server left half done are swept
+    files = private_folder(files if files is not None else default_folder() / "console-files")
+    sweep_staging(files.glob(f"*/{STAGING}*"))
+    return Console(Store(engine_), files)

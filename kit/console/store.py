@@ -15,7 +15,9 @@ answers with 503 and ``Retry-After``: a locked database holds a request for seco
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import threading
 import time
 from collections.abc import Mapping, Sequence
@@ -135,9 +137,24 @@ def _sqlite_setup(engine: Engine) -> None:
         connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
 
 
+def private_file(database: str | None) -> None:
+    """The SQLite file readable by this user only (0600; made so when new, its mode tightened
+    when it is this user's): it holds every secret number and unpublished entry, and SQLite
+    gives its ``-wal`` and ``-shm`` files the same mode."""
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return
+    with contextlib.suppress(OSError):  # a file that cannot be made: connecting says why
+        os.close(os.open(database, os.O_CREAT | os.O_WRONLY, 0o600))
+    for path in (database, f"{database}-wal", f"{database}-shm"):
+        with contextlib.suppress(OSError):  # missing, or another user's: theirs to keep
+            if os.stat(path).st_mode & 0o077 and os.stat(path).st_uid == os.geteuid():
+                os.chmod(path, 0o600)
+
+
 def make_engine(url: URL) -> Engine:
     """An engine for ``url`` with the settings above; the schema is not touched here."""
     if url.get_backend_name() == "sqlite":
+        private_file(url.database)
         engine = sa.create_engine(url, connect_args={"timeout": LOCK_WAIT_S,
                                                      "check_same_thread": False},
                                   pool_size=8, max_overflow=16, poolclass=sa.pool.QueuePool,

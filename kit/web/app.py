@@ -538,6 +538,9 @@ def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 2, queue: in
 
     hosts = allowed_host_names(host, allowed_hosts)
     proxies = list(forwarded_allow_ips)
+    # what the server writes (its database, the console's report files, kits in the render
+    # cache, its workers' files) is for this user only: secrets are among them
+    os.umask(0o077)
     app = create_app(workers=workers, queue=queue, cache_mb=cache_mb, prewarm=prewarm,
                      games=games, players=players, papers=papers, database=database,
                      allowed_hosts=hosts, forwarded_allow_ips=proxies, mail=mail)
