@@ -103,6 +103,54 @@ def test_a_french_game_masters_pages_and_reports_never_write_de_before_a_vowel(s
         assert not ELIDED_WRONG.search(text), (where, ELIDED_WRONG.search(text)[0])
 
 
+# --- Russian: a name never stands where it would need a case ending ----------------------------
+
+# prepositions and words that govern a case ("для Вера", "у Вера", "в списке Вера", "игрока
+# Вера", "нет Денис"): a name after one of them would need an ending the kit cannot give it
+GOVERNING = re.compile(r"(?<!\w)(?:для|у|от|к|ко|с|со|о|об|в|во|на|по|без|из|за|при|про|через|"
+                       r"между|игрока|игроку|игроком|игроков|игрокам|список|списка|списке|"
+                       r"число|числа|нет|называют|называет|находит|находят|чем)\s+(?:<\w+>)?"
+                       + NAME, re.I)
+
+
+def test_no_russian_sentence_puts_a_name_where_it_needs_a_case_ending() -> None:
+    bad = [(msgid, s) for msgid, s in strings("ru") if GOVERNING.search(s)]
+    assert not bad, bad[:3]
+
+
+def test_no_german_sentence_gives_a_name_a_genitive_ending() -> None:
+    bad = [(msgid, s) for msgid, s in strings("de") if re.search(NAME + r"(?:s\b|’|')", s)]
+    assert not bad, bad[:3]
+
+
+def test_a_russian_partial_list_names_its_players_in_the_nominative(site) -> None:
+    client = site
+    names = ["Вера", "Денис", "Егор", "Жанна", "Аня"]
+    game = client.post("/api/games", json={"game": "whats-my-number", "players": names,
+                                           "secrets": dict(zip(names, (5, 9, 14, 22, 30),
+                                                               strict=True)),
+                                           "range": "1-40", "lang": "ru"}).json()
+    gm = gm_of(client, game)
+    orders = {"Вера": {"list": {"Аня": 30}}, "Аня": [3, 99]}
+    assert client.post(f"/api/games/{game['id']}/turns", json={"orders": orders},
+                       headers=gm).status_code == 201
+    open_turn = page_text(client.get(f"/console/{game['id']}/gm?lang=ru").text)
+    assert ("Вера сдаёт неполный список (не названы: Денис, Егор и Жанна)" in open_turn)
+    assert client.post(f"/api/games/{game['id']}/turns/1/publish", headers=gm).status_code == 200
+    report = " ".join(texts(client.get(f"/console/{game['id']}/files/turn-reports.pdf").content))
+    assert "Вера, список" in report and "Хода нет: Денис, Егор и Жанна" in report
+    assert "Решение: Вера сдаёт список, в котором не названы: Денис, Егор и Жанна" in report
+    assert "Решение: Аня, попытка 2 — вне диапазона" in report
+    slips = " ".join(texts(client.get(f"/console/{game['id']}/files/private-slips.pdf").content))
+    assert "В вашем списке не названы: Денис, Егор и Жанна." in slips
+    public = page_text(client.get(f"/console/{game['id']}?lang=ru").text)
+    assert "Хода нет: Денис, Егор и Жанна" in public
+    for text in (open_turn, report, slips, public):
+        # ("Хода нет" heads a column: the next cell is a name, not the sentence's object)
+        assert not re.search(r"(?<!\w)(?:игрока|списке|(?<!Хода )нет|для|у) "
+                             r"(?:Вера|Денис|Егор|Жанна|Аня)\b", text)
+
+
 # --- the host's tally: the language's list separator -------------------------------------------
 
 def test_a_french_hosts_tally_reads_numbers_apart_not_as_decimals(site) -> None:
