@@ -168,3 +168,33 @@ def test_a_french_hosts_tally_reads_numbers_apart_not_as_decimals(site) -> None:
     assert tally["Choix triés"] == "1\u00a0; 4\u00a0; 4 (1 joueur a passé)", tally
     assert tally["Annulés"] == "4" and tally["Nombres uniques"] == "1"
     assert "1, 4" not in page_text(html)
+
+
+# --- answer letters and player labels in one language --------------------------------------------
+
+@pytest.mark.parametrize("page_lang", ["de", "en", "es", "ru"])
+def test_a_french_games_report_keeps_its_letters_on_a_page_in_another_language(site, page_lang
+                                                                               ) -> None:
+    """A French 14-player game's labels skip the French answer letters (S, I, X) but keep H, L
+    and N; its report on a German (or English...) page must not answer in H/N beside them."""
+    from kit.games.whats_my_number.people import answers, labels
+    from kit.i18n import words
+
+    client = site
+    game = client.post("/api/games", json={"game": "whats-my-number", "players": 14,
+                                           "lang": "fr"}).json()
+    gm = gm_of(client, game)
+    players = labels(14, words("fr"))
+    assert {"H", "L", "N"} <= set(players)  # the case the page got wrong
+    orders = {p: [1 + i, 30 + i] for i, p in enumerate(players)}
+    assert client.post(f"/api/games/{game['id']}/turns", json={"orders": orders},
+                       headers=gm).status_code == 201
+    assert client.post(f"/api/games/{game['id']}/turns/1/publish", headers=gm).status_code == 200
+    french = set(answers(words("fr")).values())
+    for path in (f"/console/{game['id']}/gm", f"/console/{game['id']}"):
+        html = client.get(f"{path}?lang={page_lang}").text
+        table = re.search(r'<table class="report">(.*?)</table>', html, re.S)
+        assert table, path
+        cells = {c for c in re.findall(r"<td>([^<]*)</td>", table[1]) if c and not c.isdigit()}
+        assert cells and cells <= french, (path, cells - french)
+        assert not cells & set(players)

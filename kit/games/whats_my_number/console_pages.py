@@ -12,7 +12,7 @@ from typing import Any
 
 from ...errors import KitError
 from ...game import FormRead, GmPage
-from ...i18n import N_, Words
+from ...i18n import N_, Words, words
 from .console_grid import Grid, absorb, grid_rows, read_grid
 from .console_turns import open_turn, published_reports
 from .snapshot import NEXT_TURN
@@ -43,7 +43,8 @@ def gm_page(seen: Mapping[str, Any], w: Words, query: Mapping[str, str],
     grid = posted.form if posted is not None and posted.kind == "orders" else None
     log = seen["log"]
     turn = open_turn(log, published, w)
-    reports, _ = published_reports(log, published, w)
+    # the answers in the game's letters, which its players' labels avoid (as its printed reports)
+    reports, _ = published_reports(log, published, w, words(seen.get("lang") or w.lang))
     values = posted.values if grid is not None and posted is not None else None
     return GmPage("gm.html", {
         "state": seen, "turn": turn, "reports": reports, "notice": _notice(query, w),
@@ -61,7 +62,9 @@ def amend_context(seen: Mapping[str, Any], number: int, w: Words, posted: FormRe
     orders = dict(log.get("turn", [])[number - 1])
     grid = posted.form if posted is not None else None
     values = posted.values if posted is not None and posted.form is not None else None
-    changes = [cell_change(c, w) for c in answer["changes"]] if answer is not None else None
+    letters = words(seen.get("lang") or w.lang)
+    changes = ([cell_change(c, w, letters) for c in answer["changes"]] if answer is not None
+               else None)
     return {"state": seen, "number": number, "show_files": False,
             "rows": grid_rows(tuple(seen["players"]), dict(report.allowance), orders, w,
                               values, grid),
@@ -140,13 +143,15 @@ def _cell(value: object, w: Words) -> str:
     return answer(text, w) if text in ("H", "L", "X", "✓") else text
 
 
-def cell_change(change: Mapping[str, Any], w: Words) -> str:
-    """One changed cell of a published report, in words (turn, row, column: old -> new)."""
+def cell_change(change: Mapping[str, Any], w: Words, letters: Words | None = None) -> str:
+    """One changed cell of a published report, in words (turn, row, column: old -> new); the
+    answers in the letters of ``letters``, the game's language (as the printed erratum)."""
     if "row" in change:
         row = str(change.get("row", "?"))
         row = w.gettext("Guesses next turn") if row == NEXT_TURN else row
+        shown = letters or w
         return w.gettext("Turn %(turn)s, row %(row)s, column %(column)s: %(old)s → %(new)s",
                          turn=change.get("turn", "?"), row=row,
-                         column=change.get("column", "?"), old=_cell(change.get("old"), w),
-                         new=_cell(change.get("new"), w))
+                         column=change.get("column", "?"), old=_cell(change.get("old"), shown),
+                         new=_cell(change.get("new"), shown))
     return w.gettext("Turn %(turn)s: its report changes", turn=change.get("turn", "?"))

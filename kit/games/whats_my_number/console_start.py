@@ -10,7 +10,7 @@ from typing import Any
 from ...console.forms import Form, check_names, field, not_a_player, split_names, whole
 from ...errors import KitError, ngettext
 from ...game import StartForm
-from ...i18n import N_, Words
+from ...i18n import N_, Words, words
 from ...options import parse_range
 from .model import MIN_PLAYERS, NAME, check_range, needs_players
 from .people import answer, labels
@@ -122,7 +122,9 @@ def _answer(cell: str, w: Words) -> str:
 
 def public_turns(public: Mapping[str, Any], w: Words) -> list[dict[str, Any]]:
     """Published turn reports as the printed report shows them (answers, never the guesses),
-    newest first."""
+    newest first; the answers in the game's letters, which its players' labels avoid (the
+    page's language may have others: a label "H" beside H/N)."""
+    letters = words(public.get("lang") or w.lang)
     turns = []
     for report in public.get("turns", []):
         rows = []
@@ -135,7 +137,8 @@ def public_turns(public: Mapping[str, Any], w: Words) -> list[dict[str, Any]]:
                                     else w.gettext("(ignored)"))
                 elif row.get("bonus"):
                     label += " " + w.gettext("(bonus)")
-                rows.append({"label": label, "cells": [_answer(c, w) for c in row["cells"]]})
+                rows.append({"label": label,
+                             "cells": [_answer(c, letters) for c in row["cells"]]})
             else:
                 text = w.ngettext("List: %(num)s correct", "List: %(num)s correct",
                                   int(row.get("correct", 0)))

@@ -78,8 +78,11 @@ def open_turn(log: Mapping[str, Any], published: int, w: Words) -> TurnView:
     return view
 
 
-def report_rows(report: Any, players: Sequence[str], w: Words) -> list[dict[str, object]]:
-    """A published turn's report as table rows: guesses with answers, lists with counts."""
+def report_rows(report: Any, players: Sequence[str], w: Words, letters: Words | None = None
+                ) -> list[dict[str, object]]:
+    """A published turn's report as table rows: guesses with answers, lists with counts.
+    ``letters``: the game's language, whose answer letters the players' labels avoid and the
+    printed reports use (the page's language may have others: a label "H" beside H/N)."""
     rows = []
     for row in report.rows:
         if hasattr(row, "cells"):
@@ -92,7 +95,7 @@ def report_rows(report: Any, players: Sequence[str], w: Words) -> list[dict[str,
             elif row.bonus:
                 label += " " + w.gettext("(bonus)")
             rows.append({"label": label, "number": row.number,
-                         "cells": [answer(c, w) for c in row.cells]})
+                         "cells": [answer(c, letters or w) for c in row.cells]})
         else:
             text = w.ngettext("List: %(num)s correct", "List: %(num)s correct", row.correct)
             if getattr(row, "partial", False):
@@ -101,14 +104,15 @@ def report_rows(report: Any, players: Sequence[str], w: Words) -> list[dict[str,
     return rows
 
 
-def published_reports(log: Mapping[str, Any], published: int, w: Words
-                      ) -> tuple[list[dict[str, object]], Any]:
-    """Every published turn's report rows (newest first) and the game result so far."""
+def published_reports(log: Mapping[str, Any], published: int, w: Words,
+                      letters: Words | None = None) -> tuple[list[dict[str, object]], Any]:
+    """Every published turn's report rows (newest first) and the game result so far; the
+    answers in the letters of ``letters`` (the game's language)."""
     result = _played(log, published)
     players = tuple(log.get("players", ()))
     turns = []
     for report in result.turns[:published]:
-        turns.append({"number": report.number, "rows": report_rows(report, players, w),
+        turns.append({"number": report.number, "rows": report_rows(report, players, w, letters),
                       "no_orders": list(getattr(report, "no_orders", ())),
                       "rulings": [ruling_text(r, w) for r in getattr(report, "rulings", ())
                                   if r.kind != "no-orders"],
