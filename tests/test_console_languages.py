@@ -198,3 +198,25 @@ def test_a_french_games_report_keeps_its_letters_on_a_page_in_another_language(s
         cells = {c for c in re.findall(r"<td>([^<]*)</td>", table[1]) if c and not c.isdigit()}
         assert cells and cells <= french, (path, cells - french)
         assert not cells & set(players)
+
+
+# --- the GM register's header fits in every language --------------------------------------------
+
+@pytest.mark.parametrize("lang", ["en", "fr", "de", "es", "ru"])
+def test_the_gm_registers_header_is_printed_whole(site, lang: str) -> None:
+    from kit.games.whats_my_number.gm_register import register_header
+    from kit.i18n import words
+
+    client = site
+    game = client.post("/api/games", json={"game": "whats-my-number", "lang": lang,
+                                           "players": ["Anne", "Bruno", "Chloé", "Denis"]}
+                       ).json()
+    gm = gm_of(client, game)
+    assert client.post(f"/api/games/{game['id']}/turns", json={"orders": {"Anne": [3, 4]}},
+                       headers=gm).status_code == 201
+    assert client.post(f"/api/games/{game['id']}/turns/1/publish", headers=gm).status_code == 200
+    pages = texts(client.get(f"/console/{game['id']}/files/gm-register.pdf").content)
+    text = " ".join(pages)
+    assert "…" not in pages[0]
+    for caption in register_header(words(lang)):
+        assert all(part in text for part in caption.split()), (lang, caption)

@@ -33,6 +33,7 @@ from kit.games.whats_my_number.reports import (
     report_layout,
     row_pages,
 )
+from kit.i18n import LANGUAGES
 from kit.i18n import words as language
 from kit.layout.model import Line, Text, pt
 from kit.paper import paper
@@ -310,13 +311,23 @@ def test_column_note_names_the_first_and_last_player_of_a_part() -> None:
     assert column_note(["Ann Lee", "Bob", "Cy Roe"], (0, 3), EN) == "columns Ann Lee – Cy Roe"
 
 
-def test_register_columns_fill_the_body() -> None:
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+def test_register_columns_fill_the_body_and_fit_their_headers(lang: str) -> None:
+    from kit.games.whats_my_number.gm_register import REG_HEAD_PT, register_header
+    from kit.layout.model import text_width
+    from kit.layout.table import PAD_MM
+
+    w = language(lang)
     for name in ("a4", "letter"):
         body = paper(name).body
         for labels in (["A", "B"], list(NAMES)):
-            widths = register_widths(body.w, labels)
+            widths = register_widths(body.w, labels, w)
             assert sum(widths) == pytest.approx(body.w, abs=0.2)
             assert min(widths) >= 16.0
+            for caption, width in zip(register_header(w), widths, strict=True):
+                # a header wraps between words only: its longest word fits whole ("Geheimzahl")
+                assert all(text_width(part, REG_HEAD_PT, "bold") <= width - 2 * PAD_MM
+                           for part in caption.split()), (lang, caption, width)
 
 
 def test_wrapped_entries_break_between_entries_never_inside_a_label() -> None:

@@ -45,14 +45,24 @@ def register_header(words: Words) -> tuple[str, ...]:
             _("Guesses next turn"))
 
 
-def register_widths(width: float, players: Sequence[str]) -> list[float]:
+def _head_room(caption: str, least: float) -> float:
+    """A narrow column's width: ``least``, or more so that its header's longest word fits
+    whole (the header wraps between words only: German "Geheimzahl" is one word)."""
+    longest = max((text_width(part, REG_HEAD_PT, "bold") for part in caption.split()),
+                  default=0.0)
+    return round(max(least, longest + 2 * PAD_MM + 0.6), 1)
+
+
+def register_widths(width: float, players: Sequence[str], words: Words) -> list[float]:
     """Player | Secret | Has identified | Still to find | Guesses next turn, in mm."""
     widest = max((text_width(label, REG_PT) for label in players), default=0.0)
     player = min(width * PLAYER_SHARE, max(PLAYER_MIN_MM, widest + 2 * PAD_MM + 0.6))
     player = round(player, 1)
-    rest = width - player - SECRET_MM - NEXT_MM
+    header = register_header(words)
+    secret, following = _head_room(header[1], SECRET_MM), _head_room(header[4], NEXT_MM)
+    rest = width - player - secret - following
     found = round(rest * FOUND_SHARE, 1)
-    return [player, SECRET_MM, found, round(rest - found, 1), NEXT_MM]
+    return [player, secret, found, round(rest - found, 1), following]
 
 
 def wrap_entries(entries: Sequence[str], sep: str, width: float, size: float = REG_PT
@@ -311,7 +321,7 @@ def register_pages(log: rules.GameLog, result: rules.GameResult, sheet: Paper, w
         range=range_words(log.range, words)))
     flow.items.extend(more)
     flow.y += used + 1.0
-    widths = register_widths(w, log.players)
+    widths = register_widths(w, log.players, words)
     register_table(flow, x, widths, register_rows(log, result, widths, words), words)
     lists = [(report.number, row.player, f"{row.correct} {notes.status_mark('partial', words)}"
               if row.partial else str(row.correct))
