@@ -325,3 +325,29 @@ def test_behind_the_tls_proxy_links_are_https_and_the_cookie_secure(server):
     status, headers, _ = answer(port, f"GET {link} HTTP/1.1\r\nHost: kits.test\r\n\r\n",
                                 "127.0.0.9")
     assert status == 303 and "secure" not in headers["set-cookie"].lower()
+
+
+@pytest.mark.parametrize("head", [
+    "GET /healthz HTTP/1.1\nHost: 127.0.0.1\n\n",  # bare line feeds
+    "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\nX-A: 1\r\n\r\n",  # one of them
+    "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Folded: a\r\n b\r\n\r\n",  # obs-fold
+    "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Folded: a\r\n\tb\r\n\r\n",
+], ids=["bare-lf", "one-bare-lf", "fold-space", "fold-tab"])
+def test_lenient_heads_are_refused(server, head):
+    """A head a proxy in front could read otherwise is 400, and the connection closed."""
+    port, _ = server
+    with connect(port) as sock:
+        sock.sendall(head.encode())
+        data = b""
+        while chunk := sock.recv(65536):
+            data += chunk
+    assert data.startswith(b"HTTP/1.1 400"), data[:60]
+
+
+def test_two_framings_at_once_are_refused(server):
+    port, _ = server
+    status, _, _ = answer(port, "POST /custom HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 4"
+                          "\r\nTransfer-Encoding: chunked\r\n\r\n", body=b"0\r\n\r\n")
+    assert status == 400
+    strict = "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+    assert answer(port, strict)[0] == 200

@@ -13,6 +13,7 @@ Modules, each importing only those above it:
 - ``pool``: the bounded process pool renders run in, and the in-memory cache of built kits.
 - ``site``: ``build_site``, the static site.
 - ``http``: security headers, error pages, form reading and file responses.
+- ``wire``: what ``serve`` changes in Hypercorn's and h11's reading of connections.
 - ``app``: the Starlette app (``create_app``) and ``serve``.
 - ``commands``: the ``kit site`` and ``kit serve`` subcommands, wired into ``kit.cli``.
 """

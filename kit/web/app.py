@@ -114,6 +114,7 @@ from .pool import STOP_GRACE_S, Render
 from .service import Busy, KitService, Status
 from .shared import install as share_tickets
 from .shared import locate
+from .wire import close_when_clients_leave, open_files_limit, strict_heads
 
 log = logging.getLogger("kit.web")
 
@@ -465,46 +466,6 @@ def server_config() -> object:
     return config
 
 
-def close_when_clients_leave() -> None:
-    """Make Hypercorn close a connection as soon as its client has closed it.
-
-    Hypercorn (0.18) keeps such a socket (in CLOSE-WAIT) until the connection's keep-alive timer
-    fires, 5 s later: it waits for that timer before it closes. The connection's place in its
-    address's share (``guard.ClientShareListener``) is given back only when the socket is
-    closed, so 32 short connections in a row, as a script opening one per call makes, filled
-    the share for 5 s. ``worker_serve`` makes its connections from ``run.TCPServer``, so this
-    one name is replaced, by a subclass that stops the timer when the client has gone (a
-    request still running finishes first, as before).
-    """
-    from hypercorn.asyncio import run
-    from hypercorn.asyncio.tcp_server import TCPServer
-
-    class ClosingTCPServer(TCPServer):
-        """Hypercorn's connection, closed without waiting once its client closed it."""
-
-        async def _read_data(self) -> None:
-            await super()._read_data()
-            await self.idle_task.stop()  # the client is gone: nothing more can come
-
-    if run.TCPServer is TCPServer:
-        run.TCPServer = ClosingTCPServer  # type: ignore[misc]
-
-
-def open_files_limit(wanted: int = 65536) -> int:
-    """Raise this process's limit of open files towards ``wanted`` (as far as the hard limit
-    allows): every connection is one, and each address may hold
-    ``guard.MAX_CONNECTIONS_PER_CLIENT``. Returns the limit now in force."""
-    import resource
-
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
-    if soft != resource.RLIM_INFINITY and soft < target:
-        with contextlib.suppress(ValueError, OSError):
-            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
-            soft = target
-    return soft
-
-
 def _loopback(host: str) -> bool:
     try:
         return ipaddress.ip_address(host.strip("[]")).is_loopback
@@ -547,6 +508,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 2, queue: in
     listener = listen(host, port, proxies=TrustedProxies(proxies))
     open_files_limit()
     close_when_clients_leave()
+    strict_heads()
     config = server_config()
     logging.basicConfig(level=logging.INFO, format="%(levelname)s: %(message)s",
                         stream=sys.stderr)
