@@ -97,6 +97,6 @@ def strict_heads() -> None:
                 raise h11.LocalProtocolError("a line of the request head ends without CR")
         return lines
 
-    _readers._obsolete_line_fold = no_folding  # type: ignore[assignment]
+    _readers._obsolete_line_fold = no_folding
     _receivebuffer.ReceiveBuffer.maybe_extract_lines = crlf_lines  # type: ignore[method-assign]
     _readers._kit_strict = True  # type: ignore[attr-defined]
