@@ -45,9 +45,9 @@ middleware, so a 500 gets the same headers as a 200). In order:
 
 Connections come before any of this. ``ClientShareListener`` is the listening socket: it
 accepts at most ``MAX_CONNECTIONS_PER_CLIENT`` open connections from one address (trusted
-proxies excepted) and closes the rest at once, so a client's 1,000 sockets leave room for
-everyone else, while a party of 100 phones behind one Wi-Fi router (one address) all get in. A
-connection stops counting the moment it is closed; the ASGI server (Hypercorn, ``app.serve``)
+proxies excepted) and closes the rest at once, so a client's hundreds of sockets leave room
+for everyone else, while a party of 100 phones behind one Wi-Fi router (one address) all get
+in. A connection stops counting the moment it is closed; the ASGI server (Hypercorn, ``app.serve``)
 closes one whose client has gone at once, and one that has not sent a whole request head within
 its ``keep_alive_timeout``.
 """
