@@ -235,3 +235,39 @@ def test_writes_wait_their_turn_holding_no_thread():
 
     assert sorted(asyncio.run(run())) == [204, 204, 503]
     assert len(entered) == 2 and MAX_WRITES >= 2
+
+
+def test_a_locked_postgresql_row_is_a_503_in_bounded_time(postgres_server, tmp_path):
+    """PostgreSQL: another connection holds the game's row; an entry waits ``LOCK_WAIT_S``
+    (``lock_timeout``), then is a 503, and goes through once the lock is gone."""
+    import psycopg
+    from console_db import drop_database, new_database
+
+    from kit.cache import RenderCache
+    from kit.console.service import open_console
+    from kit.web.app import create_app
+
+    url = new_database(postgres_server)
+    console = open_console(url, tmp_path / "files")
+    try:
+        app = create_app(executor="thread", workers=1, prewarm=False, games=["lowest-unique"],
+                         players=[3], papers=["a4"], store=RenderCache(tmp_path / "cache"),
+                         console=console)
+        with TestClient(app) as client:
+            made = client.post("/api/games", json={"game": "whats-my-number",
+                                                   "players": 5}).json()
+            gm = {"Authorization": f"Bearer {made['gm_token']}"}
+            orders = {"orders": {"A": [3]}}
+            with psycopg.connect(url) as holder:
+                holder.execute("SELECT 1 FROM games WHERE id = %s FOR UPDATE", (made["id"],))
+                start = time.monotonic()
+                answer = client.post(f"/api/games/{made['id']}/turns", json=orders, headers=gm)
+                took = time.monotonic() - start
+                assert answer.status_code == 503 and answer.headers["retry-after"] == "5"
+                assert LOCK_WAIT_S - 1 <= took <= LOCK_WAIT_S + 3
+                holder.rollback()
+            assert client.post(f"/api/games/{made['id']}/turns", json=orders,
+                               headers=gm).status_code == 201
+    finally:
+        console.close()
+        drop_database(postgres_server, url)

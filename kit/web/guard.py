@@ -270,7 +270,8 @@ class Guard:
         self.hosts = frozenset(h.strip().lower().strip("[]") for h in allowed_hosts)
         self.proxies = proxies or TrustedProxies()
         self.wrong_tokens = WrongTokens()
-        self.writes, self.write_wait = asyncio.Semaphore(writes), write_wait
+        self.write_places, self.write_wait = writes, write_wait
+        self._writes: tuple[asyncio.AbstractEventLoop, asyncio.Semaphore] | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -324,16 +325,25 @@ class Guard:
     async def _write(self, scope: Scope, receive: Receive, send: Send) -> None:
         """A state-changing request, once one of the ``MAX_WRITES`` places is free (503 when
         none is within ``write_wait``)."""
+        writes = self._places()
         try:
             async with asyncio.timeout(self.write_wait):
-                await self.writes.acquire()
+                await writes.acquire()
         except TimeoutError:
             await problem_answer(scope, busy_problem())(scope, receive, send)
             return
         try:
             await self.app(scope, receive, send)
         finally:
-            self.writes.release()
+            writes.release()
+
+    def _places(self) -> asyncio.Semaphore:
+        """The places for changes, of the running event loop (one per server; tests may run
+        the app on several loops in turn)."""
+        loop = asyncio.get_running_loop()
+        if self._writes is None or self._writes[0] is not loop:
+            self._writes = (loop, asyncio.Semaphore(self.write_places))
+        return self._writes[1]
 
 
 def busy_problem() -> HTTPProblem:
