@@ -501,3 +501,17 @@ def test_only_the_consoles_wrong_tokens_count_never_other_refusals():
         assert client.get("/console/g1/gm").status_code == 403
     assert app.wrong_tokens.wait("testclient", time.monotonic()) == 0.0
     guard.refuse_wrong_token({"type": "http", "client": ("10.0.0.9", 1)})  # no guard: no-op
+
+
+def test_the_guards_own_refusals_speak_the_requests_language():
+    async def never(scope, receive, send):  # the guard answers before the app
+        raise AssertionError("reached the app")
+
+    client = TestClient(guard.Guard(never, allowed_hosts=["testserver"]))
+    foreign = client.get("/", headers={"host": "evil.example", "accept-language": "fr"})
+    assert foreign.status_code == 400 and foreign.headers["content-language"] == "fr"
+    assert "Nom d’hôte inconnu" in foreign.text
+    posted = client.post("/console/new/wmn?lang=de", headers={"sec-fetch-site": "cross-site"})
+    assert posted.status_code == 403 and posted.headers["content-language"] == "de"
+    api = client.post("/api/games", headers={"sec-fetch-site": "cross-site"})
+    assert api.status_code == 403 and api.json()["errors"][0]["field"] == "request"

@@ -64,12 +64,13 @@ import threading
 import time
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..i18n import N_
 from .http import SECURITY_HEADERS, HTTPProblem, problem_answer
+from .pages import negotiate
 
 access_log = logging.getLogger("kit.web.access")
 
@@ -311,7 +312,8 @@ class Guard:
         try:
             problem = check_request(scope, self.hosts)
             if problem is not None:
-                await problem_answer(scope, problem)(scope, receive_timed, send_guarded)
+                await problem_answer(scope, problem, page_language(scope))(
+                    scope, receive_timed, send_guarded)
             elif scope["method"] in UNSAFE_METHODS:
                 await self._write(scope, receive_timed, send_guarded)
             else:
@@ -330,7 +332,8 @@ class Guard:
             async with asyncio.timeout(self.write_wait):
                 await writes.acquire()
         except TimeoutError:
-            await problem_answer(scope, busy_problem())(scope, receive, send)
+            await problem_answer(scope, busy_problem(), page_language(scope))(
+                scope, receive, send)
             return
         try:
             await self.app(scope, receive, send)
@@ -344,6 +347,14 @@ class Guard:
         if self._writes is None or self._writes[0] is not loop:
             self._writes = (loop, asyncio.Semaphore(self.write_places))
         return self._writes[1]
+
+
+def page_language(scope: Scope) -> str:
+    """The language of the guard's own pages: ``?lang=``, else ``Accept-Language``, as the
+    site's (``pages.negotiate``)."""
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1")[:MAX_QUERY])
+    header = _headers(scope).get(b"accept-language", b"").decode("latin-1")
+    return negotiate((query.get("lang") or [None])[0], header)[0]
 
 
 def busy_problem() -> HTTPProblem:
