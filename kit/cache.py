@@ -31,6 +31,7 @@ from pathlib import Path
 from .errors import ConfigError
 
 DEFAULT_MAX_BYTES = 256 * 1024 * 1024
+STALE_S = 3600  # nothing is written for that long: older work in progress was left behind
 SUFFIX = ".bin"
 
 
@@ -98,7 +99,13 @@ class RenderCache:
     def evict(self) -> None:
         """Drop the least recently used entries until the folder is within its cap.
 
-        Called once after a batch of ``put``s: it lists the whole folder."""
+        Called once after a batch of ``put``s: it lists the whole folder. Temporary files
+        older than ``STALE_S`` go too: a process killed while writing one left it."""
+        stale = time.time() - STALE_S
+        for path in self.folder.glob("*/.tmp-*"):
+            with contextlib.suppress(OSError):
+                if path.stat().st_mtime < stale:
+                    path.unlink()
         entries = self.entries()
         total = sum(size for _, size, _ in entries)
         for _, size, path in sorted(entries):
@@ -168,7 +175,8 @@ def staging_folder(parent: Path, prefix: str = STAGING) -> Path:
     return Path(tempfile.mkdtemp(prefix=f"{prefix}{host}-{os.getpid()}-", dir=parent))
 
 
-def sweep_staging(pattern: Iterable[Path], prefix: str = STAGING, stale_s: float = 3600) -> int:
+def sweep_staging(pattern: Iterable[Path], prefix: str = STAGING,
+                  stale_s: float = STALE_S) -> int:
     """Remove the staging folders among ``pattern`` whose process is gone (of this host; one
     of another host, or without a process in its name, once older than ``stale_s``: a render
     never takes that long). Returns how many went."""

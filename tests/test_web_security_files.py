@@ -197,3 +197,19 @@ def test_a_server_killed_mid_render_leaves_no_staging_folder_after_its_restart(t
                          timeout=120).status_code == 200  # and made again whole
     finally:
         again.stop()
+
+
+def test_a_cache_entry_half_written_by_a_killed_process_is_swept(tmp_path):
+    from kit.cache import STALE_S, RenderCache
+
+    cache = RenderCache(tmp_path / "cache")
+    cache.put("ab" + "0" * 62, b"kept")
+    left = tmp_path / "cache" / "ab" / ".tmp-x1y2z3"
+    left.write_bytes(b"half")
+    writing = tmp_path / "cache" / "ab" / ".tmp-now"
+    writing.write_bytes(b"being written")
+    old = time.time() - STALE_S - 60
+    os.utime(left, (old, old))
+    cache.evict()
+    assert not left.exists() and writing.exists()
+    assert cache.get("ab" + "0" * 62) == b"kept"
