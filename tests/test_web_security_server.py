@@ -315,6 +315,12 @@ def test_behind_the_tls_proxy_links_are_https_and_the_cookie_secure(server):
     status, headers, _ = answer(port, f"GET {link} HTTP/1.1\r\nHost: kits.test\r\n{through}\r\n",
                                 PROXY)
     assert status == 303 and "secure" in headers["set-cookie"].lower()
+    cookie = headers["set-cookie"].split(";", 1)[0]
+    status, _, page = answer(port, f"GET /console/{made['id']}/gm HTTP/1.1\r\nHost: kits.test"
+                             f"\r\nCookie: {cookie}\r\n{through}\r\n", PROXY)
+    assert status == 200  # the GM page shows the link to keep as https:// too
+    assert f"https://kits.test/console/{made['id']}/gm/".encode() in page
+    assert b"http://kits.test" not in page
     # without Sec-Fetch-Site, the Origin decides: the http:// one is another origin
     plain = "Origin: http://kits.test\r\n"
     assert answer(port, head + through + plain + "\r\n", PROXY, data)[0] == 403
