@@ -27,6 +27,7 @@ import asyncio
 import contextlib
 import json
 import os
+import re
 import socket
 import statistics
 import subprocess
@@ -189,6 +190,15 @@ async def party(base: str, args) -> dict[str, object]:
     }
 
 
+def server_statuses(log: str) -> dict[str, int]:
+    """How often the server answered each status, from its access log (a head Hypercorn
+    itself refuses, as malformed, has no line there)."""
+    counts: dict[str, int] = {}
+    for match in re.finditer(r'" (\d{3}) \d+ \d+ms$', log, re.M):
+        counts[match[1]] = counts.get(match[1], 0) + 1
+    return dict(sorted(counts.items()))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--phones", type=int, default=100)
@@ -231,7 +241,10 @@ def main() -> int:
                 server.kill()
             peak.stopped.set()
             peak.join()
+            log.seek(0)
+            server_log = log.read()
     result["server_peak_rss_mb"] = round(peak.kb / 1024, 1)
+    result["server_statuses"] = server_statuses(server_log)
     if args.json:
         print(json.dumps(result, indent=2))
     else:
@@ -246,7 +259,8 @@ def main() -> int:
         print(f"errors: {result['errors']}")
         for sample in result["error_samples"]:
             print("  ", sample)
-        print(f"server peak memory: {result['server_peak_rss_mb']} MB RSS")
+        print(f"server peak memory: {result['server_peak_rss_mb']} MB RSS; its answers: "
+              f"{result['server_statuses']}")
     return 1 if result["errors"] or result["phones_never_answered"] else 0
 
 
