@@ -8,9 +8,9 @@ whole entry or none, and several processes can share one folder. Reads refresh a
 time; when the folder grows past its cap the least recently used entries go first.
 
 The folder is trusted: compiled templates are loaded from it, and ``kit serve`` serves kits and
-the console's report files (secrets among them) from it. So a folder that other users may
-write into, or that another user owns, is refused with an error naming it; a missing one is
-made private (0700). Folders of work in progress (``staging_folder``) carry the host and the
+the console's report files (secrets among them) from it. So a folder that every user may write
+into, or that another user owns, is refused with an error naming it; a missing one is made
+private (0700). Folders of work in progress (``staging_folder``) carry the host and the
 process that made them, so a start can sweep the ones a killed process left behind
 (``sweep_staging``).
 """
@@ -75,7 +75,8 @@ class RenderCache:
         """Store ``data``; a cache that cannot be written is skipped, never an error."""
         path = self._path(key)
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)  # ours alone
+            path.parent.mkdir(mode=0o700, exist_ok=True)
             fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
             try:
                 with os.fdopen(fd, "wb") as handle:
@@ -118,7 +119,7 @@ class RenderCache:
 
 def default_folder() -> Path:
     """``KIT_CACHE_DIR`` when set, else the platform's user cache folder; made private when
-    missing, refused when others may write into it (``trusted_folder``)."""
+    missing, refused when every user may write into it (``trusted_folder``)."""
     override = os.environ.get("KIT_CACHE_DIR")
     if override:
         return trusted_folder(Path(override), "KIT_CACHE_DIR")
@@ -130,8 +131,11 @@ def default_folder() -> Path:
 
 def trusted_folder(folder: Path, name: str) -> Path:
     """``folder``, made (mode 0700) if missing. ``ConfigError`` (``name``: what set it) when
-    it cannot be made, or when a user other than this one owns it or may write into it: they
-    could plant compiled templates (code run by this process) or change the files served."""
+    it cannot be made, when another user owns it, or when every user may write into it: they
+    could plant compiled templates (code run by this process) or change the files served. A
+    folder its group may write is allowed: with a umask of 002 (many systems' default, each
+    user in a group of their own) that is how folders are made, and a shared group is the
+    operator's choice."""
     try:
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         info = folder.stat()
@@ -141,8 +145,8 @@ def trusted_folder(folder: Path, name: str) -> Path:
     if info.st_uid != os.geteuid():
         raise ConfigError(name, f"the folder {folder} belongs to another user; choose a folder "
                           "of your own")
-    if mode & (stat.S_IWGRP | stat.S_IWOTH):
-        raise ConfigError(name, f"the folder {folder} can be written by other users (mode "
+    if mode & stat.S_IWOTH:
+        raise ConfigError(name, f"the folder {folder} can be written by every user (mode "
                           f"{mode:04o}), who could change what it holds; make it yours alone "
                           f"(chmod 700 {folder}) or choose another folder")
     return folder

@@ -1,6 +1,6 @@
 """What ``kit serve`` leaves on disk: its database, the console's report folders (the GM
 register and the private slips among them) are this user's only, whatever the umask; a cache
-folder others may write into is refused with one line naming it; and a server killed with
+folder every user may write into is refused with one line naming it; and a server killed with
 SIGKILL mid-render leaves no staging folder once it starts again."""
 
 from __future__ import annotations
@@ -123,7 +123,7 @@ def test_an_existing_database_is_made_private_at_start(tmp_path):
     assert mode(database) == 0o600 and mode(tmp_path / "files") == 0o700
 
 
-@pytest.mark.parametrize("bits", [0o777, 0o1777, 0o775], ids=["world", "sticky", "group"])
+@pytest.mark.parametrize("bits", [0o777, 0o1777, 0o703], ids=["world", "sticky", "others"])
 def test_a_cache_folder_others_may_write_is_refused_naming_it(tmp_path, bits):
     shared = tmp_path / "shared"
     shared.mkdir()
@@ -135,8 +135,8 @@ def test_a_cache_folder_others_may_write_is_refused_naming_it(tmp_path, bits):
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 2
     lines = done.stderr.strip().splitlines()
-    assert lines == [f"Error: KIT_CACHE_DIR: the folder {shared} can be written by other "
-                     f"users (mode {bits:04o}), who could change what it holds; make it yours "
+    assert lines == [f"Error: KIT_CACHE_DIR: the folder {shared} can be written by every "
+                     f"user (mode {bits:04o}), who could change what it holds; make it yours "
                      f"alone (chmod 700 {shared}) or choose another folder"]
     assert list(shared.iterdir()) == []  # nothing written into it
 
@@ -144,6 +144,10 @@ def test_a_cache_folder_others_may_write_is_refused_naming_it(tmp_path, bits):
 def test_a_trusted_folder_is_ours_alone(tmp_path):
     made = trusted_folder(tmp_path / "new" / "cache", "KIT_CACHE_DIR")
     assert mode(made) == 0o700
+    group = tmp_path / "group"
+    group.mkdir(mode=0o775)
+    group.chmod(0o775)  # a umask of 002 makes folders so: the user's own group may write
+    assert trusted_folder(group, "KIT_CACHE_DIR") == group
     theirs = tmp_path / "theirs"
     theirs.mkdir(mode=0o700)
     if os.geteuid() != 0:
