@@ -271,3 +271,47 @@ def test_a_locked_postgresql_row_is_a_503_in_bounded_time(postgres_server, tmp_p
     finally:
         console.close()
         drop_database(postgres_server, url)
+
+
+def test_a_body_still_arriving_holds_no_place():
+    """Bodies trickled by one client take none of the ``MAX_WRITES`` places: another's change
+    goes through at once; a place is taken once a body is whole."""
+    import asyncio
+
+    from kit.web.guard import Guard
+
+    async def app(scope, receive, send):
+        while (await receive()).get("more_body", False):
+            pass
+        await asyncio.sleep(0.05)
+        await send({"type": "http.response.start", "status": 204, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+
+    guard = Guard(app, allowed_hosts=["testserver"], writes=1, write_wait=0.3)
+
+    async def post(never_ends: bool) -> int:
+        sent: list[dict] = []
+        scope = {"type": "http", "method": "POST", "path": "/api/x", "headers": [
+            (b"host", b"testserver"), (b"content-length", b"4")], "query_string": b"",
+            "client": ("10.0.0.1", 1), "server": ("testserver", 80), "scheme": "http"}
+
+        async def receive():
+            if never_ends:
+                await asyncio.sleep(3600)
+            return {"type": "http.request", "body": b"abcd", "more_body": False}
+
+        async def send(message):
+            sent.append(message)
+
+        await guard(scope, receive, send)
+        return sent[0]["status"]
+
+    async def run() -> list[int]:
+        trickled = [asyncio.create_task(post(True)) for _ in range(3)]
+        await asyncio.sleep(0.1)
+        done = await asyncio.gather(post(False), post(False))
+        for task in trickled:
+            task.cancel()
+        return list(done)
+
+    assert asyncio.run(run()) == [204, 204]  # one place, taken in turn, never by the trickles

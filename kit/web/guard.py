@@ -315,7 +315,7 @@ class Guard:
                 await problem_answer(scope, problem, page_language(scope))(
                     scope, receive_timed, send_guarded)
             elif scope["method"] in UNSAFE_METHODS:
-                await self._write(scope, receive_timed, send_guarded)
+                await self._write(scope, receive_timed, send_guarded, body["done"])
             else:
                 await self.app(scope, receive_timed, send_guarded)
         finally:
@@ -324,21 +324,41 @@ class Guard:
                             answer["status"], answer["bytes"],
                             (time.monotonic() - start) * 1000)
 
-    async def _write(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """A state-changing request, once one of the ``MAX_WRITES`` places is free (503 when
-        none is within ``write_wait``)."""
-        writes = self._places()
+    async def _write(self, scope: Scope, receive: Receive, send: Send, read: bool) -> None:
+        """A state-changing request, holding one of the ``MAX_WRITES`` places from the moment
+        its body is whole (``read``: it has none) to its answer; a place not free within
+        ``write_wait`` is a 503. A body still arriving holds no place: a client trickling
+        eight bodies cannot stop everyone's changes."""
+        writes, held = self._places(), False
+
+        async def take() -> None:
+            nonlocal held
+            try:
+                async with asyncio.timeout(self.write_wait):
+                    await writes.acquire()
+            except TimeoutError:
+                raise busy_problem() from None  # the app answers it (JSON on the API)
+            held = True
+
+        async def receive_then_take() -> Message:
+            message = await receive()
+            if not held and not (message["type"] == "http.request"
+                                 and message.get("more_body", False)):
+                await take()
+            return message
+
         try:
-            async with asyncio.timeout(self.write_wait):
-                await writes.acquire()
-        except TimeoutError:
-            await problem_answer(scope, busy_problem(), page_language(scope))(
-                scope, receive, send)
-            return
-        try:
-            await self.app(scope, receive, send)
+            if read:
+                try:
+                    await take()
+                except HTTPProblem as problem:
+                    await problem_answer(scope, problem, page_language(scope))(
+                        scope, receive, send)
+                    return
+            await self.app(scope, receive if read else receive_then_take, send)
         finally:
-            writes.release()
+            if held:
+                writes.release()
 
     def _places(self) -> asyncio.Semaphore:
         """The places for changes, of the running event loop (one per server; tests may run
