@@ -241,8 +241,9 @@ def test_a_split_party_result_says_how_many_tables_who_sits_where_and_what_to_pr
     assert page.status_code == 200
     assert "2 tables" in html and "seats 3 to 12 players at a table" in html
     assert "13 players sit at 2 tables of 7 and 6 players" in html
-    assert "Table 1</strong>: " + ", ".join(names[:7]) in html
-    assert "Table 2</strong>: " + ", ".join(names[7:]) in html
+    joined = words("en").join  # the language's list: "Guest 1, ..., Guest 6 and Guest 7"
+    assert "Table 1</strong>: " + joined(names[:7]) in html
+    assert "Table 2</strong>: " + joined(names[7:]) in html
     assert "Print All tables once" in re.sub(r"<[^>]+>", "", html)
     primary = re.findall(r'<a class="open primary" href="([^"]+)"', page.text)
     assert len(primary) == 1 and primary[0].endswith("/all-tables.pdf")
