@@ -16,6 +16,7 @@ require_browser()
 from playwright.sync_api import Page  # noqa: E402
 
 from kit.cache import RenderCache  # noqa: E402
+from kit.i18n import words  # noqa: E402
 from kit.web.app import create_app  # noqa: E402
 from kit.web.kits import ready_configs  # noqa: E402
 
@@ -173,7 +174,8 @@ def test_split_party_is_explained_before_and_after(page: Page, base_url, axe):
     page.fill("#f-names", "\n".join(names))
     result_of(page)
     seating = page.locator("ol.seating li").all_inner_texts()
-    assert seating == ["Table 1: " + ", ".join(names[:7]), "Table 2: " + ", ".join(names[7:])]
+    joined = words("en").join  # the language's list: "Guest 1, ..., Guest 6 and Guest 7"
+    assert seating == ["Table 1: " + joined(names[:7]), "Table 2: " + joined(names[7:])]
     assert "2 tables" in page.locator("#seating-heading").inner_text()
     assert page.locator("a.open.primary").get_attribute("href").endswith("/all-tables.pdf")
     assert "All tables" in page.locator("main").inner_text()

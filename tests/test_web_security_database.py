@@ -8,6 +8,7 @@ connection while a real server process is asked to write. A full disk is an ``Op
 
 from __future__ import annotations
 
+import asyncio
 import concurrent.futures
 import errno
 import os
@@ -69,6 +70,13 @@ def server(tmp_path_factory) -> Iterator[tuple[str, Path]]:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(10)
+
+
+def _run_apart(main):
+    """``asyncio.run(main())`` in a thread of its own: the worker's main thread may already
+    run an event loop (Playwright's sync API, kept by the session's browser fixtures)."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(lambda: asyncio.run(main())).result()
 
 
 def new_game(base: str) -> dict:
@@ -233,7 +241,7 @@ def test_writes_wait_their_turn_holding_no_thread():
         release.set()
         return await asyncio.gather(*tasks)
 
-    assert sorted(asyncio.run(run())) == [204, 204, 503]
+    assert sorted(_run_apart(run)) == [204, 204, 503]
     assert len(entered) == 2 and MAX_WRITES >= 2
 
 
@@ -314,4 +322,4 @@ def test_a_body_still_arriving_holds_no_place():
             task.cancel()
         return list(done)
 
-    assert asyncio.run(run()) == [204, 204]  # one place, taken in turn, never by the trickles
+    assert _run_apart(run) == [204, 204]  # one place, taken in turn, never by the trickles
