@@ -212,6 +212,8 @@ class FormRead:
     sent: list[str] = field(default_factory=list)  # what it held, one line a player
     # the console's refusal (words) put beside the boxes; None: said on a short page
     absorb: Callable[[KitError, Words], None] | None = None
+    again: Mapping[str, str] | None = None  # the post to apply again on a newer version
+    then: FormRead | None = None  # an entry made once this one is recorded (publish after save)
 
 
 @dataclass(frozen=True)

@@ -73,13 +73,13 @@ def _common(request: Request, game_id: str, w: Words) -> dict[str, Any]:
 
 
 async def _page(request: Request, state: GameState, status: int = 200,
-                posted: FormRead | None = None, answer: Mapping[str, Any] | None = None
-                ) -> Response:
+                posted: FormRead | None = None, answer: Mapping[str, Any] | None = None,
+                refusal: str = "") -> Response:
     """The game's GM page for ``state`` (a refused or previewed form shown in it)."""
     w = words(language(request)["lang"])
     seen = state.seen()
     made = console_of(state.kind).gm_page(seen, w, dict(request.query_params), posted, answer)
-    context = {**_common(request, state.id, w), "files": []}
+    context = {**_common(request, state.id, w), "files": [], "refusal": refusal}
     context.update({k: v for k, v in made.context.items() if k != "notice" or v})
     if context.pop("show_files", True) and posted is None:
         context["files"] = await report_links(request, state.id, state.kind, private=True,
@@ -109,14 +109,27 @@ async def gm_action(request: Request) -> Response:
         # checked before the form is read against entries it never saw
         missed = [what for version, what in state.journal if version > seen_version]
         return stale_page(request, game_id, SimpleNamespace(said=missed, version=state.version),
-                          posted.sent if posted is not None else [])
+                          posted.sent if posted is not None else [], _again(posted, values))
     try:
         if posted is None:
-            await _checked(request, service.undo, game_id, version=seen_version)
-            return _back(request, game_id, "undone=1")
+            return await _undo(request, state, seen_version)
         return await _post(request, state, posted, seen_version)
     except Conflict as conflict:
-        return stale_page(request, game_id, conflict)
+        return stale_page(request, game_id, conflict, posted.sent if posted is not None else [],
+                          _again(posted, values))
+
+
+async def _undo(request: Request, state: GameState, version: int | None) -> Response:
+    """Undo the last entry; refused, the game's page says why (it stays the page shown)."""
+    try:
+        await call(console(request).undo, state.id, version=version)
+    except KitError as error:
+        if isinstance(error, Conflict):
+            raise
+        w = words(language(request)["lang"])
+        return await _page(request, state, 422, refusal=w.gettext(
+            "Not undone: %(reason)s", reason=w.semicolon.join(said.lines(error, w))))
+    return _back(request, state.id, "undone=1")
 
 
 async def _post(request: Request, state: GameState, posted: FormRead,
@@ -138,24 +151,40 @@ async def _post(request: Request, state: GameState, posted: FormRead,
                 raise
             posted.absorb(error, words(language(request)["lang"]))
         else:
+            if entered.recorded and posted.then is not None:
+                then = posted.then
+                await _checked(request, service.enter, state.id, then.kind, then.body,
+                               then.params, version=entered.version)
             if entered.recorded:
                 return _back(request, state.id, posted.done)
             return await _page(request, state, 200, posted, entered.answer)
     return await _page(request, state, 422, posted)
 
 
+def _again(posted: FormRead | None, values: Mapping[str, str]) -> Mapping[str, str]:
+    return posted.again if posted is not None and posted.again is not None else values
+
+
 def stale_page(request: Request, game_id: str, conflict: Any,
-               sent: list[str] | None = None) -> Response:
+               sent: list[str] | None = None, values: Mapping[str, str] | None = None
+               ) -> Response:
+    """The 409 page: what changed, what was sent, and the sent form again on the current
+    version ("apply my entry again"), every typed value carried over."""
     w = words(language(request)["lang"])
     changes = [what.text(w) for what in conflict.said] or [
         w.gettext("The game is now at version %(version)s.", version=conflict.version)]
+    again = [(k, v) for k, v in (values or {}).items() if k not in ("csrf", "version")]
     return render(request, "console/message.html", 409,
                   heading=w.gettext("The game changed since this page was loaded"),
                   text=w.gettext("Nothing you sent was saved, so nothing is lost or entered "
                                  "twice. Another window or device entered something first. "
-                                 "Open the console again to see the game as it is now, then "
-                                 "enter your changes again."),
+                                 "Apply your entry again on the game as it is now, or open "
+                                 "the console again and enter your changes there."),
                   changes=changes, sent=sent or [],
+                  again={"action": f"{request.url.path}{language(request)['keep']}",
+                         "fields": again, "version": conflict.version,
+                         "csrf": guard.csrf_token(game_id, guard.gm_token(request))}
+                  if again else None,
                   back=f"/console/{game_id}/gm{language(request)['keep']}",
                   back_text=w.gettext("Back to the game master console"))
 

@@ -23,6 +23,7 @@ from ...errors import KitError
 from ...i18n import Words
 
 EXTRA_BOXES = 1
+_ROW_KEY = re.compile(r"[gl]([0-9]+)_[0-9]+|[tn]([0-9]+)")  # a grid box's name -> its row
 _PLAYER = re.compile(r"player (.+?)(?:, guess [0-9]+)?$")
 
 
@@ -100,6 +101,8 @@ def read_grid(values: Mapping[str, str], players: Sequence[str], allowance: Mapp
     grid = Grid()
     for i, name in enumerate(players):
         had = current.get(name)
+        if not any(_ROW_KEY.fullmatch(key) and _row_of(key) == i for key in values):
+            continue  # a row not in the post (dropped from an entry applied again) stays
         if values.get(f"n{i}"):
             if had is not None:
                 grid.orders[name] = None
@@ -117,6 +120,18 @@ def read_grid(values: Mapping[str, str], players: Sequence[str], allowance: Mapp
         if order is not None and order != had:
             grid.orders[name] = order
     return grid
+
+
+def _row_of(key: str) -> int:
+    found = _ROW_KEY.fullmatch(key)
+    return int(found[1] or found[2]) if found else -1
+
+
+def typed_rows(values: Mapping[str, str]) -> dict[str, str]:
+    """The post without its blank rows: what to apply again on a newer version, so a row
+    another window filled meanwhile is not read as emptied."""
+    typed = {_row_of(k) for k, v in values.items() if _ROW_KEY.fullmatch(k) and v.strip()}
+    return {k: v for k, v in values.items() if _row_of(k) in typed or not _ROW_KEY.fullmatch(k)}
 
 
 def absorb(grid: Grid, error: KitError, players: Sequence[str], w: Words | None = None

@@ -13,7 +13,7 @@ from typing import Any
 from ...errors import KitError
 from ...game import FormRead, GmPage
 from ...i18n import N_, Words, words
-from .console_grid import Grid, absorb, grid_rows, read_grid
+from .console_grid import Grid, absorb, grid_rows, read_grid, typed_rows
 from .console_turns import open_turn, published_reports
 from .snapshot import NEXT_TURN
 
@@ -21,10 +21,17 @@ NOTICES = {"published": N_("Turn %(turn)s is published: its report is below."),
            "amended": N_("Turn %(turn)s was amended; its erratum is in the reports.")}
 
 
-def _notice(query: Mapping[str, str], w: Words) -> str:
+def _notice(query: Mapping[str, str], w: Words, seen: Mapping[str, Any]) -> str:
     for flag, text in NOTICES.items():
         if query.get(flag, "").isdigit():
-            return w.gettext(text, turn=int(query[flag]))
+            number = int(query[flag])
+            said = w.gettext(text, turn=number)
+            turns = list(seen["log"].get("turn", []))
+            if flag == "published" and 1 <= number <= len(turns):
+                missing = [p for p in seen["players"] if turns[number - 1].get(p) is None]
+                if missing:
+                    said += " " + w.gettext("No orders from %(names)s.", names=w.join(missing))
+            return said
     return ""
 
 
@@ -47,7 +54,7 @@ def gm_page(seen: Mapping[str, Any], w: Words, query: Mapping[str, str],
     reports, _ = published_reports(log, published, w, words(seen.get("lang") or w.lang))
     values = posted.values if grid is not None and posted is not None else None
     return GmPage("gm.html", {
-        "state": seen, "turn": turn, "reports": reports, "notice": _notice(query, w),
+        "state": seen, "turn": turn, "reports": reports, "notice": _notice(query, w, seen),
         "rows": grid_rows(turn.players, turn.allowance, turn.entries, w, values, grid),
         "general": grid.general if grid else [], "problems": _problems(grid),
         "secrets": dict(seen.get("secrets", {})), "amend_turns": list(range(1, published + 1))})
@@ -101,20 +108,29 @@ def _grid_read(kind: str, values: Mapping[str, str], players: tuple[str, ...],
     unchanged = extra.pop("unchanged")
     return FormRead(kind, body, form=grid, values=values, ok=lambda: grid.ok,
                     unchanged=unchanged if grid.ok and not grid.orders else "",
-                    sent=_sent(values, players, w), absorb=absorbed, **extra)
+                    sent=_sent(values, players, w), absorb=absorbed,
+                    again=typed_rows(values), **extra)
 
 
 def read_orders(values: Mapping[str, str], seen: Mapping[str, Any], w: Words) -> FormRead:
     """The open turn's grid -> the orders that changed."""
     turn = open_turn(seen["log"], int(seen["published"]), w)
     return _grid_read("orders", values, turn.players, turn.allowance, turn.entries, w,
-                      done="saved=1#grid", unchanged="same=1#grid")
+                      done="saved=1", unchanged="same=1")
 
 
 def read_publish(values: Mapping[str, str], seen: Mapping[str, Any], w: Words) -> FormRead:
-    """The publish button -> the turn it closes."""
+    """The publish button -> the turn it closes; posted from the grid, the grid's unsaved rows
+    are saved first (a typed grid is never published as "no orders")."""
     turn = int(values["turn"]) if values.get("turn", "").isdigit() else 0
-    return FormRead("publish", params={"turn": turn}, done=f"published={turn}#reports")
+    publish = FormRead("publish", params={"turn": turn}, done=f"published={turn}")
+    if not any(key[:1] in "gtn" and key[1:2].isdigit() for key in values):  # no grid in it
+        return publish
+    orders = read_orders(values, seen, w)
+    if orders.ok() and not orders.body["orders"]:
+        return publish
+    orders.unchanged, orders.then, orders.done = "", publish, publish.done
+    return orders
 
 
 def read_amend(values: Mapping[str, str], seen: Mapping[str, Any], w: Words) -> FormRead:

@@ -1,0 +1,143 @@
+"""The game master's console in Chromium (Playwright): nothing typed is lost.
+
+Publishing a typed, unsaved grid saves it first and names who has no orders; a page with unsaved
+entries asks before it is left; Enter on the Amend page moves on as on the turn grid and the
+changes are shown before anything is recorded; a stale form's 409 page applies the entry again
+on the current version; undo after publishing says why not on the game's page. At 1280x800 and
+390x844.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+
+import pytest
+from helpers import require_browser
+from test_console_browser import api, base_url, browser, fill_grid, gm_login, open_page  # noqa: F401
+
+pytestmark = pytest.mark.slow
+
+require_browser()
+
+PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
+
+
+def new_game(base: str) -> tuple[str, str]:
+    status, made = api(base, "/api/games", {
+        "game": "whats-my-number", "players": PLAYERS,
+        "secrets": {"Ann": 5, "Bob": 12, "Cy": 20, "Dee": 27}, "range": "1-30"})
+    assert status == 201, made
+    return made["id"], made["gm_token"]
+
+
+def log_of(base: str, game_id: str, token: str) -> dict:
+    status, text = api(base, f"/api/games/{game_id}/log.toml", token=token)
+    assert status == 200
+    return tomllib.loads(text)
+
+
+@pytest.fixture(params=[(1280, 800), (390, 844)], ids=["desktop", "phone"])
+def page(browser, request):  # noqa: F811
+    width, height = request.param
+    page = open_page(browser, width, height, has_touch=width < 500)
+    yield page
+    problems = page.problems  # type: ignore[attr-defined]
+    page.context.close()
+    assert problems == [], problems
+
+
+def test_publish_saves_a_typed_grid_and_names_who_has_no_orders(page, base_url):  # noqa: F811
+    game_id, token = new_game(base_url)
+    gm_login(page, base_url, game_id, token)
+    fill_grid(page, {"Ann": [10, 25], "Bob": [5, 21]}, PLAYERS)
+    page.click("text=Publish turn 1")  # not saved first
+    page.wait_for_url(re.compile("published=1"))
+    turn = log_of(base_url, game_id, token)["turn"][0]
+    assert turn["Ann"] == [10, 25] and turn["Bob"] == [5, 21]
+    assert "No orders from Cy and Dee." in page.inner_text("p.notice-ok")
+    assert page.evaluate("document.activeElement.id") == "g0_1"  # back in the new turn's grid
+    # undo right after publishing: no button; posted anyway, the game's page says why
+    assert page.locator("text=Undo last entry").count() == 0
+    assert "Nothing to undo since turn 1 was published" in page.inner_text("#grid")
+
+
+def test_a_page_with_unsaved_entries_asks_before_it_is_left(page, base_url):  # noqa: F811
+    game_id, token = new_game(base_url)
+    gm_login(page, base_url, game_id, token)
+    page.click("#g0_1")
+    page.keyboard.type("7")
+    asked: list[str] = []
+
+    def dialog(d) -> None:
+        asked.append(d.type)
+        d.dismiss()  # stay on the page
+
+    page.on("dialog", dialog)
+    page.click("header .brand a")
+    page.wait_for_timeout(500)
+    assert asked == ["beforeunload"]
+    assert page.url.endswith("/gm") and page.input_value("#g0_1") == "7"
+    page.remove_listener("dialog", dialog)
+    page.click("text=Save entries")  # a save is no leaving without saving
+    page.wait_for_url(re.compile("saved=1"))
+    page.click("header .brand a")
+    page.wait_for_url(re.compile(r"/console$"))
+
+
+def test_undo_refused_stays_on_the_games_page(page, base_url):  # noqa: F811
+    game_id, token = new_game(base_url)
+    gm_login(page, base_url, game_id, token)
+    # no Undo button with nothing to undo: post one as a stale page would
+    with page.expect_response(re.compile(r"/gm/undo")) as info:
+        page.evaluate("""() => { const f = document.createElement("form");
+            f.method = "post"; f.action = location.pathname + "/undo";
+            for (const n of ["csrf", "version"]) { const i = document.createElement("input");
+              i.type = "hidden"; i.name = n; i.value = document.querySelector(
+                `input[name=${n}]`).value; f.appendChild(i); }
+            document.body.appendChild(f); f.submit(); }""")
+    assert info.value.status == 422
+    page.wait_for_load_state()
+    assert page.locator("h1").inner_text() == "Turn 1: enter the orders"
+    assert page.inner_text("p.warning[role=alert]").startswith("Not undone: ")
+
+
+def test_enter_on_the_amend_page_moves_on_and_changes_show_first(page, base_url):  # noqa: F811
+    game_id, token = new_game(base_url)
+    gm_login(page, base_url, game_id, token)
+    fill_grid(page, {"Ann": [10, 25], "Bob": [5, 21]}, PLAYERS)
+    page.click("text=Publish turn 1")
+    page.wait_for_url(re.compile("published=1"))
+    page.goto(f"{base_url}/console/{game_id}/gm?amend=1")
+    page.click("#g1_1")
+    page.keyboard.press("Control+a")
+    page.keyboard.type("12")
+    page.keyboard.press("Enter")
+    assert page.url.endswith("?amend=1")  # not submitted
+    assert page.evaluate("document.activeElement.id") == "g1_2"
+    page.keyboard.type("3")
+    page.click("text=Check what changes")
+    assert page.locator("#changes li").count() > 0
+    assert log_of(base_url, game_id, token)["turn"][0]["Bob"] == [5, 21]  # nothing recorded
+    page.click("text=Confirm the amendment of turn 1")
+    page.wait_for_url(re.compile("amended=1"))
+    assert log_of(base_url, game_id, token)["turn"][0]["Bob"] == [12, 3]
+
+
+def test_the_409_page_applies_the_entry_again_on_the_current_version(page, base_url):  # noqa: F811
+    game_id, token = new_game(base_url)
+    gm_login(page, base_url, game_id, token)
+    other = page.context.new_page()
+    other.goto(f"{base_url}/console/{game_id}/gm")
+    fill_grid(page, {"Cy": [3, 4]}, PLAYERS)
+    page.click("text=Save entries")
+    page.wait_for_url(re.compile("saved=1"))
+    fill_grid(other, {"Dee": [7, 8], "Ann": [1, 2]}, PLAYERS)
+    with other.expect_response(re.compile(r"/gm/turn")) as info:
+        other.click("text=Save entries")
+    assert info.value.status == 409
+    other.click("text=Apply my entry again")
+    other.wait_for_url(re.compile("saved=1"))
+    turn = log_of(base_url, game_id, token)["turn"][0]
+    assert turn == {"Cy": [3, 4], "Dee": [7, 8], "Ann": [1, 2]}  # the other window's Cy kept
+    other.close()
