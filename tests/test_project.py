@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import shutil
 import subprocess
@@ -64,6 +65,15 @@ def test_ruff_is_clean() -> None:
     result = subprocess.run([ruff, "check", "kit", "tests", "bench"], cwd=ROOT,
                             capture_output=True, text=True)
     assert result.returncode == 0, result.stdout
+
+
+def test_mypy_is_clean() -> None:
+    """kit/ type-checks with the project's own configuration ([tool.mypy] in pyproject.toml)."""
+    if importlib.util.find_spec("mypy") is None:
+        pytest.fail("mypy is missing: it is in the [test] extra")
+    result = subprocess.run([sys.executable, "-m", "mypy"], cwd=ROOT, capture_output=True,
+                            text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
 
 
 def test_wheel_carries_templates_fonts_and_licences(tmp_path: Path) -> None:
