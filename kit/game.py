@@ -265,7 +265,7 @@ def one_of(choices: Sequence[str], got: object) -> Msg:
                got=shown(str(got)))
 
 
-def match_names(given: Mapping[str, Any], names: Sequence[str], field: str, *,
+def match_names(given: object, names: Sequence[str], field: str, *,
                 allow_none: bool = False, problems: list[KitError] | None = None
                 ) -> dict[str, Any]:
     """``given`` with its keys spelt as the game's names (case and spacing ignored). Unknown

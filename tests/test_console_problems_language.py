@@ -188,7 +188,7 @@ def test_the_409_page_says_what_changed_in_the_pages_language(french, console, m
     with pytest.raises(Conflict) as raised:  # the service's own 409: English for the API ...
         service.enter(made.id, "publish", {}, {"turn": 1}, version=seen)
     assert raised.value.changes[0]["text"] == "turn 1: orders for Ann, Cy"
-    said = raised.value.said[0]  # ... and the same line for a page in its language
+    said = raised.value.changes_said[0]  # ... and the same line for a page in its language
     assert said.text(kit.i18n.Words("fr")) == "tour 1\u00a0: ordres de Ann, Cy"
 
 

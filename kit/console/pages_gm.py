@@ -10,7 +10,6 @@ short page saying why); a stale version gets a 409 page saying what changed.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from types import SimpleNamespace
 from typing import Any
 
 from starlette.requests import Request
@@ -108,7 +107,7 @@ async def gm_action(request: Request) -> Response:
     if seen_version is not None and seen_version != state.version:
         # checked before the form is read against entries it never saw
         missed = [what for version, what in state.journal if version > seen_version]
-        return stale_page(request, game_id, SimpleNamespace(said=missed, version=state.version),
+        return stale_page(request, game_id, Conflict(state.version, [], missed),
                           posted.sent if posted is not None else [], _again(posted, values))
     try:
         if posted is None:
@@ -171,7 +170,7 @@ def stale_page(request: Request, game_id: str, conflict: Any,
     """The 409 page: what changed, what was sent, and the sent form again on the current
     version ("apply my entry again"), every typed value carried over."""
     w = words(language(request)["lang"])
-    changes = [what.text(w) for what in conflict.said] or [
+    changes = [what.text(w) for what in conflict.changes_said] or [
         w.gettext("The game is now at version %(version)s.", version=conflict.version)]
     again = [(k, v) for k, v in (values or {}).items() if k not in ("csrf", "version")]
     return render(request, "console/message.html", 409,

@@ -50,7 +50,7 @@ def _listing(service: Console, game_id: str, kind: str, who: str) -> list[str]:
 
 
 async def report_links(request: Request, game_id: str, kind: str, *, private: bool,
-                       published: int = 1) -> list[dict[str, str]]:
+                       published: int = 1) -> list[dict[str, object]]:
     """Links to the report files the viewer may fetch (the GM's own ones only when
     ``private``), and the text for an email; in the game's order, PDF first; the first
     report only once something is in it (``published``)."""

@@ -23,7 +23,8 @@ class Conflict(KitError):
                                         version=str(version)))
         self.version = version
         self.changes = changes
-        self.said = said or []  # the changes, each a Msg a page says in its language
+        # the changes, each a Msg a page says in its language (``said`` is the error's own)
+        self.changes_said = said or []
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (self.version, self.changes, self.said))
+        return (type(self), (self.version, self.changes, self.changes_said))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import errno
 import logging
+from typing import TypedDict
 
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
@@ -21,7 +22,16 @@ from .service import Busy
 log = logging.getLogger("kit.web")
 
 
-def page_language(request: Request, settings: str = "") -> dict[str, object]:
+class PageLanguage(TypedDict):
+    """A page's language, as every page template gets it (``**page_language(request)``)."""
+
+    lang: str
+    languages: list[dict[str, object]]  # the switcher's links
+    keep: str  # "?lang=xx" when the language was chosen, so the site's links keep it
+    home: str
+
+
+def page_language(request: Request, settings: str = "") -> PageLanguage:
     """What every page gets about its language: ``lang``, the switcher, the query to keep.
 
     ``?ui=xx`` (a settings URL whose kit language is not the page's) or ``?lang=xx`` when it

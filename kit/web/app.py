@@ -48,6 +48,7 @@ import sys
 import time
 from collections.abc import Iterable, Sequence
 from functools import partial
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
@@ -59,6 +60,9 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 from starlette.routing import Route
 
 from ..cache import RenderCache, default_cache
+
+if TYPE_CHECKING:
+    from hypercorn.config import Config as HypercornConfig
 from ..errors import KitError
 from ..fonts import FONT_FILES, LICENCE_FILES
 from ..i18n import LANGUAGES, N_, words
@@ -232,7 +236,7 @@ async def custom_submit(request: Request) -> Response:
     if values.pop("edit", "") == "1":  # "Edit these settings" of settings too long for a URL
         return page_response("site/form.html", form=build_form(values, lang=lang), **language)
 
-    def refused(**form: object) -> Response:
+    def refused(**form: Any) -> Response:  # build_form's errors= or format_error=
         return page_response("site/form.html", 422, form=build_form(values, lang=lang, **form),
                              **language)
 
@@ -385,7 +389,8 @@ class KitApp(Starlette):
     guard_options: dict[str, object]
 
     def build_middleware_stack(self):  # noqa: ANN201 - Starlette's own signature
-        return Guard(super().build_middleware_stack(), **self.guard_options)  # type: ignore
+        # guard_options holds Guard's own keywords, as create_app sets them
+        return Guard(super().build_middleware_stack(), **self.guard_options)  # type: ignore[arg-type]
 
 
 # In-process tests: Starlette's TestClient sends ``Host: testserver``; ``serve`` never allows it.
@@ -443,7 +448,7 @@ def create_app(*, workers: int = 2, queue: int | None = None, cache_mb: int = 25
     return app
 
 
-def server_config() -> object:
+def server_config() -> HypercornConfig:
     """Hypercorn's settings for ``kit serve``: the connection timeouts the app cannot set.
 
     ``keep_alive_timeout`` runs from the moment a connection opens (and again after each
@@ -524,7 +529,9 @@ def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 2, queue: in
         print(f"kit: mail goes out through {mail.describe()}", file=sys.stderr)
     started = time.monotonic()
     try:
-        asyncio.run(worker_serve(wrap_app(app, config.wsgi_max_body_size, "asgi"), config,
+        # Hypercorn's protocol type of an ASGI app is stricter than Starlette's own signature
+        asgi = wrap_app(app, config.wsgi_max_body_size, "asgi")  # type: ignore[arg-type]
+        asyncio.run(worker_serve(asgi, config,
                                  sockets=Sockets([], [listener], [])))
     finally:
         listener.close()

@@ -467,7 +467,7 @@ def _field_problems(raw: dict[str, object]) -> list[KitError]:
             continue
         if option.key == "players":
             lo, hi = players_limits(game)
-            if not lo <= int(value) <= hi:  # type: ignore[call-overload]
+            if not lo <= int(value) <= hi:
                 found.append(_players_problem(game, raw[option.key]))
                 del raw[option.key]
     names = raw.get("names")

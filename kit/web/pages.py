@@ -163,7 +163,8 @@ def site_environment(lang: str = DEFAULT_LANGUAGE) -> Any:
         extensions=["jinja2.ext.i18n"],
     )
     env.policies["ext.i18n.trimmed"] = True  # as babel.cfg extracts them
-    env.install_gettext_translations(w.translations, newstyle=True)
+    # jinja2.ext.i18n adds this method at run time; Jinja2's types do not know it
+    env.install_gettext_translations(w.translations, newstyle=True)  # type: ignore[attr-defined]
     env.filters["size"] = lambda n: human_size(n, w)
     env.globals.update(version=__version__, w=w)
     return env
@@ -433,7 +434,7 @@ def primary_stem(chosen: str, stems: Sequence[str]) -> str:
 
 
 def result_context(key: str, rendered: Rendered, chosen: str, lang: str = DEFAULT_LANGUAGE,
-                   ui: str = "") -> dict[str, object]:
+                   ui: str = "") -> dict[str, Any]:
     """What ``site/result.html`` shows, in the page language ``lang`` (the kit itself is in its
     own ``config.lang``): the kit's settings, a split party's seating, the documents (the
     chosen one first, the player kit before the host's), the previews, and the settings URL

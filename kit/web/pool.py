@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from functools import partial
 
 from ..config import KitConfig
 from ..errors import ConfigError, LayoutError
@@ -166,6 +167,11 @@ class RenderPool:
         job = self._jobs.get(key)
         return job.client if job is not None else None
 
+    def _render(self) -> Render:
+        if self.render is None:  # the service sets it before any submit
+            raise RuntimeError("the render pool was started without its render function")
+        return self.render
+
     def _make_executor(self) -> Executor:
         if self.kind == "thread":
             return ThreadPoolExecutor(self.workers, thread_name_prefix="kit-render")
@@ -244,11 +250,12 @@ class RenderPool:
                 break
             if self._executor is None:
                 self._executor = self._make_executor()
+            render = self._render()
             try:
-                running = self._executor.submit(self.render, job.config, PREVIEW_PAGES)
+                running = self._executor.submit(render, job.config, PREVIEW_PAGES)
             except (BrokenProcessPool, RuntimeError):
                 self._executor = self._make_executor()  # a worker died: start afresh
-                running = self._executor.submit(self.render, job.config, PREVIEW_PAGES)
+                running = self._executor.submit(render, job.config, PREVIEW_PAGES)
             job.started = time.monotonic()
             self._running[job.key] = job
             self.started += 1
@@ -258,7 +265,7 @@ class RenderPool:
     def _watch(self, started: list[tuple[Job, Future]]) -> None:
         # outside the lock: a render that is already done calls back at once
         for job, running in started:
-            running.add_done_callback(lambda f, job=job: self._finished(job, f))
+            running.add_done_callback(partial(self._finished, job))
 
     def _finished(self, job: Job, running: Future) -> None:
         job.seconds = time.monotonic() - job.started

@@ -205,7 +205,7 @@ class KitService:
         ticket = self.tickets.get(known) if known else None
         if ticket is not None and known and self.status(known).state != "failed":
             self.cache.keep(key, time.monotonic() + KEEP_S)
-            return known  # type: ignore[return-value]
+            return known
         entry = self.cache.get(key)
         if entry is None and not self.pool.job(key):  # made by another server (shared.py)?
             entry = self.tickets.shared_entry(config, key)

@@ -242,9 +242,10 @@ async def locate(service: KitService, ident: str, wait: float = 0.0) -> Status:
         key, deadline = kept_key(ticket.config, PREVIEW_PAGES), time.monotonic() + wait
         while time.monotonic() < deadline:
             await asyncio.sleep(WAIT_STEP_S)
-            if service.store is not None and service.store.has(key) \
-                    and await asyncio.to_thread(tickets.shared_entry, ticket.config, ticket.key):
-                return service.status(ident)
+            if service.store is not None and service.store.has(key):
+                shared = await asyncio.to_thread(tickets.shared_entry, ticket.config, ticket.key)
+                if shared is not None:
+                    return service.status(ident)
         return Status("waiting", ticket, place=0)
     if await asyncio.to_thread(tickets.shared_entry, ticket.config, ticket.key):
         # made meanwhile: the lease was free because its maker had just given it back

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from functools import partial
 from pathlib import Path
 
@@ -48,7 +48,7 @@ def _write_atomic(path: Path, data: bytes) -> None:
 
 
 def _render_all(configs: Sequence[KitConfig], jobs: int,
-                store: RenderCache | None) -> Iterator[Rendered]:
+                store: RenderCache | None) -> Generator[Rendered, None, None]:
     """Render ``configs`` in order; in ``jobs`` worker processes when more than one."""
     render = partial(render_kit, preview_pages=1, store=store)
     if jobs <= 1 or len(configs) <= 1:

@@ -7,7 +7,7 @@ its own language ("tour 3, joueur Eve : ..."), the player's name kept as typed.
 
 from __future__ import annotations
 
-from ...errors import KitError, Problems
+from ...errors import KitError, Msg, Problems
 from ...i18n import N_, Words
 
 
@@ -38,7 +38,7 @@ def player_of(problem: KitError) -> str | None:
         if isinstance(player, str):
             return player
         where = place.values.get("where")  # "line 12, <field>"
-        place = where if hasattr(where, "values") else None
+        place = where if isinstance(where, Msg) else None
     return None
 
 

@@ -106,7 +106,7 @@ def host_context(seen: Mapping[str, Any], w: Words, posted: RoundForm | None = N
                        "last": tally_view(done.rounds[-1], w) if done and done.rounds else None,
                        "totals": done.totals if done else {n: 0 for n in names}})
     standings = [{"place": place, "player": player, "table": table, "points": points}
-                 for place, player, table, points in party.standings()] if party else []
+                 for place, player, table, points in party.standings()]
     return {"tables": tables, "rounds": rounds, "standings": standings}
 
 

@@ -184,7 +184,7 @@ def grid_rows(players: Sequence[str], allowance: Mapping[str, int], current: Map
         allowed = allowance.get(name, 2)
         is_list = isinstance(order, Mapping)
         guesses = list(order) if isinstance(order, list) else []
-        listed = dict(order["list"]) if is_list else {}
+        listed = dict(order["list"]) if isinstance(order, Mapping) else {}
         boxes = []
         for k in range(1, box_count(allowed) + 1):
             value = _posted_or(posted, f"g{i}_{k}", str(guesses[k - 1]) if k <= len(guesses)

@@ -97,9 +97,9 @@ def wmn_form(values: Mapping[str, str], w: Words) -> Form:
         if not names:
             form.add("players", w.gettext("From 4 to %(max)s players.", max=MAX_NAMES))
     form.spec["players"] = names
-    if values.get("range", "").strip():
-        form.spec["range"] = values["range"].strip()
-        _range(form, form.spec["range"], len(names), w)
+    if given_range := values.get("range", "").strip():
+        form.spec["range"] = given_range
+        _range(form, given_range, len(names), w)
     if values.get("draw", "random") == "typed" and names:
         form.spec["secrets"] = _secrets(form, names, w)
     return form
