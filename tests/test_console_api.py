@@ -308,3 +308,17 @@ def test_party_seated_from_names(client: TestClient) -> None:
     seen = public(client, answer.json())
     seated = [p for t in seen["tables"] for p in t["players"]]
     assert sorted(seated) == sorted(names) and len(seen["tables"]) == 2
+
+
+def test_public_json_rulings_carry_positions_never_a_guessed_number(client: TestClient) -> None:
+    game = new_wmn(client)
+    orders = {"Ann": [20, 30, 13], "Bob": [61, 50]}  # Ann's 13 ignored, Bob's 61 void
+    assert post_turn(client, game, orders).status_code == 201
+    assert publish(client, game, 1).status_code == 200
+    rulings = {r["player"]: r for r in public(client, game)["turns"][0]["rulings"]
+               if r["kind"] != "no-orders"}
+    assert rulings["Ann"]["positions"] == [3] and rulings["Bob"]["positions"] == [1]
+    assert all("numbers" not in r for r in public(client, game)["turns"][0]["rulings"])
+    register = client.get(f"/api/games/{game['id']}/state.json",
+                          headers=bearer(game["gm_token"])).text
+    assert "61" in register  # the GM's own view keeps what was written

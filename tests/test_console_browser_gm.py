@@ -141,3 +141,23 @@ def test_the_409_page_applies_the_entry_again_on_the_current_version(page, base_
     turn = log_of(base_url, game_id, token)["turn"][0]
     assert turn == {"Cy": [3, 4], "Dee": [7, 8], "Ann": [1, 2]}  # the other window's Cy kept
     other.close()
+
+
+def test_rulings_are_marked_on_their_boxes_and_extra_guesses_get_boxes(page, base_url):  # noqa: F811
+    game_id, token = new_game(base_url)
+    gm_login(page, base_url, game_id, token)
+    page.fill("#g0_1", "0")  # a typo out of the range 1-30: void
+    page.fill("#g0_2", "7")
+    page.fill("#g1_1", "4")
+    page.fill("#g1_2", "5")
+    page.fill("#g1_3", "6")  # the dashed box: a third guess, 2 allowed
+    page.fill("#g1_4", "9")  # a box appeared for the fourth one written
+    page.click("text=Save entries")
+    page.wait_for_url(re.compile("saved=1"))
+    assert "2 rulings to check: their boxes are marked." in page.inner_text("p.notice-ok")
+    ruled = page.eval_on_selector_all(".box.ruled input", "els => els.map(e => e.id)")
+    assert ruled == ["g0_1", "g1_3", "g1_4"]
+    assert log_of(base_url, game_id, token)["turn"][0]["Bob"] == [4, 5, 6, 9]
+    assert page.locator("#row-1 .guess-boxes input").count() == 5  # 4 written, one more
+    public = api(base_url, f"/api/games/{game_id}/public.json")[1]
+    assert public["published"] == 0

@@ -23,6 +23,7 @@ from ...errors import KitError
 from ...i18n import Words
 
 EXTRA_BOXES = 1
+MAX_BOXES = 20  # guess boxes read per row: what a slip can hold, beyond any allowance
 _ROW_KEY = re.compile(r"[gl]([0-9]+)_[0-9]+|[tn]([0-9]+)")  # a grid box's name -> its row
 _PLAYER = re.compile(r"player (.+?)(?:, guess [0-9]+)?$")
 
@@ -82,6 +83,8 @@ def _read_list(grid: Grid, values: Mapping[str, str], i: int, players: Sequence[
 def _read_guesses(grid: Grid, values: Mapping[str, str], i: int, boxes: int,
                   w: Words) -> list[int]:
     guesses: list[int] = []
+    posted = [int(m[1]) for key in values if (m := re.fullmatch(rf"g{i}_([0-9]+)", key))]
+    boxes = min(max([boxes, *posted]), MAX_BOXES)  # extra boxes added as the slip says
     for k in range(1, boxes + 1):
         text = values.get(f"g{i}_{k}", "").strip()
         if not text:
@@ -174,10 +177,19 @@ def _posted_or(values: Mapping[str, str] | None, key: str, fallback: str) -> str
     return values.get(key, "") if values is not None else fallback
 
 
+def _shown_boxes(allowed: int, guesses: Sequence[int], posted: Mapping[str, str] | None,
+                 i: int) -> int:
+    """The row's guess boxes: the allowance and one dashed box, or one more than written."""
+    typed = [int(m[1]) for key in posted or {} if (m := re.fullmatch(rf"g{i}_([0-9]+)", key))]
+    return min(max([box_count(allowed), len(guesses) + 1, *typed]), MAX_BOXES)
+
+
 def grid_rows(players: Sequence[str], allowance: Mapping[str, int], current: Mapping[str, Any],
               w: Words, posted: Mapping[str, str] | None = None,
-              grid: Grid | None = None) -> list[dict[str, object]]:
-    """What the template shows per row: from the entries, or from a refused post."""
+              grid: Grid | None = None, marks: Mapping[str, Mapping[int, str]] | None = None
+              ) -> list[dict[str, object]]:
+    """What the template shows per row: from the entries, or from a refused post; ``marks``:
+    the guesses a ruling set aside ("void", "ignored"), by player and position."""
     rows = []
     for i, name in enumerate(players):
         order = current.get(name)
@@ -185,11 +197,15 @@ def grid_rows(players: Sequence[str], allowance: Mapping[str, int], current: Map
         is_list = isinstance(order, Mapping)
         guesses = list(order) if isinstance(order, list) else []
         listed = dict(order["list"]) if isinstance(order, Mapping) else {}
+        ruled = (marks or {}).get(name, {}) if posted is None else {}
         boxes = []
-        for k in range(1, box_count(allowed) + 1):
+        for k in range(1, _shown_boxes(allowed, guesses, posted, i) + 1):
             value = _posted_or(posted, f"g{i}_{k}", str(guesses[k - 1]) if k <= len(guesses)
                                else "")
             boxes.append({"name": f"g{i}_{k}", "k": k, "value": value, "extra": k > allowed,
+                          "mark": ruled.get(k, ""),
+                          "mark_text": w.gettext("(void)") if ruled.get(k) == "void" else
+                          w.gettext("(ignored)") if ruled.get(k) else "",
                           "label": w.gettext("%(name)s, extra guess (beyond %(allowed)s)",
                                              name=name, allowed=allowed) if k > allowed else
                           w.gettext("%(name)s, guess %(k)s", name=name, k=k)})

@@ -53,9 +53,15 @@ def gm_page(seen: Mapping[str, Any], w: Words, query: Mapping[str, str],
     # the answers in the game's letters, which its players' labels avoid (as its printed reports)
     reports, _ = published_reports(log, published, w, words(seen.get("lang") or w.lang))
     values = posted.values if grid is not None and posted is not None else None
+    notice = _notice(query, w, seen)
+    if "saved" in query and turn.rulings:  # a typo of 0 or 555 is seen before publishing
+        notice = w.gettext("Entries saved.") + " " + w.ngettext(
+            "%(num)s ruling to check: its boxes are marked.",
+            "%(num)s rulings to check: their boxes are marked.", len(turn.rulings))
     return GmPage("gm.html", {
-        "state": seen, "turn": turn, "reports": reports, "notice": _notice(query, w, seen),
-        "rows": grid_rows(turn.players, turn.allowance, turn.entries, w, values, grid),
+        "state": seen, "turn": turn, "reports": reports, "notice": notice,
+        "rows": grid_rows(turn.players, turn.allowance, turn.entries, w, values, grid,
+                          turn.marks),
         "general": grid.general if grid else [], "problems": _problems(grid),
         "secrets": dict(seen.get("secrets", {})), "amend_turns": list(range(1, published + 1))})
 

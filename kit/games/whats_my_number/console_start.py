@@ -31,7 +31,8 @@ def fields(values: Mapping[str, str], problems: Mapping[str, list[str]], w: Word
         field("wmn", "players", _("Number of players"), _("Only without names: the "
               "players are then called A, B, C… (4 or more)."), values, problems, "number"),
         field("wmn", "range", _("Number range"), _("Two whole numbers LO-HI, e.g. "
-              "1-60. Leave empty for the game’s own range (10 per player)."), values,
+              "1-60. Leave empty for the game’s own range: 1 to 10 × (players − 1), "
+              "e.g. 1-60 for 7 players."), values,
               problems),
         {"widget": "radios", "id": "wmn-draw", "name": "draw", "label": _("Secret numbers"),
          "hint": _("The console can draw each player’s secret number, or you type the numbers "

@@ -217,6 +217,9 @@ def public_turn(report: rules.TurnReport) -> dict[str, Any]:
     turn = to_json(report)
     turn["rows"] = [{key: row[key] for key in PUBLIC_ROW_KEYS if key in row}
                     for row in turn.get("rows", ())]
+    # a ruling says which guesses it set aside by position, never the numbers guessed
+    turn["rulings"] = [{k: v for k, v in ruling.items() if k != "numbers"}
+                       for ruling in turn.get("rulings", ())]
     return turn
 
 

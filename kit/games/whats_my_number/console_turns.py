@@ -25,8 +25,13 @@ class TurnView:
     allowance: dict[str, int]
     entries: dict[str, Any]
     rulings: list[str] = field(default_factory=list)
+    # the guesses a ruling set aside, by player and position: "void" or "ignored"
+    marks: dict[str, dict[int, str]] = field(default_factory=dict)
     winners: tuple[str, ...] = ()
     over: bool = False  # the game was won in a published turn
+
+
+MARKS = {"out-of-range": "void", "extra-guesses": "ignored"}  # ruling -> its boxes' mark
 
 
 def _played(log: Mapping[str, Any], turns: int) -> Any:
@@ -75,6 +80,10 @@ def open_turn(log: Mapping[str, Any], published: int, w: Words) -> TurnView:
         if len(now.turns) >= number:
             report = now.turns[number - 1]
             view.rulings = [ruling_text(r, w) for r in report.rulings if r.kind != "no-orders"]
+            for r in report.rulings:
+                mark = MARKS.get(r.kind)
+                for position in getattr(r, "positions", ()) if mark else ():
+                    view.marks.setdefault(r.player, {})[int(position)] = mark
     return view
 
 
