@@ -81,7 +81,7 @@ def open_turn(log: Mapping[str, Any], published: int, w: Words) -> TurnView:
             report = now.turns[number - 1]
             view.rulings = [ruling_text(r, w) for r in report.rulings if r.kind != "no-orders"]
             for r in report.rulings:
-                mark = MARKS.get(r.kind)
+                mark = MARKS.get(r.kind, "")
                 for position in getattr(r, "positions", ()) if mark else ():
                     view.marks.setdefault(r.player, {})[int(position)] = mark
     return view
