@@ -53,6 +53,9 @@ class KitConfig:
 
     @property
     def folder_name(self) -> str:
+        """``lowest-unique-9p-letter-fr``; a kit with names, a title, a date or a seating seed
+        adds a slug of the title and a short digest of those four, so it never replaces the
+        count-only kit (or another party's) of the same size."""
         if self.party:
             return self.party
         name = f"{self.game}-{self.players}p-{self.paper}"
@@ -62,6 +65,18 @@ class KitConfig:
             name += f"-range{self.range[0]}-{self.range[1]}"
         if self.lang != "en":
             name += f"-{self.lang}"
+        if self.names or self.title or self.date or self.shuffle is not None:
+            import hashlib
+            import json
+            import re
+            import unicodedata
+
+            plain = unicodedata.normalize("NFKD", self.title).encode("ascii", "ignore")
+            slug = re.sub(r"[^a-z0-9]+", "-", plain.decode().lower()).strip("-")[:30]
+            personal = json.dumps([list(self.names), self.title, self.date, self.shuffle],
+                                  ensure_ascii=True)
+            digest = hashlib.sha256(personal.encode("ascii")).hexdigest()[:6]
+            name += "".join(f"-{part}" for part in (slug.strip("-"), digest) if part)
         return name
 
     @property

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -83,7 +84,9 @@ def party(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("party")
     names = ",".join(f"Guest {i:02d}" for i in range(25))
     assert main(["build", "lowest-unique", "--names", names, "--out", str(out)]) == 0
-    return out / "lowest-unique-25p-a4"
+    (folder,) = out.iterdir()  # a named party: a digest of the names after the count
+    assert re.fullmatch(r"lowest-unique-25p-a4-[0-9a-f]{6}", folder.name)
+    return folder
 
 
 def pdf_texts(path: Path) -> list[str]:
@@ -136,7 +139,7 @@ def test_print_file_is_exact_size_embedded_and_asks_for_actual_size(party: Path)
 def test_party_build_is_deterministic(party: Path, tmp_path: Path) -> None:
     names = ",".join(f"Guest {i:02d}" for i in range(25))
     assert main(["build", "lowest-unique", "--names", names, "--out", str(tmp_path)]) == 0
-    again = tmp_path / "lowest-unique-25p-a4"
+    again = tmp_path / party.name
     for path in party.iterdir():
         if path.is_file():
             assert (again / path.name).read_bytes() == path.read_bytes(), path.name

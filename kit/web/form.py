@@ -15,7 +15,6 @@ messages defined once (``kit.errors.Msg``) that the page shows in its own langua
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from functools import cache
 from urllib.parse import urlencode
@@ -514,14 +513,3 @@ def check(values: Mapping[str, str]) -> KitConfig:
 def format_problem(chosen: str, w: Words) -> str:
     return w.gettext("choose one of the downloads listed; “%(got)s” is not one of them",
                      got=quoted(chosen, 30))
-
-
-SLUG = re.compile(r"[^a-z0-9]+")
-
-
-def title_slug(title: str, limit: int = 30) -> str:
-    """'Smith Family Night!' -> 'smith-family-night': ASCII letters and digits only."""
-    import unicodedata
-
-    plain = unicodedata.normalize("NFKD", title).encode("ascii", "ignore").decode().lower()
-    return SLUG.sub("-", plain).strip("-")[:limit].strip("-")

@@ -45,7 +45,6 @@ from .form import (  # noqa: F401 - the form's names, as the app and tests know 
     raw_from_form,
     regional_paper,
     settings_query,
-    title_slug,
     url_settings,
     values_from_query,
 )
@@ -224,8 +223,8 @@ def is_host_only(stem: str) -> bool:
 @lru_cache(maxsize=512)
 def download_base(config: KitConfig) -> str:
     """The start of a kit's download names: its folder name for a ready-made kit, else the
-    folder name, a slug of the title and a short hash of the config, so kits that differ get
-    different names (``<game>-9p-letter-es-club-night-3f9a1c``)."""
+    folder name (which carries a slug of the title) and a short hash of the config, so kits
+    that differ get different names (``<game>-9p-letter-es-club-night-8e02d4-3f9a1c``)."""
     plain = {"game": config.game, "players": config.players, "paper": config.paper,
              "lang": config.lang}
     try:
@@ -235,8 +234,7 @@ def download_base(config: KitConfig) -> str:
     folder = download_name(config.folder_name, config_key(config))
     if ready:
         return folder
-    slug = title_slug(config.title)
-    return "-".join(part for part in (folder, slug, config_key(config)[:6]) if part)
+    return f"{folder}-{config_key(config)[:6]}"
 
 
 # --- the index --------------------------------------------------------------------------------
