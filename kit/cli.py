@@ -7,6 +7,7 @@ game's own), so a new option is a flag, a config key and a form field at once.
 from __future__ import annotations
 
 import argparse
+import difflib
 import hashlib
 import json
 import os
@@ -16,12 +17,13 @@ import time
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from . import __version__
 from .config import check_keys, load_toml, resolve
 from .errors import ConfigError, KitError, escaped
 from .game import KitConfig
+from .helptext import DOCS, HelpFormatter, epilog
 from .i18n import DEFAULT as DEFAULT_LANGUAGE
 from .i18n import LANGUAGES
 from .options import MAX_PLAYERS, Flag, Option
@@ -40,6 +42,9 @@ EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports Ctrl-C
 MAX_PARTIES = 50  # parties in one batch config
 MAX_BATCH_PLAYERS = 2 * MAX_PLAYERS  # players over all the parties of a batch
 ERROR_MAX = 400  # characters of an error line
+FORMATS = ("files", "text", "csv")  # kit report --format
+NO_CACHE = ("render every prose page afresh: do not read or write the render cache "
+            "(KIT_CACHE_DIR, else the user cache folder)")
 
 
 class UsageError(KitError):
@@ -47,6 +52,18 @@ class UsageError(KitError):
 
 
 class _Parser(argparse.ArgumentParser):
+    """Usage errors are ``KitError``s (one ``Error:`` line, exit 2); help at a fixed width
+    when ``help_width`` is set (the generated reference, ``kit.clidoc``)."""
+
+    help_width: int | None = None
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*args, **kwargs)
+
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        return self.formatter_class(prog=self.prog, width=self.help_width)
+
     def error(self, message: str) -> NoReturn:
         raise UsageError("arguments", f"{message}; see '{self.prog} --help'")
 
@@ -61,8 +78,15 @@ def add_build(sub: argparse._SubParsersAction) -> None:
     build = sub.add_parser(
         "build", help="build kit folders (player kit and host answers, PDF and HTML)",
         description="Build a kit. With no GAME (and no --config), builds the default kit of "
-        "every game on every paper size. Flags override values from --config.",
-        epilog="games: " + ", ".join(f"{name} ({spec.title})" for name, spec in GAMES.items()),
+        "every game on every paper size. Flags override values from --config. Prints the path "
+        "of each PDF and HTML file written, one per line (the fonts/ files and .kit-files "
+        "are not listed).",
+        epilog=epilog(("kit build lowest-unique --players 9 --lang fr --paper letter",
+                       "kit build whats-my-number --names Ann,Bob,Cy,Dee --turns 6"),
+                      "games: " + ", ".join(f"{name} ({spec.title})"
+                                            for name, spec in GAMES.items()),
+                      f"Full documentation: {DOCS} (docs/tutorials/first-party.md, "
+                      "docs/reference/config.md)."),
     )
     build.add_argument("game", nargs="?", metavar="GAME",
                        help=f"one of: {', '.join(GAMES)} (default: every game)")
@@ -78,9 +102,7 @@ def add_build(sub: argparse._SubParsersAction) -> None:
         else:
             build.add_argument(option.flag, dest=option.key, default=None,
                                metavar=option.metavar, help=text)
-    build.add_argument("--no-cache", dest="cache", action="store_false",
-                       help="render every prose page afresh instead of reading the render "
-                       "cache (KIT_CACHE_DIR or the user cache folder)")
+    build.add_argument("--no-cache", dest="cache", action="store_false", help=NO_CACHE)
     build.add_argument("--json", action="store_true",
                        help="print a JSON manifest of what was written instead of the paths")
 
@@ -88,11 +110,16 @@ def add_build(sub: argparse._SubParsersAction) -> None:
 def add_report(sub: argparse._SubParsersAction) -> None:
     report = sub.add_parser(
         "report", help="fill in the reports of a played game from its game log",
-        description="Read a game log (TOML, see the README): What's My Number? turn reports and "
-        "a GM-only register, or Lowest Unique Number tallies, score sheets and party "
-        "standings, as PDF and HTML, or as Markdown tables with --format text.")
+        description="Read a game log (TOML): What's My Number? turn reports, a GM-only "
+        "register and private slips, or Lowest Unique Number tallies, score sheets and party "
+        "standings, as PDF and HTML into a report folder, or as Markdown tables with "
+        "--format text.",
+        epilog=epilog(("kit report friday.toml --turn 4", "kit report party.toml --format csv"),
+                      f"Full documentation: {DOCS} (docs/how-to/game-logs.md, the log format "
+                      "in docs/reference/log-format.md)."))
     report.add_argument("log", metavar="GAME_LOG", help="the game log, a TOML file")
-    report.add_argument("--format", choices=("files", "text", "csv"), default="files",
+    report.add_argument("--format", choices=FORMATS, default="files",
+                        metavar="|".join(FORMATS),
                         help="files: PDF and HTML into --out; text: Markdown on stdout; csv: "
                         "one row per guess and answer (or per player and round) on stdout "
                         "(default: files)")
@@ -114,13 +141,17 @@ def add_report(sub: argparse._SubParsersAction) -> None:
                         + f" (default: {DEFAULT_LANGUAGE})")
     report.add_argument("--out", default="build", metavar="DIR",
                         help="folder the report folder is written into (default: build)")
-    report.add_argument("--no-cache", dest="cache", action="store_false",
-                        help="do not read or write the render cache")
+    report.add_argument("--no-cache", dest="cache", action="store_false", help=NO_CACHE)
 
 
 def parser() -> argparse.ArgumentParser:
     top = _Parser(prog="kit", description="Print-ready kits (PDF and HTML) for secret-number "
-                  "party games.")
+                  "party games, their filled reports, and a game-night console in the browser.",
+                  epilog=epilog(("kit build lowest-unique --players 9 --lang fr --paper letter",
+                                 "kit serve --host 0.0.0.0 --database party.sqlite3"),
+                                "'kit COMMAND --help' describes each command. Full "
+                                f"documentation: {DOCS} (start at docs/README.md; every "
+                                "command's help: docs/reference/cli.md)."))
     top.add_argument("--version", action="version", version=f"kit {__version__}")
     sub = top.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
     add_build(sub)
@@ -333,11 +364,32 @@ def error_line(exc: KitError) -> str:
     return "Error: " + (line if len(line) <= ERROR_MAX else line[:ERROR_MAX] + "…")
 
 
+def commands(top: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    """The subcommands of ``top``, by name, in the order of ``kit --help``."""
+    (sub,) = (a for a in top._actions if isinstance(a, argparse._SubParsersAction))
+    return dict(sub.choices)
+
+
+def check_command(top: argparse.ArgumentParser, args: Sequence[str]) -> None:
+    """A mistyped command is an error naming the nearest one (``kit buidl``: build), before
+    argparse answers with the whole list."""
+    given = next((a for a in args if not a.startswith("-")), None)
+    names = list(commands(top))
+    if given is None or given in names:
+        return
+    close = difflib.get_close_matches(given, names, n=1, cutoff=0.5)
+    hint = f"did you mean {close[0]}? " if close else ""
+    raise UsageError("arguments", f"unknown command “{escaped(given)[:40]}”; {hint}commands "
+                     f"are {', '.join(names)}; see 'kit --help'")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``kit``; returns the exit code (0 ok, 2 bad input, 130 interrupted)."""
     args_list = list(sys.argv[1:] if argv is None else argv)
     try:
-        args = parser().parse_args(args_list)
+        top = parser()
+        check_command(top, args_list)
+        args = top.parse_args(args_list)
         if args.command is None:
             raise UsageError("arguments", "give a command: build, report, site, serve or "
                              "mail; see 'kit --help'")

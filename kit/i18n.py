@@ -7,7 +7,7 @@ the language (numbers, percentages, "A, B and C"). English is the source languag
 the msgid itself.
 
 Catalogs live in ``kit/locale/<lang>/LC_MESSAGES/messages.po`` and are read with Babel when a
-language is first used, so no compiled file goes stale. To work on them::
+language is first used, so no compiled file goes stale. To work on them (CONTRIBUTING.md)::
 
     pybabel extract -F babel.cfg -k N_ --no-location -o kit/locale/messages.pot .
     pybabel update -i kit/locale/messages.pot -d kit/locale --ignore-obsolete

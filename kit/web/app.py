@@ -69,6 +69,7 @@ from ..i18n import LANGUAGES, N_, words
 from ..mail.commands import MailSetup
 from ..mail.outbox import Sender, SenderThread
 from ..resources import fonts_dir
+from .addresses import start_lines
 from .answers import (
     on_body_timeout,
     on_busy,
@@ -521,12 +522,14 @@ def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 2, queue: in
     if not _loopback(host):
         print(f"kit: warning: listening on {host}: anyone who can reach this machine can use "
               "this server, and a game master's link works for whoever has it; on a public "
-              "network put a TLS proxy in front (README: Security of kit serve). Browsers that "
+              "network put a TLS proxy in front (docs/explanation/security.md). Browsers that "
               "reach it by a name need --allowed-host NAME.", file=sys.stderr)
     print(f"kit: serving on http://{host}:{port}/ ({workers} render workers, up to "
           f"{pool.queue_max} renders waiting; host names: {', '.join(hosts)})", file=sys.stderr)
     if mail is not None:
         print(f"kit: mail goes out through {mail.describe()}", file=sys.stderr)
+    for line in start_lines(host, port):
+        print(line, file=sys.stderr)
     started = time.monotonic()
     try:
         # Hypercorn's protocol type of an ASGI app is stricter than Starlette's own signature

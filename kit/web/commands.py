@@ -18,6 +18,7 @@ import sys
 import time
 
 from ..errors import ConfigError
+from ..helptext import DOCS, epilog
 from ..i18n import DEFAULT as DEFAULT_LANGUAGE
 from ..i18n import LANGUAGES
 from ..mail.commands import add_mail_flags, check_server, mail_setup
@@ -65,7 +66,11 @@ def _add_site(sub: argparse._SubParsersAction) -> None:
                           description="Build every ready-made kit (each game, each allowed "
                           f"player count up to {READY_MAX_PLAYERS}, each paper size) with a "
                           "thumbnail, and an index.html linking them all, in one language. "
-                          "Works offline.")
+                          "Works offline. Needs the web extra.",
+                          epilog=epilog(("kit site --out build/site",
+                                         "kit site --lang fr --games lowest-unique --paper a4"),
+                                        f"Full documentation: {DOCS} "
+                                        "(docs/how-to/download-site.md)."))
     site.add_argument("--out", default="build/site", metavar="DIR",
                       help="folder to write the site into (default: build/site)")
     site.add_argument("--jobs", default=str(DEFAULT_WORKERS), metavar="N",
@@ -80,11 +85,23 @@ def _add_site(sub: argparse._SubParsersAction) -> None:
 
 
 def _add_serve(sub: argparse._SubParsersAction) -> None:
-    serve = sub.add_parser("serve", help="serve the download page and a custom-kit form",
-                           description="Serve the ready-made kits and a form that builds a "
-                           "custom kit (names, paper, rounds, variants) on demand.")
-    serve.add_argument("--host", default="127.0.0.1",
-                       help="address to listen on (default: 127.0.0.1, this machine only)")
+    serve = sub.add_parser("serve", help="serve the download page, a custom-kit form and the "
+                           "game-night console at /console",
+                           description="Serve the download page of ready-made kits, a form "
+                           "that builds a custom kit (names, paper, rounds, variants) on "
+                           "demand, and the game-night console at /console: the game master "
+                           "enters each turn or round, players follow on their phones, the "
+                           "standings go on a projector. Needs the web extra.",
+                           epilog=epilog(("kit serve --host 0.0.0.0 --no-prewarm --database "
+                                          "party.sqlite3",
+                                          "kit serve --port 8080 --prewarm"),
+                                         f"Full documentation: {DOCS} "
+                                         "(docs/tutorials/game-night.md, "
+                                         "docs/how-to/download-site.md, docs/how-to/deploy.md)."))
+    serve.add_argument("--host", default="127.0.0.1", metavar="ADDRESS",
+                       help="address to listen on: 0.0.0.0 (or ::) lets phones and other "
+                       "machines on the same network reach it (default: 127.0.0.1, this "
+                       "machine only)")
     serve.add_argument("--port", default="8000", metavar="PORT",
                        help=f"port, {PORT.lo} to {PORT.hi} (default: 8000)")
     serve.add_argument("--workers", default=str(DEFAULT_WORKERS), metavar="N",
@@ -109,8 +126,11 @@ def _add_serve(sub: argparse._SubParsersAction) -> None:
                        help="the game-night console's store: a SQLite file or a postgresql:// URL "
                        "(default: KIT_DATABASE_URL, else console.sqlite3 in the user data folder)")
     add_mail_flags(serve)  # the outbox's messages go out through it
-    serve.add_argument("--no-prewarm", dest="prewarm", action="store_false",
-                       help="do not render the ready-made kits in the background at start")
+    serve.add_argument("--prewarm", action=argparse.BooleanOptionalAction, default=False,
+                       help="render every language's ready-made kits in the background at "
+                       "start, behind visitors' requests: for a public download site (minutes "
+                       "of CPU and about 0.7 GB on a 2-core machine; default: off, each is "
+                       "rendered when first asked for and kept in the render cache)")
     _filters(serve)
 
 
@@ -139,7 +159,8 @@ def run_site(args: argparse.Namespace) -> int:
                           "seconds": round(seconds, 1)}, indent=2))
     else:
         print(index)
-        print(f"{len(configs)} kits in {seconds:.1f} s", file=sys.stderr)
+        kits = "1 kit" if len(configs) == 1 else f"{len(configs)} kits"
+        print(f"{kits} in {seconds:.1f} s", file=sys.stderr)
     return 0
 
 
@@ -167,7 +188,8 @@ def run_serve(args: argparse.Namespace) -> int:
         from .app import serve
     except ImportError as exc:
         raise ConfigError("serve", f"needs the web extra ({exc.name} is missing): "
-                          "pip install 'number-party-kit[web]'") from None
+                          "pip install 'number-party-kit[web]' (from the source folder: pip "
+                          "install '.[web]'; with pipx: pipx install --force '.[web]')") from None
     serve(host=args.host, port=port, workers=workers, queue=queue, cache_mb=cache_mb,
           prewarm=args.prewarm, games=args.games, players=args.players, papers=args.paper,
           database=args.database, allowed_hosts=hosts, forwarded_allow_ips=proxies,
