@@ -365,9 +365,13 @@ def error_line(exc: KitError) -> str:
 
 
 def commands(top: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
-    """The subcommands of ``top``, by name, in the order of ``kit --help``."""
-    (sub,) = (a for a in top._actions if isinstance(a, argparse._SubParsersAction))
-    return dict(sub.choices)
+    """The subcommands of ``top`` (none for a command without any), by name, in the order of
+    its ``--help``."""
+    found: dict[str, argparse.ArgumentParser] = {}
+    for action in top._actions:  # at most one: argparse allows one set of subcommands
+        if isinstance(action, argparse._SubParsersAction):
+            found.update(action.choices)
+    return found
 
 
 def check_command(top: argparse.ArgumentParser, args: Sequence[str]) -> None:

@@ -22,19 +22,31 @@ command writes: [files each command writes](kit-files.md); every limit: [limits]
 """
 
 
-def help_text(command: str | None = None) -> str:
-    """``kit --help`` (or ``kit COMMAND --help``) at the reference's width."""
-    top = parser()
-    chosen = top if command is None else commands(top)[command]
+def help_text(*command: str) -> str:
+    """``kit --help`` (or ``kit COMMAND [ACTION] --help``) at the reference's width."""
+    chosen = parser()
+    for name in command:
+        chosen = commands(chosen)[name]
     chosen.help_width = WIDTH  # type: ignore[attr-defined]
     return chosen.format_help()
 
 
+def command_paths(*path: str) -> list[tuple[str, ...]]:
+    """Every command under ``path``, depth first: ``(), ("build",), ..., ("mail", "test")``."""
+    chosen = parser()
+    for name in path:
+        chosen = commands(chosen)[name]
+    paths = [path]
+    for name in commands(chosen):
+        paths += command_paths(*path, name)
+    return paths
+
+
 def cli_reference() -> str:
     """The Markdown of ``docs/reference/cli.md``: the intro, then each command's help."""
-    parts = [INTRO, "## `kit`\n", block(help_text())]
-    for name in commands(parser()):
-        parts += [f"## `kit {name}`\n", block(help_text(name))]
+    parts = [INTRO]
+    for path in command_paths():
+        parts += [f"## `{' '.join(('kit', *path))}`\n", block(help_text(*path))]
     return "\n".join(parts)
 
 

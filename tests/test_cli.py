@@ -163,12 +163,12 @@ def test_progress_bar_only_on_a_terminal_and_after_one_second(
 def test_a_mistyped_command_names_the_nearest(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(capsys, "buidl") == (
         2, "", "Error: arguments: unknown command “buidl”; did you mean build? commands are "
-        "build, report, site, serve; see 'kit --help'\n")
+        "build, report, site, serve, mail; see 'kit --help'\n")
     assert run(capsys, "serv", "--port", "8000")[2].startswith(
         "Error: arguments: unknown command “serv”; did you mean serve? ")
     assert run(capsys, "chess") == (
         2, "", "Error: arguments: unknown command “chess”; commands are build, report, site, "
-        "serve; see 'kit --help'\n")
+        "serve, mail; see 'kit --help'\n")
 
 
 def help_of(capsys: pytest.CaptureFixture[str], *command: str) -> str:

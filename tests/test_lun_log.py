@@ -344,9 +344,10 @@ def test_a_name_from_another_table_says_where_it_sits() -> None:
         "line 27, table 3, round 1: 'Ann' sits at table 1, not at this table"]
 
 
-def test_the_readme_says_what_kit_report_does() -> None:
-    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
-    section = readme[readme.index("**Lowest Unique Number** writes"):]
+def test_the_log_format_reference_says_what_kit_report_does() -> None:
+    reference = Path(__file__).parents[1] / "docs" / "reference" / "log-format.md"
+    text = reference.read_text(encoding="utf-8")
+    section = text[text.index("**Lowest Unique Number** writes"):]
     example = section[section.index("```toml\n") + 8:]
     example = example[:example.index("\n```")]
     party = read_party_log(example)

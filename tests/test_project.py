@@ -1,4 +1,5 @@
-"""The project itself: README commands match CI, lint is clean, the wheel carries its assets."""
+"""The project itself: README commands match CI, lint is clean, the wheel carries its assets and
+the sdist what its tests read."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tarfile
 import zipfile
 from pathlib import Path
 
@@ -93,6 +95,27 @@ def test_wheel_carries_templates_fonts_and_licences(tmp_path: Path) -> None:
                if p.suffix in (".po", ".html", ".css")}  # catalogs, the games' own templates
     assert package and package <= names
     assert wheel.stat().st_size < 25 * 2**20  # every script's fonts included
+    stated = re.search(r"The wheel carries every font, template and catalog .*?: ([0-9.]+) MB",
+                       (ROOT / "docs" / "explanation" / "architecture.md").read_text(), re.S)
+    assert stated and abs(wheel.stat().st_size / 1e6 - float(stated.group(1))) <= 0.15
+
+
+def test_the_sdist_carries_what_its_tests_read(tmp_path: Path) -> None:
+    """Built as ``python -m build --sdist`` would (hatchling): the tests, and every file they
+    read outside the package (babel.cfg, .ci/, package*.json, the docs, the licence)."""
+    subprocess.run([sys.executable, "-m", "hatchling", "build", "-t", "sdist", "-d",
+                    str(tmp_path)], cwd=ROOT, check=True, capture_output=True)
+    (sdist,) = tmp_path.glob("*.tar.gz")
+    with tarfile.open(sdist) as archive:
+        names = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
+    needed = {"pyproject.toml", "README.md", "CONTRIBUTING.md", "CHANGELOG.md", "LICENSE",
+              "babel.cfg", ".ci/run", ".ci/constraints.txt", "package.json",
+              "package-lock.json", ".gitignore"}
+    for folder in ("docs", "tests", "bench", "templates", "fonts"):
+        needed |= {p.relative_to(ROOT).as_posix() for p in (ROOT / folder).rglob("*")
+                   if p.is_file() and "__pycache__" not in p.parts}
+    assert needed - names == set()
+    assert not any(name.startswith(("node_modules/", "build/")) for name in names)
 
 
 def test_assets_are_found_where_kit_is_imported_from() -> None:
@@ -105,10 +128,10 @@ def test_assets_are_found_where_kit_is_imported_from() -> None:
     assert (root / "fonts" / "AtkinsonHyperlegible-Regular.ttf").is_file()
 
 
-def test_readme_config_reference_is_the_option_declarations() -> None:
+def test_config_reference_is_the_option_declarations() -> None:
     from kit.registry import options_table
 
-    assert options_table() in (ROOT / "README.md").read_text()
+    assert options_table() in (ROOT / "docs" / "reference" / "config.md").read_text()
 
 
 def test_a_module_runs_on_one_worker_and_a_kit_of_the_print_lint_on_one(tmp_path: Path) -> None:
