@@ -14,7 +14,7 @@ import os
 import re
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -62,7 +62,8 @@ class _Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
 
     def _get_formatter(self) -> argparse.HelpFormatter:
-        return self.formatter_class(prog=self.prog, width=self.help_width)
+        make: Callable[..., argparse.HelpFormatter] = self.formatter_class  # takes width too
+        return make(prog=self.prog, width=self.help_width)
 
     def error(self, message: str) -> NoReturn:
         raise UsageError("arguments", f"{message}; see '{self.prog} --help'")
