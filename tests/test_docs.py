@@ -123,22 +123,26 @@ def ignored(name: str) -> bool:
     return any(fnmatch.fnmatch(name, p.strip("/")) for p in patterns)
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize(("where", "script"), BLOCKS, ids=[w for w, _ in BLOCKS])
-def test_a_runnable_block_runs_as_written(where: str, script: str, tmp_path: Path) -> None:
-    """In an empty folder, with ``kit`` this tree's program; what it leaves at the top of the
-    folder is git-ignored, so trying the docs in a clone dirties nothing."""
+def kit_env(tmp_path: Path) -> dict[str, str]:
+    """The environment a block runs in: ``kit`` on the PATH is this tree's program."""
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     shim = bin_dir / "kit"
     shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m kit "$@"\n')
     shim.chmod(0o755)
+    return {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
+            "PYTHONPATH": str(ROOT)}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("where", "script"), BLOCKS, ids=[w for w, _ in BLOCKS])
+def test_a_runnable_block_runs_as_written(where: str, script: str, tmp_path: Path) -> None:
+    """In an empty folder, with ``kit`` this tree's program; what it leaves at the top of the
+    folder is git-ignored, so trying the docs in a clone dirties nothing."""
     work = tmp_path / "work"
     work.mkdir()
-    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
-           "PYTHONPATH": str(ROOT)}
-    result = subprocess.run(["bash", "-euo", "pipefail", "-c", script], cwd=work, env=env,
-                            capture_output=True, text=True, timeout=300)
+    result = subprocess.run(["bash", "-euo", "pipefail", "-c", script], cwd=work,
+                            env=kit_env(tmp_path), capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, f"{where}\n{result.stdout}\n{result.stderr}"
     assert "Error:" not in result.stderr
     left = sorted(p.name + ("/" if p.is_dir() else "") for p in work.iterdir())
@@ -213,3 +217,48 @@ def test_the_whats_my_number_log_example_does_what_its_comments_say(tmp_path: Pa
     shown = re.search(r"```text\n(turn,player,guess.*?)\n```", text, re.S).group(1).splitlines()
     assert rows[0] == shown[0]
     assert set(shown[1:]) <= set(rows)
+
+
+@pytest.mark.slow
+def test_the_json_api_session_prints_what_the_page_says(tmp_path: Path) -> None:
+    """The curl session of json-api.md against a real ``kit serve``: every answer the page
+    shows (its ``# ...`` lines) is printed, in order."""
+    import shutil
+    import socket
+    import time
+
+    if not (shutil.which("curl") and shutil.which("jq")):
+        pytest.skip("the session needs curl and jq")
+    text = (ROOT / "docs" / "reference" / "json-api.md").read_text()
+    session = text[text.index("## A session with curl"):]
+    script = session[session.index("```sh\n") + 6:]
+    script = script[:script.index("\n```")]
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    script = script.replace("KIT=http://127.0.0.1:8000", f"KIT=http://127.0.0.1:{port}")
+    env = kit_env(tmp_path)
+    work = tmp_path / "work"
+    work.mkdir()
+    log = (tmp_path / "serve.log").open("wb")
+    server = subprocess.Popen([sys.executable, "-m", "kit", "serve", "--port", str(port),
+                               "--workers", "1", "--database", str(tmp_path / "night.sqlite3")],
+                              cwd=work, env=env, stdout=log, stderr=log)
+    try:
+        deadline = time.monotonic() + 90
+        while subprocess.run(["curl", "-sf", f"http://127.0.0.1:{port}/healthz"],
+                             capture_output=True).returncode != 0:
+            assert server.poll() is None and time.monotonic() < deadline
+            time.sleep(0.3)
+        done = subprocess.run(["bash", "-euo", "pipefail", "-c", script], cwd=work, env=env,
+                              capture_output=True, text=True, timeout=300)
+    finally:
+        server.terminate()
+        server.wait(30)
+        log.close()
+    assert done.returncode == 0, done.stderr
+    shown = [line[2:] for line in script.splitlines() if line.startswith("# ")]
+    printed = iter(done.stdout.splitlines())
+    missing = [line for line in shown if line not in printed]  # in order: the iterator moves on
+    assert not missing, done.stdout
+    assert len(shown) == 7
