@@ -68,7 +68,7 @@ def _add_site(sub: argparse._SubParsersAction) -> None:
                           "thumbnail, and an index.html linking them all, in one language. "
                           "Works offline. Needs the web extra.",
                           epilog=epilog(("kit site --out build/site",
-                                         "kit site --lang fr --games lowest-unique --paper a4"),
+                                         "kit site --lang fr --players 4,6,8 --paper a4"),
                                         f"Full documentation: {DOCS} "
                                         "(docs/how-to/download-site.md)."))
     site.add_argument("--out", default="build/site", metavar="DIR",
