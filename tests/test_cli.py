@@ -307,7 +307,8 @@ def test_serve_on_every_address_prints_an_address_that_serves_the_console(
         server = subprocess.Popen(
             [sys.executable, "-m", "kit", "serve", "--host", "0.0.0.0", "--port", str(port),
              "--workers", "1", "--database", str(tmp_path / "party.sqlite3")],
-            stdout=out, stderr=out, env={**os.environ, "PYTHONPATH": str(ROOT)})
+            stdout=out, stderr=out, env={**os.environ, "PYTHONPATH": str(ROOT),
+                                         "KIT_CACHE_DIR": str(tmp_path / "cache")})
     try:
         deadline = time.monotonic() + 90
         while "phones on this network: " not in log.read_text():
@@ -331,3 +332,14 @@ def test_serve_on_every_address_prints_an_address_that_serves_the_console(
     finally:
         server.terminate()
         server.wait(30)
+
+
+def test_site_counts_one_kit_in_the_singular(capsys: pytest.CaptureFixture[str],
+                                             tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                             ) -> None:
+    pytest.importorskip("pypdfium2", reason="the web extra is not installed: pip install '.[web]'")
+    monkeypatch.setenv("KIT_CACHE_DIR", str(tmp_path / "cache"))  # the session's counts kits
+    code, out, err = run(capsys, "site", "--players", "3", "--paper", "a4", "--out",
+                         str(tmp_path / "site"), "--games", "lowest-unique")
+    assert code == 0 and out.splitlines()[-1] == str(tmp_path / "site" / "index.html")
+    assert re.fullmatch(r"1 kit in [0-9]+\.[0-9] s\n", err)

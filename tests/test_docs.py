@@ -123,7 +123,14 @@ def ignored(name: str) -> bool:
     return any(fnmatch.fnmatch(name, p.strip("/")) for p in patterns)
 
 
-def kit_env(tmp_path: Path) -> dict[str, str]:
+@pytest.fixture(scope="module")
+def docs_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The blocks' own render cache: their kits stay out of the session's, which other tests
+    count entries of."""
+    return tmp_path_factory.mktemp("docs-cache")
+
+
+def kit_env(tmp_path: Path, cache: Path) -> dict[str, str]:
     """The environment a block runs in: ``kit`` on the PATH is this tree's program."""
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
@@ -131,18 +138,20 @@ def kit_env(tmp_path: Path) -> dict[str, str]:
     shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m kit "$@"\n')
     shim.chmod(0o755)
     return {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
-            "PYTHONPATH": str(ROOT)}
+            "PYTHONPATH": str(ROOT), "KIT_CACHE_DIR": str(cache)}
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("where", "script"), BLOCKS, ids=[w for w, _ in BLOCKS])
-def test_a_runnable_block_runs_as_written(where: str, script: str, tmp_path: Path) -> None:
+def test_a_runnable_block_runs_as_written(where: str, script: str, tmp_path: Path,
+                                          docs_cache: Path) -> None:
     """In an empty folder, with ``kit`` this tree's program; what it leaves at the top of the
     folder is git-ignored, so trying the docs in a clone dirties nothing."""
     work = tmp_path / "work"
     work.mkdir()
     result = subprocess.run(["bash", "-euo", "pipefail", "-c", script], cwd=work,
-                            env=kit_env(tmp_path), capture_output=True, text=True, timeout=300)
+                            env=kit_env(tmp_path, docs_cache), capture_output=True, text=True,
+                            timeout=300)
     assert result.returncode == 0, f"{where}\n{result.stdout}\n{result.stderr}"
     assert "Error:" not in result.stderr
     left = sorted(p.name + ("/" if p.is_dir() else "") for p in work.iterdir())
@@ -220,7 +229,8 @@ def test_the_whats_my_number_log_example_does_what_its_comments_say(tmp_path: Pa
 
 
 @pytest.mark.slow
-def test_the_json_api_session_prints_what_the_page_says(tmp_path: Path) -> None:
+def test_the_json_api_session_prints_what_the_page_says(tmp_path: Path,
+                                                        docs_cache: Path) -> None:
     """The curl session of json-api.md against a real ``kit serve``: every answer the page
     shows (its ``# ...`` lines) is printed, in order."""
     import shutil
@@ -237,7 +247,7 @@ def test_the_json_api_session_prints_what_the_page_says(tmp_path: Path) -> None:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     script = script.replace("KIT=http://127.0.0.1:8000", f"KIT=http://127.0.0.1:{port}")
-    env = kit_env(tmp_path)
+    env = kit_env(tmp_path, docs_cache)
     work = tmp_path / "work"
     work.mkdir()
     log = (tmp_path / "serve.log").open("wb")
