@@ -228,6 +228,9 @@ class FormRead:
     # the console's refusal (words) put beside the boxes; None: said on a short page
     absorb: Callable[[KitError, Words], None] | None = None
     again: Mapping[str, str] | None = None  # the post to apply again on a newer version
+    # with the form's own problems: the entry of its sound rows, checked (not recorded) so
+    # the console's problems are shown with the form's, every one at once
+    sound: dict[str, Any] | None = None
     then: FormRead | None = None  # an entry made once this one is recorded (publish after save)
 
 

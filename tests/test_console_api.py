@@ -322,3 +322,11 @@ def test_public_json_rulings_carry_positions_never_a_guessed_number(client: Test
     register = client.get(f"/api/games/{game['id']}/state.json",
                           headers=bearer(game["gm_token"])).text
     assert "61" in register  # the GM's own view keeps what was written
+
+
+def test_every_problem_of_an_entry_at_once(client: TestClient) -> None:
+    game = new_wmn(client)
+    answer = post_turn(client, game, {"Ann": ["5O", 3], "Bob": {"list": {"Ann": 70}}})
+    assert answer.status_code == 422, answer.text
+    text = answer.text
+    assert "5O" in text and "70" in text, text  # the form's kind and the engine's, in one answer

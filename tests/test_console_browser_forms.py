@@ -7,6 +7,7 @@ orders and problems, and the standings' places and progress line.
 from __future__ import annotations
 
 import re
+import tomllib
 
 import pytest
 
@@ -298,7 +299,7 @@ def test_the_error_summary_links_to_the_box_at_fault(site):
     assert posted.status_code == 422
     summary = re.search(r'<div class="error-summary".*?</ul>', posted.text, re.S)[0]
     links = re.findall(r'<a href="#([\w-]+)">([^<]*)</a>', summary)
-    assert [href for href, _ in links] == ["g0_2"]  # the form's own problem first ...
+    assert [href for href, _ in links] == ["g0_2", "l3_1"]  # the form's and the engine's
     posted = client.post(f"/console/{game_id}/gm/turn", data={
         "csrf": guard.csrf_token(game_id, token), "version": str(console.state(game_id).version),
         "t3": "1", "l3_0": "5", "l3_1": "99", "l3_2": "7"})
@@ -376,3 +377,16 @@ def test_players_learn_of_an_amended_turn_on_the_public_page_and_in_the_text(sit
     report = client.get(f"/console/{made.id}/files/report.txt").text
     assert report.splitlines()[0] == ("Turn 1 was amended after it was handed out. Erratum: "
                                       f"http://testserver/console/{made.id}/files/erratum.pdf")
+
+
+def test_a_grid_shows_its_own_and_the_engines_problems_at_once(site):
+    console, client, game_id, token = gm_client(site)
+    posted = client.post(f"/console/{game_id}/gm/turn", data={
+        "csrf": guard.csrf_token(game_id, token), "version": str(console.state(game_id).version),
+        "g0_1": "5O", "t3": "1", "l3_0": "5", "l3_1": "99", "l3_2": "7"})
+    assert posted.status_code == 422
+    summary = re.search(r'<div class="error-summary".*?</ul>', posted.text, re.S)[0]
+    links = re.findall(r'<a href="#([\w-]+)">([^<]*)</a>', summary)
+    assert [href for href, _ in links] == ["g0_1", "l3_1"]  # the form's and the engine's
+    assert "Nothing was saved: 2 problems" in posted.text
+    assert "turn" not in tomllib.loads(console.export_log(game_id))  # nothing recorded

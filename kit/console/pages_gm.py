@@ -157,6 +157,13 @@ async def _post(request: Request, state: GameState, posted: FormRead,
             if entered.recorded:
                 return _back(request, state.id, posted.done)
             return await _page(request, state, 200, posted, entered.answer)
+    if posted.sound is not None and posted.absorb is not None:
+        try:
+            await call(service.check, state.id, posted.kind, posted.sound, posted.params)
+        except KitError as error:
+            if isinstance(error, Conflict):
+                raise
+            posted.absorb(error, words(language(request)["lang"]))
     return await _page(request, state, 422, posted)
 
 

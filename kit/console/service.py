@@ -322,6 +322,14 @@ class Console:
         new, before, after, payload = self._append(game_id, version, build)
         return Entered(new, entry.answer(before.played.state, after.state, payload, True))
 
+    def check(self, game_id: str, kind: str, body: Mapping[str, Any],
+              params: Mapping[str, Any] | None = None) -> None:
+        """Check an entry against the game as it is, recording nothing: raises the game's
+        problems (a form shows them beside its own, every problem at once)."""
+        loaded = self.load(game_id)
+        payload = self._entry(loaded, kind).payload(loaded.played.state, body, params or {})
+        self._candidate(loaded, kind, payload)
+
     def undo(self, game_id: str, *, version: int | None = None) -> Entered:
         """Take back the last undoable entry (one of the open turn, or the last round)."""
 

@@ -33,6 +33,7 @@ class Grid:
     """What the grid post says: changed orders by player, problems by row and by input."""
 
     orders: dict[str, Any] = field(default_factory=dict)
+    sound: dict[str, Any] = field(default_factory=dict)  # the changed rows with no problem
     rows: dict[int, list[str]] = field(default_factory=dict)  # row index -> messages
     boxes: set[str] = field(default_factory=set)  # input names marked aria-invalid
     general: list[str] = field(default_factory=list)
@@ -122,6 +123,8 @@ def read_grid(values: Mapping[str, str], players: Sequence[str], allowance: Mapp
                                       "last entry”, or tick “No orders”."), f"g{i}_1")
         if order is not None and order != had:
             grid.orders[name] = order
+            if i not in grid.rows:
+                grid.sound[name] = order
     return grid
 
 

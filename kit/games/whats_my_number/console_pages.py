@@ -111,11 +111,12 @@ def _grid_read(kind: str, values: Mapping[str, str], players: tuple[str, ...],
         absorb(grid, error, players, words)
 
     body = {"orders": grid.orders, **extra.pop("body", {})}
+    sound = {**body, "orders": grid.sound} if not grid.ok and grid.sound else None
     unchanged = extra.pop("unchanged")
     return FormRead(kind, body, form=grid, values=values, ok=lambda: grid.ok,
                     unchanged=unchanged if grid.ok and not grid.orders else "",
                     sent=_sent(values, players, w), absorb=absorbed,
-                    again=typed_rows(values), **extra)
+                    again=typed_rows(values), sound=sound, **extra)
 
 
 def read_orders(values: Mapping[str, str], seen: Mapping[str, Any], w: Words) -> FormRead:
