@@ -304,6 +304,10 @@ def test_seven_player_game_through_the_pages(page: Page, base_url: str):
     assert page.locator("h1").inner_text() == "The game is over"
     assert "Won by Fay." in page.inner_text("main")
     assert "Won by Fay." in public.inner_text("main")
+    # why the winner won, as the printed report says it
+    why = "Finished this turn: Fay by a fully correct list"
+    for shown in (page.inner_text("main"), public.inner_text("main")):
+        assert why in re.sub("[\u2068\u2069]", "", shown)  # names in their own direction
     exported = tomllib.loads(page.request.get(f"{gm.rsplit('/gm', 1)[0]}/log.toml").text())
     assert exported["turn"] == WMN_LOG["turn"]
     assert exported["secrets"] == WMN_LOG["secrets"]

@@ -12,6 +12,7 @@ from ...errors import KitError, ngettext
 from ...game import StartForm
 from ...i18n import N_, Words, words
 from ...options import parse_range
+from .console_turns import why_won
 from .model import MIN_PLAYERS, NAME, check_range, needs_players
 from .people import answer, labels
 
@@ -146,7 +147,7 @@ def public_turns(public: Mapping[str, Any], w: Words) -> list[dict[str, Any]]:
                 rows.append({"label": row.get("player", ""), "cells": [], "list": text})
         turns.append({"number": report.get("number"), "rows": rows,
                       "no_orders": list(report.get("no_orders", [])), "rulings": [],
-                      "winners": list(report.get("winners", []))})
+                      "winners": list(report.get("winners", [])), "why": why_won(report, w)})
     return list(reversed(turns))
 
 

@@ -8,12 +8,16 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from typing import Any
 
 from ...errors import KitError
+from ...game import to_json
 from ...i18n import Words
 from .console_state import play
 from .people import answer
+from .reports import win_text
+from .turn_notes import finish_explanation
 
 
 @dataclass
@@ -87,6 +91,20 @@ def open_turn(log: Mapping[str, Any], published: int, w: Words) -> TurnView:
     return view
 
 
+def why_won(report: Any, w: Words) -> str:
+    """Why a winning turn's winners won: the printed report's lines ("Fay wins in turn 4, by a
+    fully correct list. Finished this turn: ..."); "" for a turn nobody won. ``report``: the
+    engine's turn report, or its JSON (the public view's)."""
+    data = to_json(report) if not isinstance(report, Mapping) else report
+    winners = list(data.get("winners", ()))
+    if not winners:
+        return ""
+    finishers = [SimpleNamespace(**f) for f in data.get("finishers", ())]
+    shaped = SimpleNamespace(winners=winners, reason=data.get("reason"), finishers=finishers)
+    return " ".join(filter(None, (win_text(winners, shaped.reason, int(data["number"]), w),
+                                  finish_explanation(shaped, w))))  # type: ignore[arg-type]
+
+
 def report_rows(report: Any, players: Sequence[str], w: Words, letters: Words | None = None
                 ) -> list[dict[str, object]]:
     """A published turn's report as table rows: guesses with answers, lists with counts.
@@ -125,5 +143,5 @@ def published_reports(log: Mapping[str, Any], published: int, w: Words,
                       "no_orders": list(getattr(report, "no_orders", ())),
                       "rulings": [ruling_text(r, w) for r in getattr(report, "rulings", ())
                                   if r.kind != "no-orders"],
-                      "winners": list(report.winners)})
+                      "winners": list(report.winners), "why": why_won(report, w)})
     return list(reversed(turns)), result
