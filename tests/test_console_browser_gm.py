@@ -161,3 +161,16 @@ def test_rulings_are_marked_on_their_boxes_and_extra_guesses_get_boxes(page, bas
     assert page.locator("#row-1 .guess-boxes input").count() == 5  # 4 written, one more
     public = api(base_url, f"/api/games/{game_id}/public.json")[1]
     assert public["published"] == 0
+
+
+def test_the_start_page_lists_the_games_this_browser_holds(page, base_url):  # noqa: F811
+    game_id, token = new_game(base_url)
+    other_id, other_token = new_game(base_url)
+    gm_login(page, base_url, game_id, token)
+    gm_login(page, base_url, other_id, other_token)
+    page.goto(base_url + "/console")
+    links = page.locator("section[aria-labelledby=held-heading] a")
+    assert links.all_inner_texts() == [f"Game {other_id}", f"Game {game_id}"]  # newest first
+    links.last.click()
+    page.wait_for_url(re.compile(rf"/console/{game_id}/gm$"))
+    assert page.locator("h1").inner_text() == "Turn 1: enter the orders"  # its cookie opens it

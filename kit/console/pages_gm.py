@@ -238,5 +238,9 @@ async def gm_link(request: Request) -> Response:
     response.set_cookie(guard.COOKIE, token, path=guard.cookie_path(game_id), httponly=True,
                         samesite="strict", secure=request.url.scheme == "https",
                         max_age=60 * 60 * 24 * 120)
+    held = [game_id, *[g for g in guard.games_held(request.cookies) if g != game_id]]
+    response.set_cookie(guard.GAMES_COOKIE, ".".join(held[:guard.GAMES_KEPT]), path="/console",
+                        httponly=True, samesite="strict", secure=request.url.scheme == "https",
+                        max_age=60 * 60 * 24 * 120)
     response.headers["referrer-policy"] = "no-referrer"
     return response

@@ -100,8 +100,10 @@ def precheck(form: Form, fields: tuple[str, ...], w: Words) -> None:
 
 async def start_page(request: Request) -> Response:
     lang = language(request)["lang"]
+    service = console(request)
+    held = [g for g in guard.games_held(request.cookies) if await call(service.exists, g)]
     return render(request, "console/start.html", forms=start_forms(words(lang), lang),
-                  problems=False)
+                  problems=False, held=held)
 
 
 async def start_submit(request: Request) -> Response:

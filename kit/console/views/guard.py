@@ -14,6 +14,8 @@ refused before anything else is read.
 from __future__ import annotations
 
 import hmac
+import re
+from collections.abc import Mapping
 from urllib.parse import parse_qsl, urlsplit
 
 from starlette.requests import Request
@@ -31,6 +33,16 @@ class Refused(Exception):
     def __init__(self, status: int, reason: str) -> None:
         super().__init__(reason)
         self.status, self.reason = status, reason
+
+
+GAMES_COOKIE = "kit_games"  # the ids of the games this browser holds a GM cookie for
+GAMES_KEPT = 20
+
+
+def games_held(cookies: Mapping[str, str]) -> list[str]:
+    """The game ids of the games cookie, newest first (ids only: the keys stay per game)."""
+    ids = cookies.get(GAMES_COOKIE, "").split(".")
+    return [g for g in ids if re.fullmatch(r"[\w-]{4,40}", g)][:GAMES_KEPT]
 
 
 def cookie_path(game_id: str) -> str:
