@@ -7,6 +7,7 @@ import functools
 import io
 import json
 import os
+import subprocess
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
@@ -237,3 +238,13 @@ def served(app: object) -> Iterator[str]:
         srv.should_exit = True
         thread.join(20)
         sock.close()
+
+
+def stop(process: subprocess.Popen) -> None:
+    """Stop a server process: SIGTERM and its grace period, then SIGKILL."""
+    process.terminate()
+    try:
+        process.wait(30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(10)

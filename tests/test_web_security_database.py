@@ -25,7 +25,10 @@ pytest.importorskip("hypercorn", reason="the web extra is not installed: pip ins
 
 import httpx  # noqa: E402
 from console_db import free_port  # noqa: E402
-from helpers import REFERENCE_LOG_TURN_1  # noqa: E402
+from helpers import (
+    REFERENCE_LOG_TURN_1,  # noqa: E402
+    stop,
+)
 from sqlalchemy.exc import OperationalError  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
@@ -64,12 +67,7 @@ def server(tmp_path_factory) -> Iterator[tuple[str, Path]]:
                 time.sleep(0.2)
         yield base, database
     finally:
-        process.terminate()
-        try:
-            process.wait(30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(10)
+        stop(process)
 
 
 def _run_apart(main):

@@ -20,6 +20,8 @@ import pytest
 
 pytest.importorskip("hypercorn", reason="the web extra is not installed: pip install '.[web]'")
 
+from helpers import stop  # noqa: E402
+
 from kit.console.views import guard  # noqa: E402
 from kit.registry import GAMES  # noqa: E402
 from kit.web.guard import MAX_CONNECTIONS_PER_CLIENT  # noqa: E402
@@ -60,12 +62,7 @@ def server(tmp_path_factory):
             time.sleep(0.2)
         yield port, err
     finally:
-        process.terminate()
-        try:
-            process.wait(30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(10)
+        stop(process)
 
 
 def connect(port: int, source: str = "127.0.0.1") -> socket.socket:
