@@ -36,8 +36,10 @@ LOCALES = {"en": "en_GB"}  # Babel's locale for a language: British lists ("A, B
 # quotation marks (Babel has no CLDR delimiters): a title set inside a sentence is quoted
 QUOTES = {"en": ("“", "”"), "fr": ("«\u00a0", "\u00a0»"), "de": ("„", "“"), "es": ("«", "»"),
           "ru": ("«", "»")}
-# languages that write the word after a colon in lower case (French, Spanish, Russian)
+# languages that write the word after a colon in lower case (French, Spanish, Russian); after
+# a semicolon German does too (English keeps the reference's capitals: "1 page; No orders")
 LOWER_AFTER_COLON = frozenset(("fr", "es", "ru"))
+LOWER_AFTER_SEMICOLON = LOWER_AFTER_COLON | {"de"}
 CATALOGS = Path(__file__).parent / "locale"
 
 
@@ -131,6 +133,14 @@ class Words:
         if (self.lang in LOWER_AFTER_COLON and len(text) > 1 and text[0].isupper()
                 and text[1].islower()):
             return text[0].lower() + text[1:]
+        return text
+
+    def after_semicolon(self, text: str) -> str:
+        """Translated ``text`` as it follows a semicolon: as ``after_colon``, and in German
+        too ("1 Seite; nichts abgegeben: Clara"). Never give it a noun first: German keeps
+        its capitals."""
+        if self.lang in LOWER_AFTER_SEMICOLON:
+            return Words("fr").after_colon(text)
         return text
 
     def join(self, items: Sequence[str]) -> str:

@@ -98,6 +98,8 @@ def test_a_french_game_masters_pages_and_reports_never_write_de_before_a_vowel(s
     seen["report.txt"] = client.get(f"/console/{game['id']}/files/report.txt").text
     assert "Aucun ordre : Émile" in seen["public"] and "Aucun ordre" in seen["gm"]
     assert "Bruno, liste" in seen["turn-reports.pdf"] + seen["report.txt"]
+    # the text report's list row: the French dash between the row and its count, not " - "
+    assert re.search(r"\| Bruno, liste \(partielle\) — 2 bonnes réponses", seen["report.txt"])
     assert "il manque" in seen["private-slips.pdf"].lower()  # Bruno's list leaves players out
     for where, text in seen.items():
         assert not ELIDED_WRONG.search(text), (where, ELIDED_WRONG.search(text)[0])
@@ -220,3 +222,83 @@ def test_the_gm_registers_header_is_printed_whole(site, lang: str) -> None:
     assert "…" not in pages[0]
     for caption in register_header(words(lang)):
         assert all(part in text for part in caption.split()), (lang, caption)
+
+
+# --- the erratum shows what a reader can see ------------------------------------------------------
+
+def test_a_french_erratum_says_a_removed_row_once_and_never_dash_to_dash(site) -> None:
+    from kit.games.whats_my_number.console_pages import amend_lines
+    from kit.i18n import words
+
+    client = site
+    players = ["Anne", "Bruno", "Chloé", "Denis"]
+    game = client.post("/api/games", json={"game": "whats-my-number", "players": players,
+                                           "secrets": {"Anne": 3, "Bruno": 5, "Chloé": 7,
+                                                       "Denis": 9},
+                                           "range": "1-30", "lang": "fr"}).json()
+    gm = gm_of(client, game)
+    turns = f"/api/games/{game['id']}/turns"
+    assert client.post(turns, json={"orders": {"Anne": [5, 6, 9]}}, headers=gm).status_code == 201
+    assert client.post(f"{turns}/1/publish", headers=gm).status_code == 200
+    checked = client.post(f"{turns}/1/amend", json={"orders": {"Anne": [5, 6]}}, headers=gm)
+    assert checked.status_code == 200, checked.text
+    changes = checked.json()["changes"]
+    assert sum(c["row"] == "Anne 3" for c in changes) == 5  # its status and its four cells
+    lines = amend_lines(changes, words("de"), words("fr"))  # a German page, a French game
+    assert lines == ["Zug 1, Zeile Anne 3, Spalte ganze Zeile: (ignoré) → Zeile entfällt"]
+    assert client.post(f"{turns}/1/amend", json={"orders": {"Anne": [5, 6]}, "confirm": True},
+                       headers=gm).status_code == 200
+    erratum = " ".join(texts(client.get(f"/console/{game['id']}/files/erratum.pdf").content))
+    assert "Anne 3 ligne entière (ignoré) ligne supprimée" in erratum
+    register = " ".join(texts(client.get(f"/console/{game['id']}/files/gm-register.pdf").content))
+    assert "Anne 3, ligne entière : (ignoré) → ligne supprimée" in register
+    assert "— → —" not in register
+
+
+# --- German after a semicolon, the host's link, the TOML parser's words ---------------------------
+
+def test_the_turn_summary_in_german_goes_on_in_lower_case_after_its_semicolons() -> None:
+    import tomllib
+
+    from helpers import ROOT
+
+    from kit.games.whats_my_number.logfile import parse_game_log
+    from kit.games.whats_my_number.report_plan import summary
+    from kit.i18n import words
+
+    data = tomllib.loads((ROOT / "tests" / "data" / "wmn-7p-4t.toml").read_text("utf-8"))
+    log = parse_game_log(data)
+    assert summary(log, 2, words("de")).startswith("nichts abgegeben: Cy; nächster Zug: ")
+    assert summary(log, 2, words("en")).startswith("No orders: Cy; Next turn: ")  # as it was
+    assert words("de").after_semicolon("Nichts abgegeben") == "nichts abgegeben"
+
+
+def test_a_lowest_unique_number_page_speaks_of_the_hosts_link(site) -> None:
+    client = site
+    for lang, host, master in (("fr", "lien de l’animateur", "maître du jeu"),
+                               ("es", "enlace del anfitrión", "director de juego"),
+                               ("en", "host link", "game master")):
+        party = client.post("/api/games", json={"game": "lowest-unique", "lang": lang,
+                                                "tables": [["Anne", "Bruno", "Chloé"]]}).json()
+        gm_of(client, party)
+        html = client.get(f"/console/{party['id']}/gm?lang={lang}").text
+        links = page_text(re.search(r'<details class="game-links".*?</details>\s*</details>',
+                                    html, re.S)[0])
+        assert host in links.lower() and master not in links.lower(), (lang, links)
+
+
+def test_the_toml_parsers_english_is_marked_as_technical_in_french() -> None:
+    import tomllib
+
+    from kit.i18n import words
+    from kit.tomlhelp import explained
+
+    text = 'players = ["A", "B"\n'
+    try:
+        tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        said = explained(text, str(error))
+    french = said.text(words("fr"))
+    assert re.match(r"ligne \d+, colonne \d+\u00a0: ", french), french
+    assert "(message technique, en anglais\u00a0: " in french
+    assert "(TOML: " in str(said)  # the command line's English line is as it was

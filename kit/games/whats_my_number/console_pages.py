@@ -76,8 +76,7 @@ def amend_context(seen: Mapping[str, Any], number: int, w: Words, posted: FormRe
     grid = posted.form if posted is not None else None
     values = posted.values if posted is not None and posted.form is not None else None
     letters = words(seen.get("lang") or w.lang)
-    changes = ([cell_change(c, w, letters) for c in answer["changes"]] if answer is not None
-               else None)
+    changes = amend_lines(answer["changes"], w, letters) if answer is not None else None
     return {"state": seen, "number": number, "show_files": False,
             "rows": grid_rows(tuple(seen["players"]), dict(report.allowance), orders, w,
                               values, grid),
@@ -164,6 +163,25 @@ def _cell(value: object, w: Words) -> str:
 
     text = str(value or "—")
     return answer(text, w) if text in ("H", "L", "X", "✓") else text
+
+
+def amend_lines(changes: list[Mapping[str, Any]], w: Words, letters: Words) -> list[str]:
+    """An amendment's changes as its erratum will print them (a row that is gone in one line,
+    no "— → —"), in the page's words and the game's letters."""
+    from ...published import CellChange
+    from .erratum import shown_changes
+
+    fields = ("turn", "row", "column", "old", "new")
+    cells = [CellChange(**{k: change[k] for k in fields}) for change in changes if "row" in change]
+    by_turn: dict[int, list[CellChange]] = {}
+    for cell in cells:
+        by_turn.setdefault(cell.turn, []).append(cell)
+    lines = [w.gettext("Turn %(turn)s, row %(row)s, column %(column)s: %(old)s → %(new)s",
+                       turn=turn, row=row, column=column, old=old, new=new)
+             for turn, turned in by_turn.items()
+             for row, column, old, new in shown_changes(turned, w, letters)]
+    return lines + [cell_change(change, w, letters) for change in changes
+                    if "row" not in change]
 
 
 def cell_change(change: Mapping[str, Any], w: Words, letters: Words | None = None) -> str:

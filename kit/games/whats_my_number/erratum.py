@@ -79,10 +79,35 @@ def widths(body: Frame) -> list[float]:
     return [row, row, rest, round(body.w - 2 * row - rest, 1)]
 
 
+def shown_changes(changes: Sequence[CellChange], words: Words, letters: Words | None = None
+                  ) -> list[tuple[str, ...]]:
+    """(row, column, as printed, now) for each change a reader can see: a row the report no
+    longer has is one line ("row removed"), and a cell printed the same before and after
+    ("—" and "—": an ignored guess's empty answer) is left out. The values in the letters of
+    ``letters`` (the game's language) when the words are another's (a console page)."""
+    letters = letters or words
+    gone = {c.row for c in changes if c.row not in (NEXT_TURN, RESULT)}
+    gone -= {c.row for c in changes if c.new != MISSING}
+    shown: list[tuple[str, ...]] = []
+    for change in changes:
+        if change.row in gone:
+            if not shown or shown[-1][0] != row_text(change.row, words):
+                marks = [value_text(c.old, letters) for c in changes
+                         if c.row == change.row and c.column == "status"]
+                shown.append((row_text(change.row, words), words.gettext("whole row"),
+                              marks[0] if marks else "—", words.gettext("row removed")))
+            continue
+        old, new = value_text(change.old, letters), value_text(change.new, letters)
+        if old != new:
+            shown.append((row_text(change.row, words), column_text(change.column, words), old,
+                          new))
+    return shown
+
+
 def change_rows(changes: Sequence[CellChange], words: Words) -> list[list[Cell]]:
-    return [[Cell(row_text(c.row, words), lines=2), Cell(column_text(c.column, words), lines=2),
-             Cell(value_text(c.old, words), "bold", "center"),
-             Cell(value_text(c.new, words), "bold", "center")] for c in changes]
+    return [[Cell(row, lines=2), Cell(column, lines=2), Cell(old, "bold", "center"),
+             Cell(new, "bold", "center")]
+            for row, column, old, new in shown_changes(changes, words)]
 
 
 def amendment_pages(amendment: Amendment, body: Frame, words: Words, final: bool = False

@@ -18,7 +18,7 @@ from ...layout.model import Item, place_runs, pt, text_width
 from ...layout.table import PAD_MM, Cell, ruled_table
 from ...paper import Frame, Paper
 from ...plan import Form, Page
-from ...published import Amendment, CellChange
+from ...published import Amendment
 from . import erratum, rules
 from . import turn_notes as notes
 from .people import range_words
@@ -366,19 +366,12 @@ def ruling_entries(log: rules.GameLog, result: rules.GameResult, words: Words
 
 def amendment_entries(amendments: Sequence[Amendment], words: Words
                       ) -> list[tuple[int, str]]:
-    """(turn, change) for every cell an amendment changed: "Ann 1, Cy: L → X"."""
-    return [(change.turn, change_text(change, words)) for amendment in amendments
-            for change in amendment.changes]
-
-
-def change_text(change: CellChange, words: Words) -> str:
-    """One changed cell of a published turn, as the erratum prints it: "row, column: old →
-    new"."""
-    return words.gettext("%(row)s, %(column)s: %(old)s → %(new)s",
-                         row=erratum.row_text(change.row, words),
-                         column=erratum.column_text(change.column, words),
-                         old=erratum.value_text(change.old, words),
-                         new=erratum.value_text(change.new, words))
+    """(turn, change) for every cell an amendment changed, as the erratum shows it: "Ann 1,
+    Cy: L → X"."""
+    return [(amendment.turn, words.gettext("%(row)s, %(column)s: %(old)s → %(new)s", row=row,
+                                           column=column, old=old, new=new))
+            for amendment in amendments
+            for row, column, old, new in erratum.shown_changes(amendment.changes, words)]
 
 
 def record_table(flow: Flow, x: float, width: float, captions: tuple[str, str],

@@ -107,7 +107,9 @@ def markdown_table(report: rules.TurnReport, players: Sequence[str], words: Word
             lines.append(f"| {label} | " + " | ".join(answer(cell, words) for cell in row.cells)
                          + " |")
         else:
-            text = row_label(row, words) + " - " + notes.list_text(row, words)
+            text = words.pgettext("the text report: a list row's label, then what it found",
+                                  "%(label)s - %(answer)s", label=row_label(row, words),
+                                  answer=notes.list_text(row, words))
             lines.append(f"| {text} |" + " |" * len(players))
     return "\n".join(lines) + "\n"
 
@@ -217,5 +219,5 @@ def summary(log: rules.GameLog, turn: int, words: Words) -> str:
         parts.append(notes.next_turn_line(report.next_allowance, log.players, words))
     # a terminal line: without the invisible marks that isolate names (some terminals show them)
     # each part follows a semicolon: lower case where the language writes it so
-    line = words.semicolon.join(words.after_colon(part) for part in parts if part)
+    line = words.semicolon.join(words.after_semicolon(part) for part in parts if part)
     return line.replace("\u2068", "").replace("\u2069", "")
