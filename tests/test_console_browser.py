@@ -36,6 +36,8 @@ from kit.games.lowest_unique.rules import tally  # noqa: E402
 from kit.games.whats_my_number.engine import play  # noqa: E402
 from kit.games.whats_my_number.logfile import parse_game_log  # noqa: E402
 from kit.games.whats_my_number.people import answer  # noqa: E402
+from kit.games.whats_my_number.reports import row_label  # noqa: E402
+from kit.games.whats_my_number.turn_notes import list_text  # noqa: E402
 from kit.i18n import words  # noqa: E402
 from kit.web.app import create_app  # noqa: E402
 
@@ -246,16 +248,12 @@ def engine_rows(log: Mapping[str, Any], turns: int, *, numbers: bool) -> list[li
     result = play(parse_game_log(data))
     w = words("en")
     rows = []
-    for row in result.turns[turns - 1].rows:
+    for row in result.turns[turns - 1].rows:  # in the printed report's words
         if hasattr(row, "cells"):
-            label = f"{row.player} {row.index}"
-            label += {"void": " (void)", "ignored": " (ignored)"}.get(
-                row.status, " (bonus)" if row.bonus else "")
-            rows.append([label, *([str(row.number)] if numbers else []),
+            rows.append([row_label(row, w), *([str(row.number)] if numbers else []),
                          *[answer(c, w) for c in row.cells]])
         else:
-            rows.append([row.player, f"List: {row.correct} correct"
-                         + (" (partial list)" if row.partial and numbers else "")])
+            rows.append([row_label(row, w), list_text(row, w)])
     return rows
 
 

@@ -12,9 +12,12 @@ from ...errors import KitError, ngettext
 from ...game import StartForm
 from ...i18n import N_, Words, words
 from ...options import parse_range
+from . import rules
+from . import turn_notes as notes
 from .console_turns import why_won
 from .model import MIN_PLAYERS, NAME, check_range, needs_players
 from .people import answer, labels
+from .reports import row_label
 
 MAX_NAMES = 120
 FIELDS = ("names", "players", "range", "secrets")  # in page order
@@ -130,21 +133,18 @@ def public_turns(public: Mapping[str, Any], w: Words) -> list[dict[str, Any]]:
     turns = []
     for report in public.get("turns", []):
         rows = []
-        for row in report.get("rows", []):
+        for row in report.get("rows", []):  # in the printed report's words ("Anne 3 (void)")
             if "cells" in row:
-                label = f"{row['player']} {row['index']}"
-                status = row.get("status", "ok")
-                if status in ("void", "ignored"):
-                    label += " " + (w.gettext("(void)") if status == "void"
-                                    else w.gettext("(ignored)"))
-                elif row.get("bonus"):
-                    label += " " + w.gettext("(bonus)")
-                rows.append({"label": label,
+                shown = rules.GuessRow(row["player"], int(row.get("index", 0)), 0,
+                                       tuple(row["cells"]), bool(row.get("bonus")),
+                                       str(row.get("status", "ok")))
+                rows.append({"label": row_label(shown, w),
                              "cells": [_answer(c, letters) for c in row["cells"]]})
             else:
-                text = w.ngettext("List: %(num)s correct", "List: %(num)s correct",
-                                  int(row.get("correct", 0)))
-                rows.append({"label": row.get("player", ""), "cells": [], "list": text})
+                listed = rules.ListRow(row.get("player", ""), int(row.get("correct", 0)),
+                                       bool(row.get("partial")), int(row.get("listed", 0)))
+                rows.append({"label": row_label(listed, w), "cells": [],
+                             "list": notes.list_text(listed, w)})
         turns.append({"number": report.get("number"), "rows": rows,
                       "no_orders": list(report.get("no_orders", [])), "rulings": [],
                       "winners": list(report.get("winners", [])), "why": why_won(report, w)})

@@ -14,10 +14,11 @@ from typing import Any
 from ...errors import KitError
 from ...game import to_json
 from ...i18n import Words
+from . import rules
+from . import turn_notes as notes
 from .console_state import play
 from .people import answer
-from .reports import win_text
-from .turn_notes import finish_explanation
+from .reports import row_label, win_text
 
 
 @dataclass
@@ -102,32 +103,24 @@ def why_won(report: Any, w: Words) -> str:
     finishers = [SimpleNamespace(**f) for f in data.get("finishers", ())]
     shaped = SimpleNamespace(winners=winners, reason=data.get("reason"), finishers=finishers)
     return " ".join(filter(None, (win_text(winners, shaped.reason, int(data["number"]), w),
-                                  finish_explanation(shaped, w))))  # type: ignore[arg-type]
+                                  notes.finish_explanation(shaped, w))))  # type: ignore[arg-type]
 
 
 def report_rows(report: Any, players: Sequence[str], w: Words, letters: Words | None = None
                 ) -> list[dict[str, object]]:
-    """A published turn's report as table rows: guesses with answers, lists with counts.
-    ``letters``: the game's language, whose answer letters the players' labels avoid and the
-    printed reports use (the page's language may have others: a label "H" beside H/N)."""
-    rows = []
+    """A published turn's report as table rows: guesses with answers, lists with counts, in
+    the printed report's words ("Anne 3 (ignored)", "Chloé List (partial)": one wording per
+    fact). ``letters``: the game's language, whose answer letters the players' labels avoid
+    and the printed reports use (the page's language may have others: a label "H" beside
+    H/N)."""
+    rows: list[dict[str, object]] = []
     for row in report.rows:
-        if hasattr(row, "cells"):
-            status = getattr(row, "status", "ok")
-            label = f"{row.player} {row.index}"
-            if status == "void":
-                label += " " + w.gettext("(void)")
-            elif status == "ignored":
-                label += " " + w.gettext("(ignored)")
-            elif row.bonus:
-                label += " " + w.gettext("(bonus)")
-            rows.append({"label": label, "number": row.number,
+        if isinstance(row, rules.GuessRow):
+            rows.append({"label": row_label(row, w), "number": row.number,
                          "cells": [answer(c, letters or w) for c in row.cells]})
         else:
-            text = w.ngettext("List: %(num)s correct", "List: %(num)s correct", row.correct)
-            if getattr(row, "partial", False):
-                text += " " + w.gettext("(partial list)")
-            rows.append({"label": row.player, "number": "", "cells": [], "list": text})
+            rows.append({"label": row_label(row, w), "number": "", "cells": [],
+                         "list": notes.list_text(row, w)})
     return rows
 
 
@@ -137,11 +130,13 @@ def published_reports(log: Mapping[str, Any], published: int, w: Words,
     answers in the letters of ``letters`` (the game's language)."""
     result = _played(log, published)
     players = tuple(log.get("players", ()))
+    number_range = rules.parse_game_log({k: v for k, v in log.items() if k != "published"}
+                                        ).range
     turns = []
     for report in result.turns[:published]:
         turns.append({"number": report.number, "rows": report_rows(report, players, w, letters),
                       "no_orders": list(getattr(report, "no_orders", ())),
-                      "rulings": [ruling_text(r, w) for r in getattr(report, "rulings", ())
-                                  if r.kind != "no-orders"],
+                      # as the printed report says them (which guess, never its number)
+                      "rulings": notes.ruling_notes(report, number_range, w),
                       "winners": list(report.winners), "why": why_won(report, w)})
     return list(reversed(turns)), result

@@ -87,7 +87,8 @@ def answer_text(row: rules.Row, players: Sequence[str], words: Words) -> str:
     """"Guess 2 (36): Ann X · Bob H · Fay ✓", "Guess 1 (63): no answers (void)", "Your list:
     5 correct."; the player's own column is left out (always X)."""
     if isinstance(row, rules.ListRow):
-        return words.gettext("Your list: %(answer)s", answer=notes.list_text(row, words))
+        return words.gettext("Your list: %(answer)s",
+                             answer=words.after_colon(notes.list_text(row, words)))
     head = words.gettext("Guess %(place)s (%(number)s):", place=row.index, number=row.number)
     if row.status != "ok":
         return f"{head} {notes.no_answer_text(row, words)} {notes.status_mark(row.status, words)}"
