@@ -125,6 +125,10 @@ def _answer(cell: str, w: Words) -> str:
         return cell
 
 
+def _status(value: object) -> rules.GuessStatus:
+    return "void" if value == "void" else "ignored" if value == "ignored" else "ok"
+
+
 def public_turns(public: Mapping[str, Any], w: Words) -> list[dict[str, Any]]:
     """Published turn reports as the printed report shows them (answers, never the guesses),
     newest first; the answers in the game's letters, which its players' labels avoid (the
@@ -137,7 +141,7 @@ def public_turns(public: Mapping[str, Any], w: Words) -> list[dict[str, Any]]:
             if "cells" in row:
                 shown = rules.GuessRow(row["player"], int(row.get("index", 0)), 0,
                                        tuple(row["cells"]), bool(row.get("bonus")),
-                                       str(row.get("status", "ok")))
+                                       _status(row.get("status")))
                 rows.append({"label": row_label(shown, w),
                              "cells": [_answer(c, letters) for c in row["cells"]]})
             else:
