@@ -130,15 +130,15 @@ def test_seven_players_four_turns(client: TestClient, console: Console, tmp_path
 
 
 def check_export_matches_kit_report(client: TestClient, console: Console, game: dict,
-                                    tmp_path: Path, folder: str) -> None:
-    """``kit report`` of the exported log writes the console's report files, byte for byte,
-    in a folder of the same name."""
+                                    tmp_path: Path, folder: str, *flags: str) -> None:
+    """``kit report`` of the exported log (with the game's language and paper as ``flags``)
+    writes the console's report files, byte for byte, in a folder of the same name."""
     text = client.get(f"/api/games/{game['id']}/log.toml", headers=bearer(game["gm_token"])).text
     log = tmp_path / "game.toml"
     log.write_text(text, encoding="utf-8")
     out = tmp_path / "cli"
-    done = subprocess.run([sys.executable, "-m", "kit", "report", str(log), "--out", str(out)],
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run([sys.executable, "-m", "kit", "report", str(log), "--out", str(out),
+                           *flags], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert [p.name for p in out.iterdir()] == [folder]
     written = sorted(p.relative_to(out / folder) for p in (out / folder).rglob("*")
@@ -147,10 +147,39 @@ def check_export_matches_kit_report(client: TestClient, console: Console, game: 
     for name in written:
         mine = console.report_file(game["id"], str(name))
         assert mine.read_bytes() == (out / folder / name).read_bytes(), name
-    made = mine.parent
-    while made.name != folder:
-        made = made.parent
+    made = next(parent for parent in mine.parents if parent.name == folder)
     assert sorted(p.relative_to(made) for p in made.rglob("*") if p.is_file()) == written
+
+
+def test_a_french_game_on_letter_reports_as_kit_report_does(client: TestClient,
+                                                             console: Console,
+                                                             tmp_path: Path) -> None:
+    game = new_wmn(client, lang="fr", paper="letter", title="Soirée")
+    for number, orders in enumerate(TURNS[:2], start=1):
+        assert post_turn(client, game, orders).status_code == 201
+        assert publish(client, game, number).status_code == 200
+    reports = console.report_file(game["id"], "turn-reports.html").read_text(encoding="utf-8")
+    assert 'lang="fr"' in reports and "rapports de tour" in reports
+    check_export_matches_kit_report(client, console, game, tmp_path, "Soirée-reports",
+                                    "--lang", "fr", "--paper", "letter")
+
+
+def test_an_amendment_with_a_stale_version_is_refused(client: TestClient) -> None:
+    game = new_wmn(client)
+    post_turn(client, game, TURNS[0])
+    publish(client, game, 1)
+    gm = bearer(game["gm_token"])
+    seen = client.get(f"/api/games/{game['id']}/state.json", headers=gm).json()["version"]
+    post_turn(client, game, {"Ann": [20, 30]})  # another window enters first
+    url = f"/api/games/{game['id']}/turns/1/amend"
+    for confirm in (False, True):
+        stale = client.post(url, json={"orders": {"Ann": [8, 30]}, "confirm": confirm,
+                                       "version": seen}, headers=gm)
+        assert stale.status_code == 409, stale.text
+    assert public(client, game)["amended"] == []
+    assert client.post(url, json={"orders": {"Ann": [8, 30]}, "confirm": True,
+                                  "version": seen + 1}, headers=gm).status_code == 200
+    assert public(client, game)["amended"] == [1]
 
 
 def test_stale_version_gets_409_with_what_changed(client: TestClient) -> None:

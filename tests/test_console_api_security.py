@@ -21,6 +21,7 @@ from starlette.testclient import TestClient  # noqa: E402
 from kit.console.routes import routes  # noqa: E402
 from kit.console.service import Console  # noqa: E402
 from kit.console.tokens import RedactTokens, redact  # noqa: E402
+from kit.console.views import guard  # noqa: E402
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Eve"]
 SECRETS = {"Ann": 941, "Bob": 953, "Cy": 967, "Dee": 978, "Eve": 989}
@@ -95,21 +96,69 @@ def test_a_published_hit_does_not_give_the_secret_away(client: TestClient) -> No
 def test_public_pages_and_files_hide_secrets(client: TestClient, game: dict) -> None:
     """Every public page the console serves, and the public report files."""
     paths = [f"/console/{game['id']}", f"/console/{game['id']}/standings",
-             f"/console/{game['id']}/files/turn-reports.html"]
-    served = 0
+             f"/console/{game['id']}/files/turn-reports.html",
+             f"/console/{game['id']}/files/report.txt"]
     for path in paths:
         answer = client.get(path)
-        if answer.status_code == 404 and "files" not in path:
-            continue  # the pages are not mounted in this checkout
         assert answer.status_code == 200, path
         assert_nothing_hidden(answer.text, path + ".html")
-        served += 1
-    private = client.get(f"/console/{game['id']}/files/gm-register.html")
-    assert private.status_code in (401, 403, 404)
-    for number in SECRETS.values():
-        assert str(number) not in private.text
-    assert served >= 1 or not any(r.path.startswith("/console") for r in routes()
-                                  if hasattr(r, "path"))
+    for name in ("gm-register.html", "gm-register.pdf", "private-slips.pdf"):
+        private = client.get(f"/console/{game['id']}/files/{name}")
+        assert private.status_code == 403, name
+        assert not any(str(number) in private.text for number in SECRETS.values())
+
+
+def gm_cookie(client: TestClient, game: dict) -> None:
+    """The browser's GM link: its token becomes the game's cookie."""
+    link = client.get(f"/console/{game['id']}/gm/{game['gm_token']}", follow_redirects=False)
+    assert link.status_code == 303 and guard.COOKIE in link.cookies
+
+
+def test_gm_only_files_need_the_gm_cookie(client: TestClient, game: dict) -> None:
+    url = f"/console/{game['id']}/files/private-slips.pdf"
+    assert client.get(url).status_code == 403
+    client.cookies.set(guard.COOKIE, "x" * 43)  # a forged cookie
+    assert client.get(url).status_code == 403
+    client.cookies.clear()
+    gm_cookie(client, game)
+    answer = client.get(url)
+    assert answer.status_code == 200 and answer.content.startswith(b"%PDF")
+
+
+def test_gm_pages_without_the_cookie_are_refused(client: TestClient, console: Console,
+                                                 game: dict) -> None:
+    version = console.state(game["id"]).version
+    page = client.get(f"/console/{game['id']}/gm")
+    assert page.status_code == 403
+    assert not any(str(number) in page.text for number in SECRETS.values())
+    assert client.get(f"/console/{game['id']}/log.toml").status_code == 403
+    for action in ("turn", "publish", "undo", "amend"):
+        answer = client.post(f"/console/{game['id']}/gm/{action}",
+                             data={"version": str(version), "turn": "2", "g2_1": "5"},
+                             headers={"sec-fetch-site": "same-origin"})
+        assert answer.status_code == 403, action
+    assert console.state(game["id"]).version == version
+
+
+def test_gm_posts_need_this_games_signed_csrf_token(client: TestClient,
+                                                    console: Console) -> None:
+    game, other = (client.post("/api/games", json={"game": "whats-my-number", "players": PLAYERS,
+                                                   "range": "1-999"}).json() for _ in range(2))
+    gm_cookie(client, game)
+    version = console.state(game["id"]).version
+    url = f"/console/{game['id']}/gm/turn"
+    form = {"version": str(version), "g2_1": "5", "g2_2": "6"}
+    good = guard.csrf_token(game["id"], game["gm_token"])
+    for csrf in ("", "forged", guard.csrf_token(other["id"], game["gm_token"]),
+                 guard.csrf_token(game["id"], other["gm_token"]), good[:-2] + "xx"):
+        answer = client.post(url, data={**form, guard.CSRF_FIELD: csrf},
+                             headers={"sec-fetch-site": "same-origin"}, follow_redirects=False)
+        assert answer.status_code == 403, csrf
+    assert console.state(game["id"]).version == version
+    answer = client.post(url, data={**form, guard.CSRF_FIELD: good},
+                         headers={"sec-fetch-site": "same-origin"}, follow_redirects=False)
+    assert answer.status_code == 303, answer.text
+    assert console.state(game["id"]).version == version + 1
 
 
 GM_CALLS = [("post", "/turns", {"orders": {"Cy": [1, 2]}}),
@@ -153,6 +202,7 @@ def test_cross_site_posts_are_refused(client: TestClient, console: Console, game
     version = console.state(game["id"]).version
     new = {"game": "lowest-unique", "tables": [["A", "B", "C"]]}
     for headers in ({"Origin": "https://evil.example"}, {"Sec-Fetch-Site": "cross-site"},
+                    {"Sec-Fetch-Site": "same-site"},  # a sibling subdomain is another site
                     {"Origin": "http://testserver.evil.example"}, {"Origin": "null"}):
         assert client.post("/api/games", json=new, headers=headers).status_code == 403
         answer = client.post(f"/api/games/{game['id']}/turns", json={"orders": {"Cy": [1, 2]}},

@@ -1,0 +1,184 @@
+"""The three views of a game (game master, public, one player), tested as an attacker would: a
+What's My Number? game with a published turn holding a void guess, an ignored guess and a
+partial list, an amendment of it, and an open turn, seen through every channel each viewer
+has (page, JSON, text, PDF, HTML). What a viewer may not see is looked for in each."""
+
+from __future__ import annotations
+
+import io
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette", reason="the console needs the web extra")
+
+from pypdf import PdfReader  # noqa: E402
+from starlette.applications import Starlette  # noqa: E402
+from starlette.testclient import TestClient  # noqa: E402
+
+from kit.console.routes import routes  # noqa: E402
+from kit.console.service import Console, open_console  # noqa: E402
+
+pytestmark = pytest.mark.filterwarnings("ignore:Using `httpx`")
+
+PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Eve"]
+SECRETS = {"Ann": 401, "Bob": 413, "Cy": 427, "Dee": 439, "Eve": 452}
+TURN_1 = {"Ann": [101, 102],
+          "Bob": [211, 212, 213],  # allowed 2: the third is ignored
+          "Cy": [221, 777],  # 777 is outside 1-500: void
+          "Dee": {"list": {"Ann": 341, "Bob": 342}},  # leaves out Cy and Eve: partial
+          "Eve": [251, 252]}
+AMENDED = {"Eve": [253, 254]}
+OPEN = {"Ann": [161, 162], "Bob": {"list": {"Ann": 371, "Cy": 373, "Dee": 375, "Eve": 379}}}
+GUESSED = {"Ann": {101, 102}, "Bob": {211, 212, 213}, "Cy": {221, 777}, "Dee": {341, 342},
+           "Eve": {251, 252, 253, 254}}
+UNPUBLISHED = {161, 162, 371, 373, 375, 379}
+
+
+def has(number: int, text: str) -> bool:
+    """Whether ``number`` is written in ``text`` (not as part of a longer number)."""
+    return re.search(rf"(?<![\d.#-]){number}(?!\d|\.\d)", text) is not None
+
+
+def pdf_text(path: Path) -> str:
+    return "\n".join(page.extract_text() or "" for page in PdfReader(io.BytesIO(
+        path.read_bytes())).pages)
+
+
+@pytest.fixture(scope="module")
+def night(tmp_path_factory: pytest.TempPathFactory):
+    """The game, its console and a client: (console, client, game id, GM token)."""
+    folder = tmp_path_factory.mktemp("views")
+    console = open_console(str(folder / "console.sqlite3"), folder / "files")
+    app = Starlette(routes=routes())
+    app.state.console = console
+    made = console.create_game({"game": "whats-my-number", "players": PLAYERS,
+                                "secrets": SECRETS, "range": "1-500", "title": "Views"})
+    enter = console.enter
+    enter(made.id, "orders", {"orders": TURN_1})
+    enter(made.id, "publish", {}, {"turn": 1})
+    enter(made.id, "amend", {"orders": AMENDED, "confirm": True}, {"turn": 1})
+    enter(made.id, "orders", {"orders": OPEN})
+    with TestClient(app) as client:
+        yield console, client, made.id, made.gm_token
+    console.close()
+
+
+def gm_channels(console: Console, client: TestClient, game: str, token: str) -> dict[str, str]:
+    """Everything the game master reads, asked for first (a view cached without its viewer
+    would then be served to the others)."""
+    client.get(f"/console/{game}/gm/{token}")
+    texts = {"page": client.get(f"/console/{game}/gm").text,
+             "json": client.get(f"/api/games/{game}/state.json",
+                                headers={"Authorization": f"Bearer {token}"}).text,
+             "log": client.get(f"/api/games/{game}/log.toml",
+                               headers={"Authorization": f"Bearer {token}"}).text,
+             "pdf": pdf_text(console.report_file(game, "gm-register.pdf", "gm")),
+             "slips": pdf_text(console.report_file(game, "private-slips.pdf", "gm")),
+             "html": client.get(f"/console/{game}/files/gm-register.html").text}
+    client.cookies.clear()
+    return texts
+
+
+def public_channels(client: TestClient, game: str) -> dict[str, str]:
+    texts = {"page": client.get(f"/console/{game}").text,
+             "standings": client.get(f"/console/{game}/standings").text,
+             "json": client.get(f"/api/games/{game}/public.json").text,
+             "text": client.get(f"/console/{game}/files/report.txt").text,
+             "html": client.get(f"/console/{game}/files/turn-reports.html").text,
+             "erratum": client.get(f"/console/{game}/files/erratum.html").text}
+    pdf = client.get(f"/console/{game}/files/turn-reports.pdf")
+    assert pdf.status_code == 200
+    texts["pdf"] = "\n".join(p.extract_text() or "" for p in PdfReader(io.BytesIO(
+        pdf.content)).pages)
+    return texts
+
+
+def test_the_game_master_sees_everything(night) -> None:
+    console, client, game, token = night
+    seen = gm_channels(console, client, game, token)
+    for name in ("page", "json", "log", "pdf"):
+        assert all(has(n, seen[name]) for n in SECRETS.values()), name
+    assert all(has(n, seen["log"]) for n in UNPUBLISHED)
+    assert has(161, seen["page"]) and has(162, seen["page"])  # the open turn's grid
+    assert tomllib.loads(seen["log"])["published"] == 1
+    assert "Ann" in seen["slips"] and "Eve" in seen["slips"]
+
+
+def test_the_public_sees_handed_out_answers_only(night) -> None:
+    console, client, game, token = night
+    gm_channels(console, client, game, token)  # the GM's views are made (and kept) first
+    seen = public_channels(client, game)
+    for name, text in seen.items():
+        for number in [*SECRETS.values(), *UNPUBLISHED]:
+            assert not has(number, text), (name, number)
+    for name in ("page", "standings", "json"):  # answers, never the numbers guessed
+        for number in set().union(*GUESSED.values()):
+            assert not has(number, seen[name]), (name, number)
+    assert "Turn 1 was amended after it was handed out." in seen["text"]
+    assert seen["json"].count('"number":1') == 1  # turn 1 only, not the open turn 2
+    for private in ("gm-register.pdf", "private-slips.html"):
+        answer = client.get(f"/console/{game}/files/{private}")
+        assert answer.status_code == 403 and not any(has(n, answer.text)
+                                                     for n in SECRETS.values())
+
+
+def test_a_player_sees_their_own_and_the_shared_reports(night) -> None:
+    console, client, game, token = night
+    gm_channels(console, client, game, token)
+    public = console.public_state(game)
+    for player in PLAYERS:
+        data = console.player_state(game, player)
+        text = repr(data)
+        assert data["player"] == player and data["secret"] == SECRETS[player]
+        assert data["turns"] == public["turns"]  # the shared, handed-out reports
+        others = [p for p in PLAYERS if p != player]
+        for number in [*(SECRETS[p] for p in others), *UNPUBLISHED,
+                       *set().union(*(GUESSED[p] for p in others))]:
+            assert not has(number, text), (player, number)
+        own = GUESSED[player] - ({251, 252} if player == "Eve" else set())
+        assert all(has(n, data["slips"]["1"]) for n in own), (player, data["slips"])
+        assert list(data["orders"]) == ["1"]  # no orders of the open turn, not even one's own
+    assert [r["kind"] for r in console.player_state(game, "Bob")["rulings"]["1"]] == [
+        "extra-guesses"]
+    assert [r["kind"] for r in console.player_state(game, "Cy")["rulings"]["1"]] == [
+        "out-of-range"]
+    assert [r["kind"] for r in console.player_state(game, "Dee")["rulings"]["1"]] == [
+        "partial-list"]
+    assert console.player_state(game, "Ann")["rulings"]["1"] == []
+
+
+def test_each_players_slip_in_the_gm_slips_holds_only_their_own(night) -> None:
+    console, _, game, _ = night
+    text = pdf_text(console.report_file(game, "private-slips.pdf", "gm"))
+    blocks = re.split(r"(?=\b(?:Ann|Bob|Cy|Dee|Eve)\b[^\n]*turn 1)", text)
+    for player in PLAYERS:
+        mine = [b for b in blocks if b.startswith(player)]
+        assert mine, (player, text[:400])
+        others = set().union(*(GUESSED[p] for p in PLAYERS if p != player))
+        assert not any(has(n, "".join(mine)) for n in others), player
+
+
+def test_the_views_differ_by_viewer_for_one_version(night) -> None:
+    console, _, game, _ = night
+    gm = console.view(game, "gm")
+    public = console.view(game, "public")
+    ann = console.view(game, "player:Ann")
+    assert gm.data["version"] == public.data["version"] == ann.data["version"]
+    assert "secrets" in gm.data and "secrets" not in public.data and "secret" not in public.data
+    assert ann.data["secret"] == SECRETS["Ann"] and "secrets" not in ann.data
+    assert public.hidden == ann.hidden and gm.hidden == ()
+    with pytest.raises(Exception, match="no such player"):
+        console.view(game, "player:Zed")
+
+
+def test_a_public_file_the_viewer_may_not_fetch_is_not_made_for_them(night) -> None:
+    console, _, game, _ = night
+    from kit.console.service import NotFound
+
+    with pytest.raises(NotFound):
+        console.report_file(game, "gm-register.pdf", "public")
+    with pytest.raises(NotFound):
+        console.report_file(game, "private-slips.html", "player:Ann")
