@@ -117,6 +117,9 @@ def test_the_public_sees_handed_out_answers_only(night) -> None:
     for name in ("page", "standings", "json"):  # answers, never the numbers guessed
         for number in set().union(*GUESSED.values()):
             assert not has(number, seen[name]), (name, number)
+    for name in ("text", "html", "pdf"):  # the reports of the turn handed out, not the open one
+        assert re.search(r"\bTurn 1\b", seen[name]), name
+        assert not re.search(r"\b[Tt]urn 2\b", seen[name]), name
     assert "Turn 1 was amended after it was handed out." in seen["text"]
     assert seen["json"].count('"number":1') == 1  # turn 1 only, not the open turn 2
     for private in ("gm-register.pdf", "private-slips.html"):
@@ -182,3 +185,19 @@ def test_a_public_file_the_viewer_may_not_fetch_is_not_made_for_them(night) -> N
         console.report_file(game, "gm-register.pdf", "public")
     with pytest.raises(NotFound):
         console.report_file(game, "private-slips.html", "player:Ann")
+
+
+def test_a_partys_rounds_are_public_once_entered(tmp_path: Path) -> None:
+    console = open_console(str(tmp_path / "console.sqlite3"), tmp_path / "files")
+    try:
+        made = console.create_game({"game": "lowest-unique", "tables": [["Ann", "Bob", "Cy"],
+                                                                       ["Dee", "Eve", "Fay"]]})
+        console.enter(made.id, "round", {"choices": {"Ann": 3, "Bob": 1, "Cy": 1}},
+                      {"table": 1})
+        public, gm = console.view(made.id, "public"), console.view(made.id, "gm")
+        fay = console.view(made.id, "player:Fay")
+        assert public.data["rounds_entered"] == {"1": 1, "2": 0}
+        assert fay.data["table"] == 2 and fay.data["tables"] == public.data["tables"]
+        assert "log" in gm.data and "log" not in public.data and "log" not in fay.data
+    finally:
+        console.close()
