@@ -374,10 +374,13 @@ def test_the_access_log_never_shows_tokens(client, caplog):
     caplog.set_level(logging.INFO, logger="kit.web.access")
     client.get("/console/g1/gm/TOPSECRETTOKEN?x=1", headers={"Authorization": "Bearer BEARERTOK"})
     client.get("/custom/abc?names=Ann,Bob&token=QUERYTOKEN")
+    client.get("/console/g1/p/PLAYERTOKEN", headers={"Authorization": "Bearer PLAYERBEARER"})
     lines = [r.getMessage() for r in caplog.records if r.name == "kit.web.access"]
     assert any("/console/g1/gm/[redacted]?x=" in line for line in lines), lines
     assert any("/custom/abc?names=&token=" in line for line in lines), lines
-    for secret in ("TOPSECRETTOKEN", "BEARERTOK", "QUERYTOKEN", "Ann", "Bearer"):
+    assert any("/console/g1/p/[redacted]" in line for line in lines), lines
+    for secret in ("TOPSECRETTOKEN", "BEARERTOK", "QUERYTOKEN", "Ann", "Bearer", "PLAYERTOKEN",
+                   "PLAYERBEARER"):
         assert not any(secret in line for line in lines), secret
 
 

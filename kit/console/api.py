@@ -2,7 +2,9 @@
 
 - ``POST /api/games`` (JSON spec) and ``POST /api/games/import`` (a TOML log: ``application/toml``
   with optional ``?lang=&paper=``, or JSON ``{"log": "...", "lang"?, "paper"?}``)
-  -> 201 ``{"id", "gm_token", "gm_url", "public_url", "version"}``
+  -> 201 ``{"id", "gm_token", "gm_url", "public_url", "version"}``, and for a game whose
+  players have their own links (What's My Number?) ``"player_tokens"`` and ``"player_links"``
+  (name -> token, name -> ``/console/{id}/p/{token}``), shown once: only hashes are stored
 - ``POST /api/games/{id}/<path>`` for each entry a game declares (``ConsoleGame.entries``:
   e.g. ``turns``, ``turns/{n}/publish``, ``tables/{t}/rounds``) ``{..., "version"?}`` -> its
   status and the game's answer with the new ``version``
@@ -121,9 +123,14 @@ async def _gm(request: Request) -> tuple[Console, str]:
 
 def _links(request: Request, created: Created) -> dict[str, Any]:
     base = f"{request.url.scheme}://{request.url.netloc}"
-    return {"id": created.id, "gm_token": created.gm_token,
-            "gm_url": f"{base}/console/{created.id}/gm/{created.gm_token}",
-            "public_url": f"{base}/console/{created.id}", "version": created.version}
+    links = {"id": created.id, "gm_token": created.gm_token,
+             "gm_url": f"{base}/console/{created.id}/gm/{created.gm_token}",
+             "public_url": f"{base}/console/{created.id}", "version": created.version}
+    if created.player_tokens:  # a game whose players have their own links
+        links["player_tokens"] = dict(created.player_tokens)
+        links["player_links"] = {name: f"{base}/console/{created.id}/p/{token}"
+                                 for name, token in created.player_tokens.items()}
+    return links
 
 
 Handler = Callable[[Request], Awaitable[Response]]

@@ -18,7 +18,7 @@ import time
 import tomllib
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -47,11 +47,13 @@ PUBLIC = "public"
 
 @dataclass(frozen=True)
 class Created:
-    """A new game: its id, the GM token (shown once, never stored) and the journal version."""
+    """A new game: its id, the GM token and the players' tokens by name (shown once, never
+    stored) and the journal version."""
 
     id: str
     gm_token: str
     version: int
+    player_tokens: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -162,12 +164,23 @@ class Console:
                 entries: list[tuple[str, dict[str, Any]]]) -> Created:
         token = new_token()
         game_id = new_game_id()
-        version = self.store.create(game_id, kind, facts, token_hash(token), entries)
-        return Created(game_id, token, version)
+        named = console_of(kind).token_players
+        players = {name: new_token() for name in (named(facts) if named else ())}
+        version = self.store.create(game_id, kind, facts, token_hash(token), entries,
+                                    {name: token_hash(t) for name, t in players.items()})
+        return Created(game_id, token, version, players)
 
     def authorize(self, game_id: str, token: str | None) -> bool:
         """Whether ``token`` is the game's GM token (hash compare, constant time)."""
         return token_matches(token, self._row(game_id).gm_hash)
+
+    def player_of(self, game_id: str, token: str | None) -> str | None:
+        """The player whose token ``token`` is (hash compare, constant time), or None."""
+        found = None
+        for name, stored in self.store.player_hashes(game_id).items():
+            if token_matches(token, stored):  # every hash compared: no early answer
+                found = name
+        return found
 
     def exists(self, game_id: str) -> bool:
         try:

@@ -1,7 +1,8 @@
 """The console's store: one schema (SQLAlchemy Core) on SQLite or PostgreSQL, migrated by Alembic.
 
-Tables: ``games`` (public facts, the GM token's hash, the journal version) and ``journal`` (every
-action of a game, append-only, unique per ``(game_id, seq)``). Appending takes the version the
+Tables: ``games`` (public facts, the GM token's hash, the journal version), ``journal`` (every
+action of a game, append-only, unique per ``(game_id, seq)``) and ``player_tokens`` (a hash per
+player of the games whose players have their own links). Appending takes the version the
 caller saw; a stale one changes nothing and raises ``Stale`` (optimistic concurrency: the
 ``UPDATE ... WHERE version = :seen`` is the row-version check on both databases).
 
@@ -53,6 +54,14 @@ journal = sa.Table(
     sa.Column("kind", sa.String(20), nullable=False),
     sa.Column("payload", sa.Text, nullable=False),  # JSON
     sa.Column("at", sa.Float, nullable=False),
+)
+
+player_tokens = sa.Table(
+    "player_tokens", metadata,
+    sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"),
+              primary_key=True),
+    sa.Column("player", sa.String(100), primary_key=True),
+    sa.Column("token_hash", sa.String(64), nullable=False),  # SHA-256 hex, never the token
 )
 
 
@@ -195,8 +204,10 @@ class Store:
         return self.engine.connect().execution_options(write=True)
 
     def create(self, game_id: str, kind: str, public: Mapping[str, Any], gm_hash: str,
-               entries: Sequence[tuple[str, Mapping[str, Any]]]) -> int:
-        """Add a game with its first journal entries; returns its version (entries made)."""
+               entries: Sequence[tuple[str, Mapping[str, Any]]],
+               player_hashes: Mapping[str, str] | None = None) -> int:
+        """Add a game with its first journal entries and its players' token hashes (one
+        transaction); returns its version (entries made)."""
         now = time.time()
         with self._writer() as conn, conn.begin():
             conn.execute(games.insert().values(
@@ -207,7 +218,18 @@ class Store:
                     {"game_id": game_id, "seq": seq, "kind": kind_, "at": now,
                      "payload": json.dumps(payload)}
                     for seq, (kind_, payload) in enumerate(entries, start=1)])
+            if player_hashes:
+                conn.execute(player_tokens.insert(), [
+                    {"game_id": game_id, "player": name, "token_hash": hashed}
+                    for name, hashed in player_hashes.items()])
         return len(entries)
+
+    def player_hashes(self, game_id: str) -> dict[str, str]:
+        """The game's players' token hashes, by name (empty for a game without them)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.select(player_tokens.c.player, player_tokens.c.token_hash)
+                                .where(player_tokens.c.game_id == game_id)).all()
+        return {r.player: r.token_hash for r in rows}
 
     def game(self, game_id: str) -> GameRow:
         """The game's row, or ``Missing``."""

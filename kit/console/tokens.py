@@ -1,5 +1,5 @@
-"""Game ids and game-master tokens: drawn at random, stored only as a hash, compared in
-constant time, and kept out of the access log.
+"""Game ids, game-master tokens and players' tokens: drawn at random, stored only as a hash,
+compared in constant time, and kept out of the access log.
 
 A GM token is ``secrets.token_urlsafe(32)`` (256 bits, over the 128 the issue asks for); the
 store keeps its SHA-256 only, so a leaked database holds no working link.
@@ -16,11 +16,11 @@ import secrets
 TOKEN_BYTES = 32
 ID_BYTES = 9  # 12 URL-safe characters: a game id is public, it only has to be unguessable-ish
 REDACTED = "[redacted]"
-_GM_PATH = re.compile(r"(/console/[^/?#\s]+/gm/)[^/?#\s\"]+")
+_GM_PATH = re.compile(r"(/console/[^/?#\s]+/(?:gm|p)/)[^/?#\s\"]+")
 
 
 def new_token() -> str:
-    """A fresh game-master token (URL-safe)."""
+    """A fresh game-master or player token (URL-safe)."""
     return secrets.token_urlsafe(TOKEN_BYTES)
 
 
@@ -42,12 +42,13 @@ def token_matches(token: str | None, stored_hash: str) -> bool:
 
 
 def redact(text: str) -> str:
-    """``text`` with any GM link's token replaced by ``[redacted]``."""
+    """``text`` with any GM or player link's token replaced by ``[redacted]``."""
     return _GM_PATH.sub(lambda m: m.group(1) + REDACTED, text)
 
 
 class RedactTokens(logging.Filter):
-    """A log filter that removes GM tokens from messages and their arguments (access log)."""
+    """A log filter that removes GM and player tokens from messages and their arguments
+    (access log)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         if isinstance(record.msg, str):

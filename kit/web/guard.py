@@ -90,7 +90,7 @@ WRONG_TOKENS = "kit.wrong_tokens"  # the scope key the console finds the counter
 MAX_WRITES = 8  # state-changing requests worked on at once (of the server's 40 threads)
 WRITE_WAIT_S = 5.0  # how long the next one waits for its turn before 503
 RETRY_S = 5
-_GM_SEGMENT = re.compile(r"(/gm/)[^/?#]+")
+_GM_SEGMENT = re.compile(r"(/gm/|/console/[^/?#]+/p/)[^/?#]+")  # a GM's or a player's link
 
 
 class BodyTimeout(Exception):
@@ -98,7 +98,8 @@ class BodyTimeout(Exception):
 
 
 def redact_path(path: str, query: bytes = b"") -> str:
-    """A path for the log: a GM token segment redacted, the query's values dropped."""
+    """A path for the log: a GM or player token segment redacted, the query's values
+    dropped."""
     shown = _GM_SEGMENT.sub(r"\1[redacted]", path)
     if query:
         keys = [part.split(b"=", 1)[0].decode("latin-1")[:40] for part in query.split(b"&")[:20]]

@@ -19,6 +19,11 @@ from .people import labels
 SPEC_KEYS = frozenset({"game", "players", "secrets", "range", "lang", "paper", "title"})
 
 
+def token_players(facts: Mapping[str, Any]) -> list[str]:
+    """Every player gets their own link: each sends their orders and reads their slips."""
+    return list(facts["players"])
+
+
 def create(spec: Mapping[str, Any], facts: dict[str, Any], rng: random.Random,
            problems: list[KitError]) -> dict[str, Any]:
     """The log's header of a new game: players, range and secrets (the missing ones drawn)."""
