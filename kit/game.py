@@ -271,9 +271,9 @@ class ConsoleGame:
     first_report: str  # the report file whose folder lists the others
     # whether the report files are made on demand only (they change with every entry)
     named_reports: tuple[str, ...] = ()
-    # facts -> the players who get their own link (a token each) to their player view; None:
-    # the game's players have no links
-    token_players: Callable[[Mapping[str, Any]], Sequence[str]] | None = None
+    # facts -> the seats that get their own link (a token each), as (kind, name): ("player",
+    # "Ann") opens that player's view; None: no seat has a link
+    token_seats: Callable[[Mapping[str, Any]], Sequence[tuple[str, str]]] | None = None
 
     def entry(self, kind: str) -> EntryKind | None:
         """The entry of that kind, if the game takes it."""

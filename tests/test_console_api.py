@@ -66,7 +66,8 @@ def public(client: TestClient, game: dict) -> dict:
 
 def test_created_game_links(client: TestClient) -> None:
     game = new_wmn(client)
-    assert set(game) == {"id", "gm_token", "gm_url", "public_url", "version"}
+    assert set(game) == {"id", "gm_token", "gm_url", "public_url", "version",
+                         "player_tokens", "player_links"}
     assert len(game["gm_token"]) >= 43  # 32 random bytes, URL-safe: 256 bits
     assert game["gm_url"].endswith(f"/console/{game['id']}/gm/{game['gm_token']}")
     assert game["public_url"].endswith(f"/console/{game['id']}")

@@ -58,7 +58,7 @@ def test_only_the_tokens_hashes_are_stored(console: Console, game: dict,
                                            console_url: str) -> None:
     with console.store.engine.connect() as conn:
         stored = dict(conn.execute(sa.text(
-            "SELECT player, token_hash FROM player_tokens WHERE game_id = :id"),
+            "SELECT seat, token_hash FROM seat_tokens WHERE game_id = :id AND kind = 'player'"),
             {"id": game["id"]}).all())
     assert stored == {name: hashlib.sha256(token.encode()).hexdigest()
                       for name, token in game["player_tokens"].items()}

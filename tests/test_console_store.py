@@ -39,7 +39,7 @@ def test_schema_is_migrated_once(console: Console, console_url: str,  # noqa: F8
         assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() \
             == "0004"
         names = set(sa.inspect(conn).get_table_names())
-    assert {"games", "journal", "kit_requests", "player_tokens", "alembic_version"} <= names
+    assert {"games", "journal", "kit_requests", "seat_tokens", "alembic_version"} <= names
     game = new_game(console)
     again = open_console(console_url, tmp_path / "files")  # a restart: nothing to migrate
     try:

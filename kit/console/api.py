@@ -34,6 +34,7 @@ from ..web.http import BodyError, parse_json
 from .refusals import Conflict, NotFound
 from .service import Console, Created
 from .specs import console_games
+from .tokens import SEAT_LINKS
 
 BODY_LIMIT = 64 * 1024
 NO_STORE = {"cache-control": "no-store"}
@@ -126,10 +127,12 @@ def _links(request: Request, created: Created) -> dict[str, Any]:
     links = {"id": created.id, "gm_token": created.gm_token,
              "gm_url": f"{base}/console/{created.id}/gm/{created.gm_token}",
              "public_url": f"{base}/console/{created.id}", "version": created.version}
-    if created.player_tokens:  # a game whose players have their own links
-        links["player_tokens"] = dict(created.player_tokens)
-        links["player_links"] = {name: f"{base}/console/{created.id}/p/{token}"
-                                 for name, token in created.player_tokens.items()}
+    for kind, segment in SEAT_LINKS.items():  # seats with links of their own: players'
+        tokens = created.tokens(kind)
+        if tokens:
+            links[f"{kind}_tokens"] = tokens
+            links[f"{kind}_links"] = {name: f"{base}/console/{created.id}/{segment}/{token}"
+                                      for name, token in tokens.items()}
     return links
 
 

@@ -47,13 +47,17 @@ PUBLIC = "public"
 
 @dataclass(frozen=True)
 class Created:
-    """A new game: its id, the GM token and the players' tokens by name (shown once, never
-    stored) and the journal version."""
+    """A new game: its id, the GM token and the seats' tokens by (kind, name) (shown once,
+    never stored) and the journal version."""
 
     id: str
     gm_token: str
     version: int
-    player_tokens: dict[str, str] = field(default_factory=dict)
+    seat_tokens: dict[tuple[str, str], str] = field(default_factory=dict)
+
+    def tokens(self, kind: str) -> dict[str, str]:
+        """The tokens of one kind of seat, by name (``"player"``: each player's)."""
+        return {name: token for (k, name), token in self.seat_tokens.items() if k == kind}
 
 
 @dataclass(frozen=True)
@@ -164,23 +168,27 @@ class Console:
                 entries: list[tuple[str, dict[str, Any]]]) -> Created:
         token = new_token()
         game_id = new_game_id()
-        named = console_of(kind).token_players
-        players = {name: new_token() for name in (named(facts) if named else ())}
+        named = console_of(kind).token_seats
+        seats = {seat: new_token() for seat in (named(facts) if named else ())}
         version = self.store.create(game_id, kind, facts, token_hash(token), entries,
-                                    {name: token_hash(t) for name, t in players.items()})
-        return Created(game_id, token, version, players)
+                                    {seat: token_hash(t) for seat, t in seats.items()})
+        return Created(game_id, token, version, seats)
 
     def authorize(self, game_id: str, token: str | None) -> bool:
         """Whether ``token`` is the game's GM token (hash compare, constant time)."""
         return token_matches(token, self._row(game_id).gm_hash)
 
+    def seat_of(self, game_id: str, token: str | None) -> tuple[str, str] | None:
+        """The seat (kind, name) whose token ``token`` is, or None. Looked up by the token's
+        SHA-256: a timing tells nothing of a token that was never stored."""
+        if not token:
+            return None
+        return self.store.seat_of(game_id, token_hash(token))
+
     def player_of(self, game_id: str, token: str | None) -> str | None:
-        """The player whose token ``token`` is (hash compare, constant time), or None."""
-        found = None
-        for name, stored in self.store.player_hashes(game_id).items():
-            if token_matches(token, stored):  # every hash compared: no early answer
-                found = name
-        return found
+        """The player whose token ``token`` is, or None."""
+        seat = self.seat_of(game_id, token)
+        return seat[1] if seat and seat[0] == "player" else None
 
     def exists(self, game_id: str) -> bool:
         try:

@@ -1,10 +1,11 @@
 """The console's store: one schema (SQLAlchemy Core) on SQLite or PostgreSQL, migrated by Alembic.
 
 Tables: ``games`` (public facts, the GM token's hash, the journal version), ``journal`` (every
-action of a game, append-only, unique per ``(game_id, seq)``) and ``player_tokens`` (a hash per
-player of the games whose players have their own links). Appending takes the version the
-caller saw; a stale one changes nothing and raises ``Stale`` (optimistic concurrency: the
-``UPDATE ... WHERE version = :seen`` is the row-version check on both databases).
+action of a game, append-only, unique per ``(game_id, seq)``) and ``seat_tokens`` (a token hash
+per seat that has its own link: a player, a table; a token names one game and one seat).
+Appending takes the version the caller saw; a stale one changes nothing and raises ``Stale``
+(optimistic concurrency: the ``UPDATE ... WHERE version = :seen`` is the row-version check on
+both databases).
 
 SQLite runs through the standard library's ``sqlite3``: WAL, foreign keys on, ``synchronous =
 FULL`` (a commit is on disk before the 201 goes out, so a SIGKILL loses nothing), writes begin
@@ -56,13 +57,17 @@ journal = sa.Table(
     sa.Column("at", sa.Float, nullable=False),
 )
 
-player_tokens = sa.Table(
-    "player_tokens", metadata,
+seat_tokens = sa.Table(
+    "seat_tokens", metadata,
     sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"),
               primary_key=True),
-    sa.Column("player", sa.String(100), primary_key=True),
+    sa.Column("kind", sa.String(20), primary_key=True),  # "player", "table"
+    sa.Column("seat", sa.String(100), primary_key=True),  # the player's or table's name
     sa.Column("token_hash", sa.String(64), nullable=False),  # SHA-256 hex, never the token
+    sa.Index("seat_tokens_hash", "game_id", "token_hash", unique=True),
 )
+
+Seat = tuple[str, str]  # (kind, name): ("player", "Ann")
 
 
 @dataclass(frozen=True)
@@ -205,8 +210,8 @@ class Store:
 
     def create(self, game_id: str, kind: str, public: Mapping[str, Any], gm_hash: str,
                entries: Sequence[tuple[str, Mapping[str, Any]]],
-               player_hashes: Mapping[str, str] | None = None) -> int:
-        """Add a game with its first journal entries and its players' token hashes (one
+               seat_hashes: Mapping[Seat, str] | None = None) -> int:
+        """Add a game with its first journal entries and its seats' token hashes (one
         transaction); returns its version (entries made)."""
         now = time.time()
         with self._writer() as conn, conn.begin():
@@ -218,18 +223,35 @@ class Store:
                     {"game_id": game_id, "seq": seq, "kind": kind_, "at": now,
                      "payload": json.dumps(payload)}
                     for seq, (kind_, payload) in enumerate(entries, start=1)])
-            if player_hashes:
-                conn.execute(player_tokens.insert(), [
-                    {"game_id": game_id, "player": name, "token_hash": hashed}
-                    for name, hashed in player_hashes.items()])
+            if seat_hashes:
+                conn.execute(seat_tokens.insert(), [
+                    {"game_id": game_id, "kind": kind_, "seat": seat, "token_hash": hashed}
+                    for (kind_, seat), hashed in seat_hashes.items()])
         return len(entries)
 
-    def player_hashes(self, game_id: str) -> dict[str, str]:
-        """The game's players' token hashes, by name (empty for a game without them)."""
+    def seat_of(self, game_id: str, hashed: str) -> Seat | None:
+        """The seat of the game whose token has that hash, or None."""
         with self.engine.connect() as conn:
-            rows = conn.execute(sa.select(player_tokens.c.player, player_tokens.c.token_hash)
-                                .where(player_tokens.c.game_id == game_id)).all()
-        return {r.player: r.token_hash for r in rows}
+            row = conn.execute(sa.select(seat_tokens.c.kind, seat_tokens.c.seat).where(
+                seat_tokens.c.game_id == game_id, seat_tokens.c.token_hash == hashed)).first()
+        return None if row is None else (row.kind, row.seat)
+
+    def set_seat_hash(self, game_id: str, seat: Seat, hashed: str) -> bool:
+        """Replace a seat's token hash (its old token stops at once); False: no such seat."""
+        kind, name = seat
+        with self._writer() as conn, conn.begin():
+            done = conn.execute(seat_tokens.update().where(
+                seat_tokens.c.game_id == game_id, seat_tokens.c.kind == kind,
+                seat_tokens.c.seat == name).values(token_hash=hashed))
+        return done.rowcount == 1
+
+    def set_gm_hash(self, game_id: str, hashed: str) -> None:
+        """Replace the game master's token hash (the old link stops at once)."""
+        with self._writer() as conn, conn.begin():
+            done = conn.execute(games.update().where(games.c.id == game_id)
+                                .values(gm_hash=hashed))
+        if done.rowcount != 1:
+            raise Missing(game_id)
 
     def game(self, game_id: str) -> GameRow:
         """The game's row, or ``Missing``."""

@@ -16,7 +16,10 @@ import secrets
 TOKEN_BYTES = 32
 ID_BYTES = 9  # 12 URL-safe characters: a game id is public, it only has to be unguessable-ish
 REDACTED = "[redacted]"
-_GM_PATH = re.compile(r"(/console/[^/?#\s]+/(?:gm|p)/)[^/?#\s\"]+")
+# a seat kind -> its link's path segment: ``/console/ID/p/TOKEN`` is a player's own page
+SEAT_LINKS = {"player": "p"}
+_SEGMENTS = "|".join(["gm", *SEAT_LINKS.values()])
+_GM_PATH = re.compile(rf"(/console/[^/?#\s]+/(?:{_SEGMENTS})/)[^/?#\s\"]+")
 
 
 def new_token() -> str:

@@ -27,5 +27,5 @@ CONSOLE = ConsoleGame(
                   "private-slips": N_("Private slips for each player"),
                   "gm-register": N_("Game master register")},
     first_report="turn-reports.pdf",
-    token_players=console_create.token_players,
+    token_seats=console_create.token_seats,
 )

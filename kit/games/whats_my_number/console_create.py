@@ -19,9 +19,9 @@ from .people import labels
 SPEC_KEYS = frozenset({"game", "players", "secrets", "range", "lang", "paper", "title"})
 
 
-def token_players(facts: Mapping[str, Any]) -> list[str]:
+def token_seats(facts: Mapping[str, Any]) -> list[tuple[str, str]]:
     """Every player gets their own link: each sends their orders and reads their slips."""
-    return list(facts["players"])
+    return [("player", name) for name in facts["players"]]
 
 
 def create(spec: Mapping[str, Any], facts: dict[str, Any], rng: random.Random,
