@@ -23,9 +23,11 @@ def check(data: Mapping[str, Any]) -> object:
         raise Problems([exc]) from None
 
 
-def write(data: Mapping[str, Any], *, out: Path, folder: str, paper: str, lang: str) -> list[Path]:
-    """Write the report files of ``data`` into ``out/folder``: what ``kit report`` writes."""
-    return write_reports(data, out=out, folder=folder, paper=paper, lang=lang,
+def write(data: Mapping[str, Any], *, out: Path, folder: str, paper: str, lang: str,
+          turn: int | None = None) -> list[Path]:
+    """Write the report files of ``data`` into ``out/folder``: what ``kit report`` writes
+    (with ``turn``, what ``kit report --turn N`` writes: that turn's files only)."""
+    return write_reports(data, out=out, folder=folder, paper=paper, lang=lang, turn=turn,
                          cache=default_cache())
 
 

@@ -8,8 +8,10 @@ import contextlib
 import hashlib
 import json
 import os
+import re
 import shutil
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -60,32 +62,61 @@ def published_record(game_row: GameRow, rows: list[Row]) -> dict[str, Any]:
     return record
 
 
+# one turn's files, as ``kit report --turn N`` writes them (the turn report, its private slips)
+TURN_FILE = re.compile(r"(?:slips-)?turn-([1-9][0-9]{0,3})\.(?:pdf|html)")
+
+
+def _made(target: Path, game: Path, write: Callable[[Path, str], object],
+          seed: Callable[[Path], None] | None = None) -> None:
+    """The report folder ``target`` made once: written by ``write(staging, name)`` into a
+    staging folder in the game's folder ``game`` (``seed`` fills it first), then moved into
+    place."""
+    if target.is_dir():
+        return
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staging = staging_folder(game)  # a killed process's is swept at start
+    try:
+        if seed is not None:
+            seed(staging / target.name)
+        write(staging, target.name)
+        private_tree(staging / target.name)  # served by us alone, GM-only files among them
+        with contextlib.suppress(OSError):  # another request made it first: same bytes
+            os.rename(staging / target.name, target)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def _write(data: dict[str, Any], paper: str, lang: str, out: Path, folder: str,
+           turn: int | None = None) -> list[Path]:
+    return engine.write(data, out=out, folder=folder, paper=paper, lang=lang, turn=turn)
+
+
 def report_file(files: Path, game_row: GameRow, rows: list[Row], view: View, name: str) -> Path:
-    """The file ``name`` of the report folder of ``view``'s log, made on first request;
-    NotFound when the folder has no such file."""
+    """The file ``name`` of the report folder of ``view``'s log, made on first request (one
+    turn's files in a folder of their own, as ``kit report --turn N`` makes them); NotFound
+    when the folder has no such file."""
     if view.log is None:
         raise NotFound("file", NO_FILE)
     data = dict(view.log)
     folder = files / game_row.id / f"v{_content_name(view, game_row.public)}"
     name_of = engine.folder_name(data)
-    target = folder / name_of
-    if not target.is_dir():
-        folder.parent.mkdir(parents=True, exist_ok=True)
-        staging = staging_folder(folder.parent)  # a killed process's is swept at start
-        try:
-            if amended(game_row, rows):  # the reports as first handed out: the erratum is made
-                seeded = staging / name_of
+    write = partial(_write, data, game_row.public["paper"], game_row.public["lang"])
+    one_turn = TURN_FILE.fullmatch(name)
+    if one_turn is not None:
+        turn = int(one_turn[1])
+        if turn > int(data.get("published", 0)):
+            raise NotFound("file", NO_FILE)
+        target = folder / f"turn-{turn}" / name_of
+        _made(target, folder.parent, partial(write, turn=turn))
+    else:
+        def seed(seeded: Path) -> None:  # the reports as first handed out: the erratum is made
+            if amended(game_row, rows):
                 seeded.mkdir()
                 (seeded / RECORD).write_bytes(record_bytes(published_record(game_row, rows)))
                 (seeded / MANIFEST).write_text(f"{RECORD}\n", encoding="utf-8")  # the kit's
-            engine.write(data, out=staging, folder=name_of, paper=game_row.public["paper"],
-                         lang=game_row.public["lang"])
-            private_tree(staging / name_of)  # served by us alone, GM-only files among them
-            folder.mkdir(exist_ok=True)
-            with contextlib.suppress(OSError):  # another request made it first: same bytes
-                os.rename(staging / name_of, target)
-        finally:
-            shutil.rmtree(staging, ignore_errors=True)
+
+        target = folder / name_of
+        _made(target, folder.parent, write, seed)
     path = (target / name).resolve()
     if not path.is_file() or target.resolve() not in path.parents:
         raise NotFound("file", NO_FILE)

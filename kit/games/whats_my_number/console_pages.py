@@ -35,6 +35,20 @@ def _notice(query: Mapping[str, str], w: Words, seen: Mapping[str, Any]) -> str:
     return ""
 
 
+def print_turn(number: int, w: Words) -> dict[str, Any]:
+    """Turn ``number``'s own files, as ``kit report --turn N`` writes them: its report for
+    everyone and its private slips for the game master (the whole game's files stay too)."""
+    kinds = {"pdf": N_("%(document)s (PDF, to print)"),
+             "html": N_("%(document)s (HTML, for a screen)")}
+    documents = ((f"turn-{number}", w.gettext("Report of turn %(turn)s", turn=number), False),
+                 (f"slips-turn-{number}", w.gettext("Private slips of turn %(turn)s",
+                                                    turn=number), True))
+    return {"number": number, "files": [
+        {"name": f"{stem}.{suffix}", "private": private,
+         "text": w.gettext(kind, document=label)}
+        for stem, label, private in documents for suffix, kind in kinds.items()]}
+
+
 def _problems(grid: Grid | None) -> int:
     return sum(len(v) for v in grid.rows.values()) + len(grid.general) if grid else 0
 
@@ -63,7 +77,9 @@ def gm_page(seen: Mapping[str, Any], w: Words, query: Mapping[str, str],
         "rows": grid_rows(turn.players, turn.allowance, turn.entries, w, values, grid,
                           turn.marks),
         "general": grid.general if grid else [], "problems": _problems(grid),
-        "secrets": dict(seen.get("secrets", {})), "amend_turns": list(range(1, published + 1))})
+        "secrets": dict(seen.get("secrets", {})), "amend_turns": list(range(1, published + 1)),
+        "print_turn": print_turn(published, w) if published else None,
+        "just_published": query.get("published", "") == str(published) and published > 0})
 
 
 def amend_context(seen: Mapping[str, Any], number: int, w: Words, posted: FormRead | None,
