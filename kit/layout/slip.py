@@ -46,10 +46,11 @@ class SlipBands:
         return self.flap.y
 
 
-def bands(left: float, top: float, width: float, height: float) -> SlipBands:
+def bands(left: float, top: float, width: float, height: float,
+          flap_min: float = FLAP_MIN_MM) -> SlipBands:
     """The flap and the middle band are equal; the middle is 1 mm taller so the folded flap
-    never covers the name."""
-    flap = max(FLAP_MIN_MM, round((height - 20.0) / 2, 2))
+    never covers the name. ``flap_min``: a flap that carries more than the number box."""
+    flap = max(flap_min, round((height - 20.0) / 2, 2))
     head = height - 2 * flap - 1.0
     return SlipBands(Frame(left, top, width, head),
                      Frame(left, top + head, width, flap + 1.0),
