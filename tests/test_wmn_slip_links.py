@@ -108,3 +108,34 @@ def test_a_link_too_long_for_the_slip_is_refused() -> None:
         player_forms.slip_pages(sheet, [Person(0, "A", "Ann")], (1, 60), words("en"),
                                 {"Ann": "http://example.org/" + "y" * 170})
     assert str(caught.value).startswith("links: ")
+
+
+@pytest.mark.slow
+def test_the_html_kit_s_svg_draws_codes_that_read_back(chromium_printer) -> None:  # noqa: ANN001
+    """The same items as inline SVG (the HTML kit's drawing, with print.css's line style),
+    shown by Chromium: each code reads back as its player's link."""
+    import io
+
+    from helpers import ROOT
+    from PIL import Image
+
+    from kit.layout import svg
+
+    zxingcpp = pytest.importorskip("zxingcpp", reason="zxing-cpp is not installed: pip "
+                                   "install '.[test]'")
+    sheet = paper("a4")
+    _pdf, items = slip_pdf()
+    css = (ROOT / "templates" / "print.css").read_text()
+    markup = svg.render(sheet.width_mm, sheet.height_mm, items, ())
+    context = chromium_printer.browser.new_context(device_scale_factor=4,
+                                                   viewport={"width": 800, "height": 1130})
+    try:
+        page = context.new_page()
+        page.set_content(f"<!doctype html><style>{css}</style>{markup}")
+        shot = page.locator("svg.sheet").screenshot()
+    finally:
+        context.close()
+    image = Image.open(io.BytesIO(shot)).convert("L")
+    found = sorted(r.text for r in zxingcpp.read_barcodes(
+        image, formats=zxingcpp.BarcodeFormat.QRCode))
+    assert found == sorted(LINKS.values())
