@@ -15,8 +15,8 @@ from pypdf import PdfReader
 
 from kit import fonts
 from kit.cli import main
+from kit.games.whats_my_number import number_slips, rules
 from kit.games.whats_my_number import player_forms as forms
-from kit.games.whats_my_number import rules
 from kit.games.whats_my_number.people import MIN_CELL_MM, MIN_TEXT_PT, Person
 from kit.i18n import words as language
 from kit.layout import slip
@@ -98,7 +98,7 @@ def test_hand_widths_grow_with_the_largest_number() -> None:
         assert forms.sub_mm(number_range, EN) >= max(MIN_CELL_MM, forms.hand_mm(number_range))
         assert forms.list_box_mm(number_range) >= forms.hand_mm(number_range)
         assert forms.guess_box_mm(number_range) >= forms.hand_mm(number_range)
-        assert forms.slip_box_mm(number_range) >= 4 * forms.digits(number_range)
+        assert number_slips.slip_box_mm(number_range) >= 4 * forms.digits(number_range)
 
 
 def test_two_line_width_breaks_between_words_only() -> None:
@@ -117,29 +117,29 @@ def test_two_line_width_breaks_between_words_only() -> None:
 @pytest.mark.parametrize("paper_name", PAPERS)
 def test_slip_grid_fills_the_body_eight_a_page(paper_name: str) -> None:
     body = paper(paper_name).body
-    grid = forms.slip_grid(body)
+    grid = number_slips.slip_grid(body)
     assert (grid.columns, grid.rows, grid.per_page) == (2, 4, 8)
     assert grid.columns * grid.width_mm <= body.w + EPS
     assert grid.rows * grid.height_mm <= body.h + EPS
     assert body.h - grid.rows * grid.height_mm < 0.1
-    assert (grid.width_mm, grid.height_mm) >= forms.SLIP_MIN_MM
+    assert (grid.width_mm, grid.height_mm) >= number_slips.SLIP_MIN_MM
     b = slip.bands(0, 0, grid.width_mm, grid.height_mm)
     assert b.flap.h >= slip.FLAP_MIN_MM
     # the instructions (longest range) end well above the fold line and its label
     inner = grid.width_mm - 2 * slip.PAD_MM
-    _, used = paragraph(0, 0, inner, [(forms.slip_words((100, 999), EN), "regular")],
-                        forms.SLIP_TEXT_PT, 1.2)
+    _, used = paragraph(0, 0, inner, [(number_slips.slip_words((100, 999), EN), "regular")],
+                        number_slips.SLIP_TEXT_PT, 1.2)
     assert 1.2 + used <= b.middle.h - 2.0
     # the box sits in the flap, and its label clears the fold line
-    assert 5.6 + min(forms.SLIP_BOX_H_MM, b.flap.h - 7.5) <= b.flap.h - 1.5
-    assert forms.slip_box_mm((1, 999)) <= inner
+    assert 5.6 + min(number_slips.SLIP_BOX_H_MM, b.flap.h - 7.5) <= b.flap.h - 1.5
+    assert number_slips.slip_box_mm((1, 999)) <= inner
 
 
 def test_slip_grid_refuses_a_tiny_page() -> None:
     from kit.errors import LayoutError
 
     with pytest.raises(LayoutError):
-        forms.slip_grid(Frame(10, 10, 120, 150))
+        number_slips.slip_grid(Frame(10, 10, 120, 150))
 
 
 @pytest.mark.parametrize("paper_name", PAPERS)
@@ -147,7 +147,7 @@ def test_slip_grid_refuses_a_tiny_page() -> None:
 def test_slip_pages(paper_name: str, count: int) -> None:
     sheet = paper(paper_name)
     everyone = people(count, named=True)
-    pages = forms.slip_pages(sheet, everyone, default_range(count), EN)
+    pages = number_slips.slip_pages(sheet, everyone, default_range(count), EN)
     total = math.ceil(count / 8)
     assert [label for label, _ in pages] == [f"Secret-number slips {i} of {total}"
                                              for i in range(1, total + 1)]

@@ -13,7 +13,7 @@ import pytest
 import segno
 
 from kit.errors import LayoutError
-from kit.games.whats_my_number import player_forms
+from kit.games.whats_my_number import number_slips
 from kit.games.whats_my_number.people import Person
 from kit.i18n import LANGUAGES, words
 from kit.layout import qr
@@ -60,7 +60,7 @@ def test_the_drawn_squares_are_segnos_matrix_with_an_empty_quiet_zone() -> None:
 def slip_pdf(paper_name: str = "a4", lang: str = "en") -> tuple[bytes, list]:
     sheet = paper(paper_name)
     people = [Person(i, chr(65 + i), name) for i, name in enumerate([*LINKS, "Cy"])]
-    pages = player_forms.slip_pages(sheet, people, (1, 60), words(lang), LINKS)
+    pages = number_slips.slip_pages(sheet, people, (1, 60), words(lang), LINKS)
     [(_label, items)] = pages
     return draw([PdfPage(sheet.width_mm, sheet.height_mm, (), tuple(items))], "slips",
                 lang), items
@@ -105,7 +105,7 @@ def test_a_link_too_long_for_the_slip_is_refused() -> None:
     assert str(caught.value) == "links: a link must be 1 to 200 characters"
     sheet = paper("a4")
     with pytest.raises(LayoutError) as caught:
-        player_forms.slip_pages(sheet, [Person(0, "A", "Ann")], (1, 60), words("en"),
+        number_slips.slip_pages(sheet, [Person(0, "A", "Ann")], (1, 60), words("en"),
                                 {"Ann": "http://example.org/" + "y" * 170})
     assert str(caught.value).startswith("links: ")
 

@@ -14,7 +14,7 @@ from ...game import KitConfig
 from ...layout.fit import fit
 from ...paper import paper
 from ...plan import Form, KitPlan, Page, Prose, kit_plan
-from . import host_forms, player_forms, register, rules
+from . import host_forms, number_slips, player_forms, register, rules
 from .examples import example, tie_examples
 from .options import MAX_PLAYERS, turns
 from .people import answers, credit, people, range_words, title
@@ -63,7 +63,7 @@ def player_pages(config: KitConfig, common: dict[str, object], ex: dict[str, obj
             **common, "example": ex,
         })),
     ]
-    for label, items in player_forms.slip_pages(sheet, everyone, config.range, words):
+    for label, items in number_slips.slip_pages(sheet, everyone, config.range, words):
         pages.append(Page(label, Form(tuple(items))))
     for label, items in player_forms.order_form_pages(sheet, everyone, turns(config),
                                                       config.range, words):
