@@ -2,8 +2,9 @@
 
 Used by the JSON API (``kit.console.api``) and the HTML pages alike, for any game the registry
 gives a console part (``kit.game.ConsoleGame``). A game's state is its journal replayed by the
-game's own ``apply`` (``journal.replay``); each candidate entry is checked by the engine
-``kit report`` uses (``engine.check``). What a viewer sees is the game's view of a state
+game's own ``apply`` (``journal.replay``), kept in memory and stepped forward by the entries
+since (``kept``); each candidate entry is checked by the engine ``kit report`` uses
+(``engine.check``). What a viewer sees is the game's view of a state
 (game master, public, one player), cached by game, version and viewer. Every state-changing
 call takes the journal version the caller saw (``None``: whatever is current); a stale one
 raises ``Conflict`` with the entries since, and changes nothing.
@@ -17,7 +18,7 @@ import threading
 import time
 import tomllib
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,9 +31,9 @@ from ..game import ConsoleGame, EntryKind, View
 from ..i18n import N_
 from ..tomlhelp import explained
 from ..tomlhelp import loads as loads_toml
-from . import engine
+from . import engine, kept
 from .files import NO_FILE, report_file, text_report
-from .journal import UNDO, Played, describe, replay, said, step
+from .journal import UNDO, Played, describe, said, step
 from .refusals import Conflict, NotFound
 from .specs import check_new_game, console_games, console_of, import_entries
 from .store import GameRow, Missing, Row, Stale, Store, database_url, make_engine, migrate
@@ -75,9 +76,10 @@ class Loaded:
     """A game as stored, and its state replayed."""
 
     row: GameRow
-    rows: list[Row]
+    rows: Sequence[Row]
     game: ConsoleGame
     played: Played
+    checked: object = None  # the engine's running check of a state near it (engine.check)
 
     @property
     def facts(self) -> dict[str, Any]:
@@ -130,9 +132,10 @@ def _unknown_entry(loaded: Loaded, kind: str) -> Problems:
 class Console:
     """The console over one store; thread-safe (each call is its own transaction)."""
 
-    def __init__(self, store: Store, files: Path) -> None:
+    def __init__(self, store: Store, files: Path, kept_bytes: int = kept.BUDGET_BYTES) -> None:
         self.store = store
         self.files = files
+        self.kept = kept.Kept(kept_bytes)
         self._views: OrderedDict[tuple[str, int, str], View] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -208,13 +211,14 @@ class Console:
             raise NotFound("game", NO_GAME) from None
 
     def load(self, game_id: str) -> Loaded:
-        """The game and its state at the stored version."""
+        """The game and its state at the stored version: the kept state, stepped forward by
+        the entries since (``kept.load``), after asking the store for the version."""
         try:
-            row, rows = self.store.load(game_id)
+            now = kept.load(self.kept, game_id, console_of, self._row(game_id),
+                            self.store.since, self.store.load)
         except Missing:
             raise NotFound("game", NO_GAME) from None
-        game = console_of(row.kind)
-        return Loaded(row, rows, game, replay(game, row.public, rows))
+        return Loaded(now.row, now.rows, console_of(now.row.kind), now.played, now.checked)
 
     # --- what each viewer sees -----------------------------------------------------------------
 
