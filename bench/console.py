@@ -13,8 +13,17 @@ Starts ``python -m kit serve`` on 127.0.0.1 on a free port with a temporary SQLi
   in_process  the same turn and public view through ``Console`` directly (no HTTP): the
               console's own share of each figure
 
+With ``--big``, instead: two What's My Number? games imported (through ``Console.import_log``
+on the server's database: their logs are past the API's 64 KB body), a 36-player 30-turn
+night and a 100-player 200-turn one, each with its last turn open; for each, the GM page
+(first and warm), one player's orders entered into the open turn, and ``public.json``; then a
+9,000-guess row posted to a new game (refused: it must be answered in well under 1 s), and the
+server's peak memory (``VmHWM``). ``--postgres`` runs it on a throwaway PostgreSQL cluster
+(``tests/console_db.py``).
+
     python bench/console.py                  # targets: turn p95 <= 300 ms, standings <= 50 ms
     python bench/console.py --turns 30 --gms 20 --database postgresql://...
+    python bench/console.py --big [--postgres]   # GM page <= 1 s, entry <= 300 ms, <= 1 GB
 """
 
 from __future__ import annotations
@@ -168,6 +177,114 @@ def in_process(folder: Path, database: str | None, turns: int, gets: int) -> dic
     return {"turn_12_players_ms": ms(took), "public_state_36_players_ms": ms(views)}
 
 
+def big_log(players: int, turns: int) -> str:
+    """A What's My Number? log of ``players`` x ``turns``, two guesses a player a turn and no
+    hit (secrets 500 and up, guesses below 400), every turn but the last published."""
+    names = [f"P{n:03d}" for n in range(1, players + 1)]
+    lines = ['game = "whats-my-number"', f"players = {json.dumps(names)}", 'range = "1-999"',
+             f"published = {turns - 1}", "", "[secrets]"]
+    lines += [f"{name} = {500 + i}" for i, name in enumerate(names)]
+    for turn in range(1, turns + 1):
+        lines += ["", "[[turn]]"]
+        lines += [f"{name} = {orders(turn, i)}" for i, name in enumerate(names)
+                  if turn < turns or i > 0]
+    return "\n".join(lines) + "\n"
+
+
+def peak_rss_mb(pid: int) -> float:
+    """The process's peak resident memory (``VmHWM``), in MB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return round(int(line.split()[1]) / 1024, 1)
+    return 0.0
+
+
+TIMEOUT_S = 120.0  # a --big request past this is reported as timed out (the server goes on)
+
+
+def timed(call) -> float | None:  # noqa: ANN001
+    """Seconds ``call`` took, or None when it timed out."""
+    start = time.perf_counter()
+    try:
+        call()
+    except httpx.TimeoutException:
+        return None
+    return time.perf_counter() - start
+
+
+def ms_or_timeout(values: list[float | None]) -> dict[str, object]:
+    done = [v for v in values if v is not None]
+    return {**(ms(done) if done else {}), "timed_out": len(values) - len(done)}
+
+
+def big_game(client: httpx.Client, console, players: int, turns: int, gets: int  # noqa: ANN001
+             ) -> dict[str, object]:
+    """GM page, an entry and ``public.json`` of an imported ``players`` x ``turns`` game."""
+    start = time.perf_counter()
+    made = console.import_log(big_log(players, turns))
+    imported = time.perf_counter() - start
+    client.cookies.clear()
+    client.get(f"/console/{made.id}/gm/{made.gm_token}")  # 303, with the GM's cookie
+    gm_page = f"/console/{made.id}/gm"
+    first = timed(lambda: client.get(gm_page, timeout=TIMEOUT_S).raise_for_status())
+    warm = [timed(lambda: client.get(gm_page, timeout=TIMEOUT_S).raise_for_status())
+            for _ in range(5 if first is not None else 1)]
+    gm = {"Authorization": f"Bearer {made.gm_token}"}
+    body = {"orders": {"P001": [7, 9]}}
+    entries = [timed(lambda: client.post(f"/api/games/{made.id}/turns", json=body, headers=gm,
+                                         timeout=TIMEOUT_S).raise_for_status())
+               for _ in range(gets)]
+    public = [timed(lambda: client.get(f"/api/games/{made.id}/public.json",
+                                       timeout=TIMEOUT_S).raise_for_status())
+              for _ in range(gets)]
+    return {"import_s": round(imported, 2),
+            "gm_page_first_ms": None if first is None else round(first * 1000, 1),
+            "gm_page_ms": ms_or_timeout(warm), "entry_ms": ms_or_timeout(entries),
+            "public_json_ms": ms_or_timeout(public)}
+
+
+def big(database: str | None, folder: Path, gets: int) -> dict[str, object]:
+    """The ``--big`` cases on ``database`` (default: a SQLite file in ``folder``)."""
+    sys.path.insert(0, str(ROOT))
+    from kit.console.service import open_console
+
+    database = database or str(folder / "big.sqlite3")
+    os.environ["KIT_CACHE_DIR"] = str(folder / "cache")
+    proc, base = start_server(database, folder / "cache")
+    console = open_console(database)
+    result: dict[str, object] = {}
+    try:
+        with httpx.Client(base_url=base, timeout=600) as client:
+            for players, turns in ((36, 30), (100, 200)):
+                result[f"game_{players}x{turns}"] = big_game(client, console, players, turns,
+                                                             gets)
+            game, gm = new_game(client)
+            start = time.perf_counter()
+            answer = client.post(f"/api/games/{game}/turns", headers=gm, timeout=TIMEOUT_S,
+                                 json={"orders": {PLAYERS[0]: list(range(1, 9001))}})
+            result["row_9000_guesses"] = {"status": answer.status_code,
+                                          "ms": round((time.perf_counter() - start) * 1000, 1)}
+        result["server_peak_rss_mb"] = peak_rss_mb(proc.pid)
+    finally:
+        console.close()
+        proc.terminate()
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+    return result
+
+
+def postgres_cluster():  # noqa: ANN201
+    """A started throwaway PostgreSQL cluster (the tests' ``Cluster``) and a database on it."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from console_db import Cluster, new_database
+
+    cluster = Cluster()
+    cluster.start()
+    return cluster, new_database(cluster.url)
+
+
 def start_server(database: str, cache: Path) -> tuple[subprocess.Popen, str]:
     port = free_port()
     env = {**os.environ, "KIT_CACHE_DIR": str(cache)}
@@ -195,7 +312,13 @@ def main() -> int:
     parser.add_argument("--gm-turns", type=int, default=5, help="turns per game master")
     parser.add_argument("--database", default=None, help="default: a temporary SQLite file")
     parser.add_argument("--json", action="store_true", help="print JSON only")
+    parser.add_argument("--big", action="store_true", help="the imported 36x30 and 100x200 "
+                        "games and the 9,000-guess row instead")
+    parser.add_argument("--postgres", action="store_true", help="with --big: on a throwaway "
+                        "PostgreSQL cluster")
     args = parser.parse_args()
+    if args.big:
+        return run_big(args)
     with tempfile.TemporaryDirectory(prefix="kit-console-bench-") as folder:
         database = args.database or str(Path(folder) / "console.sqlite3")
         proc, base = start_server(database, Path(folder) / "cache")
@@ -226,6 +349,24 @@ def main() -> int:
         print("targets (turn p95 <= 300 ms, standings p95 <= 50 ms, no errors):",
               "met" if ok else "NOT met", file=sys.stderr)
     return 0 if crowd["errors"] == 0 else 1
+
+
+def run_big(args: argparse.Namespace) -> int:
+    """``--big``: print the figures (targets: GM page <= 1 s, entry <= 300 ms, <= 1 GB)."""
+    cluster = None
+    database = args.database
+    if args.postgres:
+        cluster, database = postgres_cluster()
+    try:
+        with tempfile.TemporaryDirectory(prefix="kit-console-bench-") as folder:
+            result = big(database, Path(folder), min(args.gets, 20))
+    finally:
+        if cluster is not None:
+            cluster.stop()
+    result["database"] = "postgresql" if args.postgres else (
+        "sqlite" if args.database is None else "given URL")
+    print(json.dumps(result, indent=2))
+    return 0
 
 
 if __name__ == "__main__":
