@@ -4,12 +4,14 @@ at different rounds, a stale version (409), imports and undo."""
 
 from __future__ import annotations
 
+import io
 import subprocess
 import sys
 import tomllib
 from pathlib import Path
 
 import pytest
+from pypdf import PdfReader
 
 pytest.importorskip("starlette", reason="the console needs the web extra")
 
@@ -245,6 +247,27 @@ def test_amend_shows_changed_cells_then_records(client: TestClient) -> None:
     assert done.status_code == 200 and done.json()["amended"] is True
     row = public(client, game)["turns"][0]["rows"][0]
     assert row["cells"][cy] == "✓" and "number" not in row  # 8 is Cy's number
+
+
+def test_a_turn_amended_twice_has_one_erratum_page_of_its_net_change(client: TestClient) -> None:
+    """Ann's 20 corrected to 8 (Cy found), then her 30 to 42 (Bob found): the players' erratum
+    has one page for turn 1, each cell as first handed out and as it is now."""
+    game = new_wmn(client)
+    post_turn(client, game, TURNS[0])
+    publish(client, game, 1)
+    gm = bearer(game["gm_token"])
+    url = f"/api/games/{game['id']}/turns/1/amend"
+    for orders in ({"Ann": [8, 30]}, {"Ann": [8, 42]}):
+        done = client.post(url, json={"orders": orders, "confirm": True}, headers=gm)
+        assert done.status_code == 200 and done.json()["amended"] is True
+    html = client.get(f"/console/{game['id']}/files/erratum.html")
+    assert html.status_code == 200 and html.text.count('id="erratum-') == 1
+    pdf = client.get(f"/console/{game['id']}/files/erratum.pdf")
+    reader = PdfReader(io.BytesIO(pdf.content))
+    assert [entry.title for entry in reader.outline] == ["Erratum, turn 1"]
+    (page,) = [" ".join(p.extract_text().split()) for p in reader.pages]
+    assert "Ann 1 Cy L ✓" in page  # as printed, then now
+    assert "Ann 2 Bob H ✓" in page  # H as handed out (the 30), not the first erratum's "now"
 
 
 def test_publish_only_the_open_turn(client: TestClient) -> None:

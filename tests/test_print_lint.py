@@ -330,7 +330,8 @@ class KitSpec:
     argv: tuple[str, ...] = ()  # kit build arguments (kit report arguments with a log)
     documents: tuple[str, ...] = ("player-kit", "host-answers")
     log: str | None = None  # a game log: kit report instead of kit build
-    amended: str | None = None  # the log corrected after publishing: kit report --amend
+    # the log corrected after publishing, once or more: kit report --amend after each
+    amended: tuple[str, ...] = ()
     axe: bool = False  # also run axe-core over its HTML files
 
 
@@ -346,6 +347,9 @@ WMN_REPORTS = ("turn-reports", "gm-register", "private-slips")
 WMN7_LOG = (Path(__file__).parent / "data" / "wmn-7p-4t.toml").read_text("utf-8").replace(
     "published = 0", "published = 4")
 WMN7_AMENDED = WMN7_LOG.replace("Ann = [10, 45]", "Ann = [8, 45]")
+# the same turn corrected again (its second guess now finds Bob): one erratum page per turn,
+# the net change from the reports as first handed out
+WMN7_AMENDED_AGAIN = WMN7_AMENDED.replace("Ann = [8, 45]", "Ann = [8, 42]")
 WMN7_PAPERS = {"en": "a4", "fr": "letter", "de": "a4", "es": "letter", "ru": "a4"}
 # Every variant once, and each language on both games and a report: German and French run
 # longer than English, Russian sets taller lines.
@@ -386,7 +390,8 @@ KITS = [
     # What's My Number? in a live game, in every language: marked rows, closing lines, the
     # register's record, private slips and the erratum
     *(KitSpec(f"report-wmn7-{lang}", ("--lang", lang, "--paper", paper),
-              (*WMN_REPORTS, "erratum"), WMN7_LOG, axe=True, amended=WMN7_AMENDED)
+              (*WMN_REPORTS, "erratum"), WMN7_LOG, axe=True,
+              amended=(WMN7_AMENDED, WMN7_AMENDED_AGAIN) if lang == "en" else (WMN7_AMENDED,))
       for lang, paper in WMN7_PAPERS.items()),
     # twelve 24-character names: long ruling notes, long "No orders" and answer lines on slips
     KitSpec("report-long-names", ("--paper", "letter"), WMN_REPORTS, long_names_log()),
@@ -442,8 +447,8 @@ def kit_folder(tmp_path_factory: pytest.TempPathFactory):
                 log = out / "game.toml"
                 log.write_text(spec.log, encoding="utf-8")
                 assert main(["report", str(log), *spec.argv, "--out", str(out / "reports")]) == 0
-                if spec.amended is not None:
-                    log.write_text(spec.amended, encoding="utf-8")
+                for amended in spec.amended:
+                    log.write_text(amended, encoding="utf-8")
                     assert main(["report", str(log), *spec.argv, "--amend", "--out",
                                  str(out / "reports")]) == 0
                 (built[name],) = [p for p in (out / "reports").iterdir()

@@ -397,6 +397,38 @@ def test_the_same_log_gives_the_same_bytes(amended: Path, tmp_path: Path) -> Non
         assert (copy / name).read_bytes() == (amended / name).read_bytes(), name
 
 
+def test_a_turn_amended_twice_has_one_erratum_page_with_the_net_change(tmp_path: Path) -> None:
+    """Turn 2 corrected, then corrected again (Ann's second guess now finds Bob): the erratum
+    has one page per turn, each cell as first handed out and as it is now; the register keeps
+    both corrections."""
+    original = LOG.read_text(encoding="utf-8").replace("published = 0", "published = 4")
+    report_folder(original, tmp_path)
+    once = original.replace("Ann = [10, 45]", "Ann = [8, 45]")
+    report_folder(once, tmp_path, "--amend")
+    twice = report_folder(once.replace("Ann = [8, 45]", "Ann = [8, 42]"), tmp_path, "--amend")
+    turns = [title for title, _page in outline(twice / "erratum.pdf")]
+    assert turns == ["Erratum, turn 2", "Erratum, turn 3", "Erratum, turn 4"]
+    turn2 = plain(texts(twice / "erratum.pdf")[0])
+    # the first correction's cell (L as printed), and the second's (L as printed, not as
+    # the first erratum said)
+    assert "Ann 1 Cy L ✓" in turn2 and "Ann 2 Bob L ✓" in turn2
+    assert "Guesses next turn Ann: 2 → 4 guesses next turn" in turn2  # 2 hits: net 2 -> 4
+    assert "→ 3 guesses" not in turn2  # the first correction's allowance, since changed
+    register = plain(" ".join(texts(twice / "gm-register.pdf")))
+    assert "2 Next turn, Ann: 2 → 3" in register and "2 Next turn, Ann: 3 → 4" in register
+
+
+def test_a_correction_taken_back_says_the_copy_is_right_again(tmp_path: Path) -> None:
+    original = LOG.read_text(encoding="utf-8").replace("published = 0", "published = 2")
+    report_folder(original, tmp_path)
+    report_folder(original.replace("Ann = [10, 45]", "Ann = [8, 45]"), tmp_path, "--amend")
+    back = report_folder(original, tmp_path, "--amend")
+    (page,) = [plain(t) for t in texts(back / "erratum.pdf")]
+    assert ("After its corrections the turn 2 report is again as it was handed out: your copy "
+            "is right.") in page
+    assert "As printed" not in page
+
+
 def test_register_lists_the_amendments(amended: Path) -> None:
     register = plain(" ".join(texts(amended / "gm-register.pdf")))
     assert "Amendments of published turns" in register

@@ -1,7 +1,8 @@
-"""The erratum of What's My Number? (``kit report --amend``): for each correction of a turn
-already handed out, a page that says which turn's report changed, every changed cell (row,
+"""The erratum of What's My Number? (``kit report --amend``): for each turn corrected after it
+was handed out, a page that says which turn's report changed, every changed cell (row,
 column: as printed -> now) and every changed allowance for the next turn, so players can
-correct the copy they hold.
+correct the copy they hold. A turn corrected twice has one page: the net change from the
+report as first handed out (the register lists each correction).
 
 The cells are the snapshot's (``snapshot``): rows "Ann 1", "Fay List", "Next turn" (the
 allowances) and "Result" (no orders, winners); the answers are printed as the reports print
@@ -104,6 +105,21 @@ def shown_changes(changes: Sequence[CellChange], words: Words, letters: Words | 
     return shown
 
 
+def net_amendments(amendments: Sequence[Amendment]) -> list[Amendment]:
+    """One amendment per turn, by turn number: each cell as first handed out (the old value of
+    the first change to it) and as it is now (the new value of the last), the cells a later
+    correction put back as printed left out."""
+    first: dict[int, dict[tuple[str, str], CellChange]] = {}
+    for amendment in amendments:
+        cells = first.setdefault(amendment.turn, {})
+        for change in amendment.changes:
+            was = cells.get((change.row, change.column))
+            cells[(change.row, change.column)] = change if was is None else CellChange(
+                change.turn, change.row, change.column, was.old, change.new)
+    return [Amendment(turn, tuple(c for c in first[turn].values() if c.old != c.new))
+            for turn in sorted(first)]
+
+
 def change_rows(changes: Sequence[CellChange], words: Words) -> list[list[Cell]]:
     return [[Cell(row, lines=2), Cell(column, lines=2), Cell(old, "bold", "center"),
              Cell(new, "bold", "center")]
@@ -123,6 +139,11 @@ def amendment_pages(amendment: Amendment, body: Frame, words: Words, final: bool
         "out. Correct your copy: each changed cell, as printed and as it is now.",
         turn=amendment.turn))
     pages, y = [items], top + used
+    if not amendment.changes:  # corrected, then put back: the copy handed out is right again
+        more, used = para(body.x, y, body.w, _(
+            "After its corrections the turn %(turn)s report is again as it was handed out: "
+            "your copy is right.", turn=amendment.turn))
+        return [items + more]
     head = [Cell(_("Row"), "bold"), Cell(_("Column"), "bold"),
             Cell(_("As printed"), "bold", "center"), Cell(_("Now"), "bold", "center")]
     rows = change_rows(cells, words)
@@ -154,12 +175,13 @@ def amendment_pages(amendment: Amendment, body: Frame, words: Words, final: bool
 
 def erratum_pages(amendments: Sequence[Amendment], sheet: Paper, words: Words,
                   winning_turn: int | None = None) -> list[Page]:
-    """A page (or more) per amendment, in the order given, each opening an outline entry
-    "Erratum, turn N" (HTML id ``erratum-N``, numbered from 1 in that order). The game's
-    winning turn, as the log stands, lists no allowances for a next turn."""
+    """A page (or more) per corrected turn, by turn number, with the net change of all its
+    ``amendments`` (``net_amendments``), each opening an outline entry "Erratum, turn N" (HTML
+    id ``erratum-N``, numbered from 1 in that order). The game's winning turn, as the log
+    stands, lists no allowances for a next turn."""
     body = sheet.body
     out: list[Page] = []
-    for n, amendment in enumerate(amendments, start=1):
+    for n, amendment in enumerate(net_amendments(amendments), start=1):
         bodies = amendment_pages(amendment, body, words, amendment.turn == winning_turn)
         for i, items in enumerate(bodies, start=1):
             label = erratum_title(amendment.turn, words, i, len(bodies))
