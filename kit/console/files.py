@@ -10,7 +10,7 @@ import json
 import os
 import re
 import shutil
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -37,14 +37,14 @@ def _content_name(view: View, facts: Mapping[str, Any]) -> str:
                           ).hexdigest()[:16]
 
 
-def amended(game_row: GameRow, rows: list[Row]) -> bool:
+def amended(game_row: GameRow, rows: Sequence[Row]) -> bool:
     """Whether the journal changed what was handed out (then ``kit report`` keeps a record)."""
     game = console_of(game_row.kind)
     return any((entry := game.entry(row.kind)) is not None and entry.publishes
                and not entry.closes for row in rows)
 
 
-def published_record(game_row: GameRow, rows: list[Row]) -> dict[str, Any]:
+def published_record(game_row: GameRow, rows: Sequence[Row]) -> dict[str, Any]:
     """The record of handed-out turns ``kit report`` keeps in its folder, rebuilt from the
     journal: each turn as first handed out, then each change to it, in order."""
     game = console_of(game_row.kind)
@@ -91,7 +91,7 @@ def _write(data: dict[str, Any], paper: str, lang: str, out: Path, folder: str,
     return engine.write(data, out=out, folder=folder, paper=paper, lang=lang, turn=turn)
 
 
-def report_file(files: Path, game_row: GameRow, rows: list[Row], view: View, name: str) -> Path:
+def report_file(files: Path, game_row: GameRow, rows: Sequence[Row], view: View, name: str) -> Path:
     """The file ``name`` of the report folder of ``view``'s log, made on first request (one
     turn's files in a folder of their own, as ``kit report --turn N`` makes them); NotFound
     when the folder has no such file."""
