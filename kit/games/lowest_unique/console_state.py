@@ -1,7 +1,8 @@
 """Lowest Unique Number in the game-night console: a party made from a spec or an imported log,
-its state (every table's rounds so far), the one entry it takes (a table's next round), and
-the three views of a state: every round is shown to everyone once it is entered, so the
-public and each player see the same standings (a player's view also names their table).
+its state (every table's rounds so far), the entries it takes (a table's next round, and the
+correction of a round already entered), and the three views of a state: every round is shown
+to everyone once it is entered, so the public and each player see the same standings (a
+player's view also names their table).
 """
 
 from __future__ import annotations
@@ -91,14 +92,22 @@ class Party:
 
 def apply(state: Party | None, facts: Mapping[str, Any], kind: str,
           payload: Mapping[str, Any]) -> Party:
-    """The state after one journal entry: ``create``, or a round (the ``[[round]]`` form)."""
+    """The state after one journal entry: ``create``, a round (the ``[[round]]`` form), or an
+    amended round (its choices replaced where it stands; the other rounds untouched)."""
     if kind == "create":
         return Party(copy.deepcopy(dict(payload["log"])))
     if state is None:
         raise ValueError("a journal starts with create")
     entered = {"table": payload["table"], "round": payload["round"],
                "choices": dict(payload["choices"])}
-    return Party({**state.log, "round": [*state.log.get("round", []), entered]})
+    rounds = list(state.log.get("round", []))
+    if kind == AMEND:
+        at = next(i for i, r in enumerate(rounds)
+                  if (r["table"], r["round"]) == (entered["table"], entered["round"]))
+        rounds[at] = entered
+    else:
+        rounds.append(entered)
+    return Party({**state.log, "round": rounds})
 
 
 def export(state: Party) -> dict[str, Any]:
@@ -116,28 +125,98 @@ def play(data: Mapping[str, Any]) -> PartyLog:
         raise Problems([exc]) from None
 
 
-def _round(state: Party, body: Mapping[str, Any], params: Mapping[str, Any]) -> dict[str, Any]:
+def _table(state: Party, params: Mapping[str, Any]) -> int:
+    """The path's table, one the party has."""
     table, tables = params.get("table"), state.tables
     if not isinstance(table, int) or not 1 <= table <= len(tables):
         raise Problems([ConfigError("table", Msg(N_(
             "no table %(table)s; tables are 1 to %(count)s"), table=str(table),
             count=len(tables)))])
-    named = match_names(body.get("choices"), tables[table - 1], "choices")
+    return table
+
+
+def _round(state: Party, body: Mapping[str, Any], params: Mapping[str, Any]) -> dict[str, Any]:
+    table = _table(state, params)
+    named = match_names(body.get("choices"), state.tables[table - 1], "choices")
     return {"table": table, "round": state.played(table) + 1, "choices": named}
+
+
+def entered_choices(state: Party, table: int, number: int) -> dict[str, Any] | None:
+    """The choices entered for a table's round, or None when it has not been played."""
+    return next((dict(r["choices"]) for r in state.log.get("round", [])
+                 if (r["table"], r["round"]) == (table, number)), None)
+
+
+def _amend(state: Party, body: Mapping[str, Any], params: Mapping[str, Any]) -> dict[str, Any]:
+    """A table's round already entered, with every player's choice given again."""
+    table = _table(state, params)
+    number, played = params.get("round"), state.played(table)
+    was = entered_choices(state, table, number) if isinstance(number, int) else None
+    if was is None:
+        raise Problems([ConfigError("round", Msg(N_(
+            "table %(table)s has no round %(round)s to correct; its rounds entered are 1 to "
+            "%(played)s"), table=table, round=str(number), played=played) if played else Msg(N_(
+                "table %(table)s has no round entered yet; enter its round 1 first"),
+                table=table))])
+    if seat_of(params) == ("table", str(table)) and number != played:
+        raise Problems([ConfigError("round", Msg(N_(
+            "a table's scorer corrects only the table's last round (round %(played)s); ask the "
+            "host to correct round %(round)s"), played=played, round=number))])
+    named = match_names(body.get("choices"), state.tables[table - 1], "choices")
+    if _plain(named) == _plain(was):
+        raise Problems([ConfigError("choices", Msg(N_(
+            "these are the choices already entered for table %(table)s, round %(round)s; "
+            "nothing to correct"), table=table, round=number))])
+    return {"table": table, "round": number, "choices": named}
+
+
+def _plain(choices: Mapping[str, Any]) -> dict[str, Any]:
+    """Choices as compared: a pass however it was written."""
+    return {name: "pass" if isinstance(v, str) and v.strip().lower() == "pass" else v
+            for name, v in choices.items()}
+
+
+def seat_of(params: Mapping[str, Any]) -> tuple[str, str] | None:
+    """The seat (kind, name) whose token made the request, when not the host's."""
+    seat = params.get("seat")
+    return (str(seat[0]), str(seat[1])) if isinstance(seat, (tuple, list)) else None
+
+
+def _tally_of(state: Party, table: int, number: int) -> Any:
+    played = next((t for t in play(export(state)).tables if t.number == table), None)
+    found = next((r for r in getattr(played, "rounds", ()) if r.number == number), None)
+    return to_json(found) if found is not None else None
 
 
 def _round_answer(before: Party, after: Party, payload: Mapping[str, Any],
                   recorded: bool) -> dict[str, Any]:
     table, number = payload["table"], payload["round"]
-    played = next((t for t in play(export(after)).tables if t.number == table), None)
-    found = next((r for r in getattr(played, "rounds", ()) if r.number == number), None)
-    return {"table": table, "round": number,
-            "tally": to_json(found) if found is not None else None}
+    return {"table": table, "round": number, "tally": _tally_of(after, table, number)}
 
 
+def _amend_answer(before: Party, after: Party, payload: Mapping[str, Any],
+                  recorded: bool) -> dict[str, Any]:
+    """The corrected round's tally, the choices it changed, and the standings it makes."""
+    table, number = payload["table"], payload["round"]
+    was = entered_choices(before, table, number) or {}
+    now = entered_choices(after, table, number) or {}
+    changes = [{"player": name, "was": was.get(name), "now": now.get(name)}
+               for name in before.tables[table - 1] if was.get(name) != now.get(name)]
+    standings = [{"place": place, "player": player, "table": at, "points": points}
+                 for place, player, at, points in play(export(after)).standings()]
+    return {"table": table, "round": number, "tally": _tally_of(after, table, number),
+            "was": _tally_of(before, table, number), "changes": changes,
+            "standings": standings}
+
+
+AMEND = "amend"
 ENTRIES = (
     EntryKind("round", "tables/{table:int}/rounds", _round, _round_answer, undoable=True,
               said=lambda p: Msg(N_("table %(table)s, round %(round)s: choices entered"),
+                                 table=p["table"], round=p["round"])),
+    EntryKind(AMEND, "tables/{table:int}/rounds/{round:int}/amend", _amend, _amend_answer,
+              status=200, undoable=True,
+              said=lambda p: Msg(N_("table %(table)s, round %(round)s: choices corrected"),
                                  table=p["table"], round=p["round"])),
 )
 
