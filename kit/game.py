@@ -194,6 +194,10 @@ class EntryKind:
     # recorded only when the request says "confirm": true; before, the answer (recorded
     # False) says what it would change
     confirm: bool = False
+    # who may post it: "gm" (the game master's token), or a seat kind whose own token may
+    # ("player": the API's /api/games/{id}/{path} with a player's token, the seat's name
+    # given to ``payload`` as the path parameter "player")
+    by: tuple[str, ...] = ("gm",)
 
 
 @dataclass(frozen=True)

@@ -138,19 +138,22 @@ def test_a_player_sees_their_own_and_the_shared_reports(night) -> None:
         assert data["player"] == player and data["secret"] == SECRETS[player]
         assert data["turns"] == public["turns"]  # the shared, handed-out reports
         others = [p for p in PLAYERS if p != player]
-        for number in [*(SECRETS[p] for p in others), *UNPUBLISHED,
+        open_orders = {p: set(re.findall(r"\d+", repr(o))) for p, o in OPEN.items()}
+        for number in [*(SECRETS[p] for p in others),
+                       *(int(n) for p in others for n in open_orders.get(p, ())),
                        *set().union(*(GUESSED[p] for p in others))]:
             assert not has(number, text), (player, number)
         own = GUESSED[player] - ({251, 252} if player == "Eve" else set())
-        assert all(has(n, data["slips"]["1"]) for n in own), (player, data["slips"])
-        assert list(data["orders"]) == ["1"]  # no orders of the open turn, not even one's own
-    assert [r["kind"] for r in console.player_state(game, "Bob")["rulings"]["1"]] == [
-        "extra-guesses"]
-    assert [r["kind"] for r in console.player_state(game, "Cy")["rulings"]["1"]] == [
-        "out-of-range"]
-    assert [r["kind"] for r in console.player_state(game, "Dee")["rulings"]["1"]] == [
-        "partial-list"]
-    assert console.player_state(game, "Ann")["rulings"]["1"] == []
+        (slip,) = data["slips"]
+        assert slip["turn"] == 1 and all(has(n, slip["text"]) for n in own), (player, slip)
+        # the open turn's orders: one's own as received, never another's
+        assert data["turn"] == 2 and data["orders"] == OPEN.get(player), player
+
+    def kinds(player: str) -> list[str]:
+        return [r["kind"] for r in console.player_state(game, player)["slips"][0]["rulings"]]
+
+    assert kinds("Bob") == ["extra-guesses"] and kinds("Cy") == ["out-of-range"]
+    assert kinds("Dee") == ["partial-list"] and kinds("Ann") == []
 
 
 def test_each_players_slip_in_the_gm_slips_holds_only_their_own(night) -> None:

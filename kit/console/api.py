@@ -9,6 +9,8 @@
   e.g. ``turns``, ``turns/{n}/publish``, ``tables/{t}/rounds``) ``{..., "version"?}`` -> its
   status and the game's answer with the new ``version``
 - ``POST /api/games/{id}/undo`` -> 200 ``{"version"}``
+- the calls of seats with their own links (a player's ``me.json`` and orders) and the links'
+  rotation are ``kit.console.players``
 - ``GET /api/games/{id}/log.toml`` (GM), ``GET /api/games/{id}/state.json`` (GM: the game
   master's view and the journal), ``GET /api/games/{id}/public.json`` (anyone: the public view)
 
@@ -31,7 +33,8 @@ from starlette.routing import Route
 from ..errors import KitError, Problems
 from ..web.guard import refuse_wrong_token
 from ..web.http import BodyError, parse_json
-from .refusals import Conflict, NotFound
+from .addressing import base_url
+from .refusals import Closed, Conflict, NotFound
 from .service import Console, Created
 from .specs import console_games
 from .tokens import SEAT_LINKS
@@ -123,7 +126,7 @@ async def _gm(request: Request) -> tuple[Console, str]:
 
 
 def _links(request: Request, created: Created) -> dict[str, Any]:
-    base = f"{request.url.scheme}://{request.url.netloc}"
+    base = base_url(request)
     links = {"id": created.id, "gm_token": created.gm_token,
              "gm_url": f"{base}/console/{created.id}/gm/{created.gm_token}",
              "public_url": f"{base}/console/{created.id}", "version": created.version}
@@ -149,6 +152,9 @@ def handled(endpoint: Handler) -> Handler:
             return JSONResponse(exc.body, exc.status, headers=NO_STORE)
         except NotFound as exc:
             return JSONResponse({"errors": [problem(exc.field, exc.message)]}, 404,
+                                headers=NO_STORE)
+        except Closed as exc:  # a turn the game takes no more orders for: nothing changed
+            return JSONResponse({"errors": [problem(exc.field, exc.message)]}, 409,
                                 headers=NO_STORE)
         except Conflict as exc:
             return JSONResponse({"errors": [problem(exc.field, exc.message)],
@@ -256,7 +262,7 @@ def api_routes() -> list[Route]:
     """The JSON API's routes: the console's own, then every path a game's entries declare."""
     post = ["POST"]
     paths = dict.fromkeys(entry.path for game in console_games().values()
-                          for entry in game.entries)
+                          for entry in game.entries if "gm" in entry.by)
     return [
         Route("/api/games", create_game, methods=post),
         Route("/api/games/import", import_game, methods=post),

@@ -1,5 +1,5 @@
 """The console's refusals that the API and the pages answer in their own way: an unknown game
-or file (404) and a stale version (409)."""
+or file (404), a stale version (409) and an entry its turn or round no longer takes (409)."""
 
 from __future__ import annotations
 
@@ -28,3 +28,8 @@ class Conflict(KitError):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (self.version, self.changes, self.changes_said))
+
+
+class Closed(KitError):
+    """An entry the game no longer takes there (409): the turn it is for is closed or over.
+    Raised by a game's entry with its own message; nothing changes."""

@@ -7,18 +7,18 @@ from __future__ import annotations
 
 from ...game import ConsoleGame
 from ...i18n import N_
-from . import console_create, console_pages, console_start, console_state
+from . import console_create, console_pages, console_player, console_start, console_state
 
 CONSOLE = ConsoleGame(
     spec_keys=console_create.SPEC_KEYS,
     create=console_create.create,
     imported=console_create.imported,
-    entries=console_state.ENTRIES,
+    entries=console_state.ENTRIES + console_player.ENTRIES,
     apply=console_state.apply,
     export=console_state.export,
     gm_view=console_state.gm_view,
     public_view=console_state.public_view,
-    player_view=console_state.player_view,
+    player_view=console_player.player_view,
     start=console_start.START,
     gm_page=console_pages.gm_page,
     forms=console_pages.FORMS,

@@ -10,16 +10,16 @@ it did not touch with the old one.
 from __future__ import annotations
 
 import copy
+import time
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ...errors import ConfigError, GameLogError, KitError, Msg, Problems
 from ...game import EntryKind, View, match_names, to_json
-from ...i18n import N_, words
+from ...i18n import N_
 from ...published import diff_snapshots
 from . import rules
-from .slips import slip_lines
 from .snapshot import snapshot_turn
 
 # What a published row may show: the answers, never the guessed number (a number beside a
@@ -30,11 +30,16 @@ PRIVATE_FILES = ("register", "slip", "secret")  # report files for the game mast
 
 @dataclass(frozen=True)
 class Turns:
-    """A game night's state: the log (never changed in place), turns published and amended."""
+    """A game night's state: the log (never changed in place), turns published and amended;
+    of the open turn, whether it is closed to the players and who entered each row and when
+    (``{"by": "player" or "gm", "at": seconds}``); each turn's deadline, if one was set."""
 
     log: Mapping[str, Any]
     published: int = 0
     amended: tuple[int, ...] = ()
+    closed: bool = False
+    entered: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    deadlines: Mapping[int, str] = field(default_factory=dict)
 
     @property
     def open_turn(self) -> int:
@@ -88,14 +93,27 @@ def apply(state: Turns | None, facts: Mapping[str, Any], kind: str,
     if kind == "publish":
         turn = int(payload["turn"])
         turns = _with_orders(state, turn, {})
-        return replace(state, log=_tidy(dict(state.log), turns, turn), published=turn)
+        return replace(state, log=_tidy(dict(state.log), turns, turn), published=turn,
+                       closed=False, entered={})
+    if kind in ("close", "reopen"):
+        return replace(state, closed=kind == "close")
+    if kind == "deadline":
+        deadlines = {k: v for k, v in state.deadlines.items() if k != payload["turn"]}
+        if payload.get("deadline"):
+            deadlines[int(payload["turn"])] = str(payload["deadline"])
+        return replace(state, deadlines=deadlines)
     turn = int(payload["turn"])
     turns = _with_orders(state, turn, payload["orders"])
     log = _tidy(dict(state.log), turns, state.published)
     if kind == "amend":
         amended = state.amended if turn in state.amended else (*state.amended, turn)
         return replace(state, log=log, amended=amended)
-    return replace(state, log=log)
+    by = "player" if kind == "sent" else "gm"  # "sent": a player's own post
+    entered = {name: mark for name, mark in state.entered.items()
+               if payload["orders"].get(name, ...) is ...}
+    entered.update({name: {"by": by, "at": payload.get("at")}
+                    for name, value in payload["orders"].items() if value is not None})
+    return replace(state, log=log, entered=entered)
 
 
 def export(state: Turns) -> dict[str, Any]:
@@ -130,7 +148,7 @@ def play(data: Mapping[str, Any]) -> rules.GameResult:
 
 def _orders(state: Turns, body: Mapping[str, Any], params: Mapping[str, Any]) -> dict[str, Any]:
     named = match_names(body.get("orders"), state.players, "orders")
-    return {"turn": state.open_turn, "orders": named}
+    return {"turn": state.open_turn, "orders": named, "at": round(time.time(), 3)}
 
 
 def _orders_answer(before: Turns, after: Turns, payload: Mapping[str, Any],
@@ -208,6 +226,9 @@ def gm_view(state: Turns, facts: Mapping[str, Any]) -> View:
             "received": [p for p in state.players if p in got],
             "missing": [p for p in state.players if p not in got],
             "amended": list(state.amended), "secrets": dict(state.log.get("secrets", {})),
+            "closed": state.closed, "deadline": state.deadlines.get(state.open_turn),
+            # who entered each row of the open turn and when ("player" or "gm", seconds)
+            "entered": {p: dict(mark) for p, mark in state.entered.items() if p in got},
             "log": export(state)}
     return View(data, handed_out(state))
 
@@ -223,7 +244,7 @@ def public_turn(report: rules.TurnReport) -> dict[str, Any]:
     return turn
 
 
-def _shared(state: Turns, facts: Mapping[str, Any], result: rules.GameResult) -> dict[str, Any]:
+def shared(state: Turns, facts: Mapping[str, Any], result: rules.GameResult) -> dict[str, Any]:
     """What everyone may see: the published turns' reports, the standings, no secret."""
     published = result.turns[: state.published]
     found = dict.fromkeys(state.players, 0)
@@ -242,27 +263,4 @@ def _shared(state: Turns, facts: Mapping[str, Any], result: rules.GameResult) ->
 def public_view(state: Turns, facts: Mapping[str, Any]) -> View:
     """The public's: handed-out turns only, never a secret, a guessed number or a list."""
     data = handed_out(state)
-    return View(_shared(state, facts, play(data)), data, PRIVATE_FILES)
-
-
-def player_view(state: Turns, facts: Mapping[str, Any], player: str) -> View:
-    """One player's: the shared reports, and of their own only: their secret, their orders,
-    rulings and slips of the handed-out turns (never another's, never an open turn's)."""
-    data = handed_out(state)
-    result = play(data)
-    if player not in state.players:
-        raise Problems([ConfigError("player", Msg(N_("there is no such player")))])
-    log = rules.parse_game_log({k: v for k, v in data.items() if k != "published"})
-    w = words(str(facts.get("lang", "en")))
-    published = result.turns[: state.published]
-    mine = {
-        "player": player, "secret": dict(state.log.get("secrets", {})).get(player),
-        "orders": {str(t.number): to_json(state.orders(t.number).get(player))
-                   for t in published},
-        "rulings": {str(t.number): [to_json(r) for r in t.rulings if r.player == player]
-                    for t in published},
-        "slips": {str(t.number): "\n".join(text for text, _ in slip_lines(log, t, player, w))
-                  for t in published},
-    }
-    return View({**_shared(state, facts, result), **mine}, data, PRIVATE_FILES)
-
+    return View(shared(state, facts, play(data)), data, PRIVATE_FILES)
