@@ -278,6 +278,13 @@ class ConsoleGame:
     # facts -> the seats that get their own link (a token each), as (kind, name): ("player",
     # "Ann") opens that player's view; None: no seat has a link
     token_seats: Callable[[Mapping[str, Any]], Sequence[tuple[str, str]]] | None = None
+    # a player's own page (their link): (the player's view data, words, query, the posted
+    # form read or None, the console's refusal text) -> its template and context; the form
+    # it posts: (values, the player's view data, words) -> the entry it makes; the player's
+    # view as text (their reports and slips, for ``.../p/TOKEN/report.txt``)
+    player_page: Callable[..., GmPage] | None = None
+    player_form: Callable[..., FormRead] | None = None
+    player_text: Callable[[Mapping[str, Any], Words], str] | None = None
 
     def entry(self, kind: str) -> EntryKind | None:
         """The entry of that kind, if the game takes it."""

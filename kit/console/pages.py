@@ -1,7 +1,8 @@
 """The game-night console's HTML pages (``kit serve``): start, GM link, GM console, public page,
-big-screen standings, report files. This module is the router; the pages are ``pages_start``,
-``pages_gm`` and ``pages_public``, over ``page_kit`` (none imports back). A game's own pages are
-its templates (``<package>/console/``), filled from its views.
+big-screen standings, report files, a player's own page. This module is the router; the pages
+are ``pages_start``, ``pages_gm``, ``pages_public`` and ``pages_player``, over ``page_kit``
+(none imports back). A game's own pages are its templates (``<package>/console/``), filled
+from its views.
 
 Pages are the site's Jinja2 environment (``kit.web.pages.site_environment``: autoescaped, one
 per language, ``jinja2.ext.i18n``) rendering ``templates/console/``; their language is
@@ -28,6 +29,7 @@ from starlette.routing import Route
 
 from ..resources import templates_dir
 from . import pages_gm as gm
+from . import pages_player as player
 from . import pages_public as public
 from . import pages_start as start
 from .page_kit import page
@@ -54,5 +56,8 @@ def routes() -> list[Route]:
         Route("/console/{id}/log.toml", page(gm.export_log)),
         Route("/console/{id}/files/{name:path}", page(public.report_file)),
         Route("/console/{id}/standings", page(public.standings_page)),
+        Route("/console/{id}/p/{token}", page(player.player_page), methods=["GET"]),
+        Route("/console/{id}/p/{token}", page(player.player_post), methods=["POST"]),
+        Route("/console/{id}/p/{token}/report.txt", page(player.player_text)),
         Route("/console/{id}", page(public.public_page)),
     ]

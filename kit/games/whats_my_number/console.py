@@ -7,7 +7,14 @@ from __future__ import annotations
 
 from ...game import ConsoleGame
 from ...i18n import N_
-from . import console_create, console_pages, console_player, console_start, console_state
+from . import (
+    console_create,
+    console_pages,
+    console_player,
+    console_player_page,
+    console_start,
+    console_state,
+)
 
 CONSOLE = ConsoleGame(
     spec_keys=console_create.SPEC_KEYS,
@@ -28,4 +35,7 @@ CONSOLE = ConsoleGame(
                   "gm-register": N_("Game master register")},
     first_report="turn-reports.pdf",
     token_seats=console_create.token_seats,
+    player_page=console_player_page.player_page,
+    player_form=console_player_page.player_form,
+    player_text=console_player_page.player_text,
 )

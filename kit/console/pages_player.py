@@ -1,0 +1,120 @@
+"""A player's own page, ``/console/{id}/p/{token}``: the game's player template, filled from
+that player's view alone (``Console.view``, ``player:<name>``), and its form posted as the
+game's player entry with the player's name.
+
+The token in the address is the player's key (the access log redacts it; pages send no
+referrer). A post must come from this site and carry the turn it was for: a refused entry
+comes back as the same page with status 422 and every problem, a turn closed or over since
+the page was loaded gets 409 with the entry kept in its boxes; an accepted one redirects (303)
+back to the page, which echoes what was received and the rulings it will get.
+"""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from ..errors import Problems
+from ..game import FormRead
+from ..i18n import N_, words
+from ..web.guard import refuse_wrong_token
+from .page_kit import PageProblem, call, console, language, render, see_other
+from .pages_public import game_templates, report_links
+from .refusals import Closed
+from .specs import console_of
+from .views import guard
+
+WRONG_LINK = (N_("This link does not work"),
+              N_("It is not a player's link of this game, or the game master has replaced it "
+                 "with a new one. Ask the game master for your link."))
+
+
+async def _player(request: Request) -> tuple[str, str, str]:
+    """The game id, its kind and the player whose token the address holds; else a 404 page
+    (a wrong token counts toward the guard's limit)."""
+    game_id, token = request.path_params["id"], request.path_params["token"]
+    service = console(request)
+    seat = await call(service.seat_of, game_id, token)
+    if seat is None or seat[0] != "player":
+        refuse_wrong_token(request.scope)
+        raise PageProblem(404, *WRONG_LINK)
+    return game_id, await call(service.kind, game_id), seat[1]
+
+
+def _address(request: Request, game_id: str) -> str:
+    return f"/console/{game_id}/p/{request.path_params['token']}"
+
+
+async def _page(request: Request, game_id: str, kind: str, player: str, status: int = 200,
+                posted: FormRead | None = None, refusal: str = "") -> Response:
+    w = words(language(request)["lang"])
+    game = console_of(kind)
+    if game.player_page is None:
+        raise PageProblem(404, *WRONG_LINK)
+    data = await call(console(request).player_state, game_id, player)
+    made = game.player_page(data, w, dict(request.query_params), posted, refusal)
+    files = await report_links(request, game_id, kind, private=False,
+                               published=int(data.get("published", 1)))
+    address = _address(request, game_id)
+    files.append({"href": f"{address}/report.txt", "private": True,
+                  "text": w.gettext("Your reports and slips (text)")})
+    return render(request, game_templates(kind) + made.template, status, me=data,
+                  game_id=game_id, action=address + language(request)["keep"], files=files,
+                  game_templates=game_templates(kind), **game.board(data, w), **made.context)
+
+
+async def player_page(request: Request) -> Response:
+    game_id, kind, player = await _player(request)
+    return await _page(request, game_id, kind, player)
+
+
+async def player_post(request: Request) -> Response:
+    """The player's form: their orders for the open turn."""
+    try:
+        values = await guard.read_post(request)
+    except guard.Refused:
+        raise PageProblem(400, N_("Form refused"),
+                          N_("This form was not accepted (it came from another site, or was "
+                             "too large or unreadable). Nothing changed.")) from None
+    game_id, kind, player = await _player(request)
+    game = console_of(kind)
+    if game.player_form is None:
+        raise PageProblem(404, *WRONG_LINK)
+    w = words(language(request)["lang"])
+    service = console(request)
+    data = await call(service.player_state, game_id, player)
+    posted = game.player_form(values, data, w)
+    params = {**posted.params, "player": player}
+    if not posted.ok():
+        if posted.sound is not None:  # the engine's problems of the rest: all at once
+            try:
+                await call(service.check, game_id, posted.kind, posted.sound, params)
+            except (Problems, Closed) as found:
+                for problem in getattr(found, "problems", [found]):
+                    if posted.absorb is not None:
+                        posted.absorb(problem, w)
+        return await _page(request, game_id, kind, player, 422, posted)
+    try:
+        await call(service.enter, game_id, posted.kind, posted.body, params)
+    except Closed as closed:
+        return await _page(request, game_id, kind, player, 409, posted, closed.text(w))
+    except Problems as problems:
+        for problem in problems.problems:
+            if posted.absorb is not None:
+                posted.absorb(problem, w)
+        return await _page(request, game_id, kind, player, 422, posted)
+    keep = language(request)["keep"]
+    return see_other(_address(request, game_id) + (f"{keep}&" if keep else "?") +
+                     posted.done)
+
+
+async def player_text(request: Request) -> Response:
+    """The player's reports and own slips as text (for a note or an e-mail)."""
+    game_id, kind, player = await _player(request)
+    game = console_of(kind)
+    if game.player_text is None:
+        raise PageProblem(404, *WRONG_LINK)
+    data = await call(console(request).player_state, game_id, player)
+    text = game.player_text(data, words(str(data.get("lang", "en"))))
+    return Response(text, media_type="text/plain; charset=utf-8",
+                    headers={"cache-control": "no-store"})

@@ -1,0 +1,144 @@
+"""A player's own page (SQLite and PostgreSQL), without script: this turn's allowance, the
+echo of the orders received with their rulings, every problem at once, a stale form's 409
+with its entry kept, the slips after a publish, a wrong link, and no page or text that holds
+another player's secret or guesses."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+
+pytest.importorskip("starlette", reason="the console needs the web extra")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Eve"]
+SECRETS = {"Ann": 17, "Bob": 42, "Cy": 8, "Dee": 55, "Eve": 29}
+ORDERS = {"Ann": {"g1": "33", "g2": "63", "g3": "5"}, "Bob": {"g1": "44", "g2": "21"},
+          "Cy": {"send": "list", "l0": "18", "l1": "41"}, "Dee": {"g1": "9"},
+          "Eve": {"g1": "11", "g2": "12"}}
+
+
+def text(page: str) -> str:
+    """The page's main text, tags removed."""
+    main = page[page.index("<main"):page.index("</main>")]
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", main)))
+
+
+@pytest.fixture
+def game(client: TestClient) -> dict:
+    answer = client.post("/api/games", json={"game": "whats-my-number", "players": PLAYERS,
+                                             "secrets": SECRETS, "range": "1-60"})
+    assert answer.status_code == 201, answer.text
+    return answer.json()
+
+
+def page_of(game: dict, player: str) -> str:
+    return f"/console/{game['id']}/p/{game['player_tokens'][player]}"
+
+
+def send(client: TestClient, game: dict, player: str, values: dict, **kw):
+    return client.post(page_of(game, player), data={"turn": "1", "send": "guesses", **values},
+                       **kw)
+
+
+def test_the_page_shows_the_allowance_and_echoes_the_rulings(client: TestClient,
+                                                            game: dict) -> None:
+    first = client.get(page_of(game, "Ann"))
+    assert first.status_code == 200 and "<script" not in first.text  # works without script
+    seen = text(first.text)
+    assert "Turn 1: you may make 2 guesses" in seen and "Your secret number: 17" in seen
+    assert "No orders received from you yet this turn." in seen
+    assert 'id="g3"' in first.text and "Guess 3 (over your allowance: it will be ignored)" \
+        in seen
+    sent = send(client, game, "Ann", ORDERS["Ann"], follow_redirects=False)
+    assert sent.status_code == 303
+    assert sent.headers["location"] == page_of(game, "Ann") + "?sent=1#received"
+    seen = text(client.get(sent.headers["location"]).text)
+    assert "Your orders were received." in seen
+    assert re.search(r"Received at \d\d:\d\d, sent by you: 33, 63, 5", seen), seen
+    assert "3 guesses, 2 allowed: guess 3 will be ignored" in seen
+    assert "63 is outside 1 to 60: void" in seen
+    listed = send(client, game, "Cy", {"send": "list", "l0": "18"}, follow_redirects=True)
+    assert "your list leaves out Cy" not in text(listed.text)
+    assert "your list leaves out Bob, Dee, Eve: its right numbers count, but it cannot win" \
+        in text(listed.text)
+
+
+def test_every_problem_at_once_and_nothing_saved(client: TestClient, game: dict) -> None:
+    bad = send(client, game, "Bob", {"g1": "", "g2": "5O"})
+    assert bad.status_code == 422
+    seen = text(bad.text)
+    assert "2 problems to fix" in seen
+    assert "Guess 1 is empty: fill the boxes in order" in seen
+    assert "Guess 2: 5O is not a whole number" in seen and 'href="#g2"' in bad.text
+    bad = send(client, game, "Bob", {"send": "list", "l0": "70", "l2": "x"})
+    assert bad.status_code == 422
+    seen = text(bad.text)
+    assert "Dee: x is not a whole number" in seen
+    assert "the list gives Ann 70, outside the range 1 to 60" in seen  # the engine's, too
+    assert "No orders received from you yet this turn." in seen
+
+
+def test_a_stale_form_gets_409_with_its_entry_kept(client: TestClient, game: dict) -> None:
+    gm = {"Authorization": f"Bearer {game['gm_token']}"}
+    assert client.post(f"/api/games/{game['id']}/turns/1/close", headers=gm).status_code == 200
+    closed = send(client, game, "Dee", {"g1": "38"})
+    assert closed.status_code == 409
+    assert "turn 1 is closed: the game master takes no more changes" in text(closed.text)
+    assert "What you sent: 38" in text(closed.text)
+    assert "This turn is closed" in text(client.get(page_of(game, "Dee")).text)
+    client.post(f"/api/games/{game['id']}/turns/1/reopen", headers=gm)
+    client.post(f"/api/games/{game['id']}/turns/1/publish", headers=gm)
+    stale = send(client, game, "Dee", {"g1": "38"})
+    assert stale.status_code == 409
+    assert "your orders were for turn 1, which is over; turn 2 is open" in text(stale.text)
+    assert 'name="g1" value="38"' in stale.text
+
+
+def test_a_wrong_or_replaced_link_opens_nothing(client: TestClient, game: dict) -> None:
+    assert client.get(f"/console/{game['id']}/p/{game['gm_token']}").status_code == 404
+    gm = {"Authorization": f"Bearer {game['gm_token']}"}
+    old = page_of(game, "Eve")
+    new = client.post(f"/api/games/{game['id']}/players/Eve/rotate", headers=gm).json()
+    assert client.get(old).status_code == 404
+    assert send(client, {**game, "player_tokens": {"Eve": "x"}}, "Eve", {"g1": "3"}
+                ).status_code == 404
+    assert client.get(new["link"].replace("http://testserver", "")).status_code == 200
+
+
+def test_no_page_holds_another_players_secret_or_guesses(client: TestClient,
+                                                        game: dict) -> None:
+    gm = {"Authorization": f"Bearer {game['gm_token']}"}
+    for player, values in ORDERS.items():
+        assert send(client, game, player, values, follow_redirects=False).status_code == 303
+    assert client.post(f"/api/games/{game['id']}/turns/1/publish", headers=gm).status_code == 200
+    send(client, {**game}, "Ann", {"turn": "2", "g1": "47"})  # unpublished, Ann's own
+    for player in PLAYERS:
+        page = client.get(page_of(game, player)).text
+        own_text = client.get(page_of(game, player) + "/report.txt").text
+        seen = text(page)
+        assert f"{player} · turn 1 · private" in seen.replace("\u2068", "").replace("\u2069", "")
+        for other in PLAYERS:
+            if other == player:
+                continue
+            for number in [SECRETS[other], *(int(v) for k, v in ORDERS[other].items()
+                                             if k != "send")]:
+                for where, body in (("page", seen), ("text", own_text)):
+                    if number in (SECRETS[player],):
+                        continue  # one's own secret may be the same number
+                    assert not re.search(rf"(?<![\d.]){number}(?![\d.])", body), \
+                        (player, other, number, where)
+        if player != "Ann":
+            assert "47" not in seen and "47" not in own_text
+
+
+def test_the_page_speaks_the_players_language(client: TestClient, game: dict) -> None:
+    page = client.get(page_of(game, "Bob") + "?lang=fr")
+    assert page.status_code == 200 and 'lang="fr"' in page.text
+    assert "Tour 1 : vous pouvez faire 2 essais" in text(page.text)
+    refused = client.post(page_of(game, "Bob") + "?lang=fr",
+                          data={"turn": "1", "send": "guesses", "g1": "abc"})
+    assert "Essai 1 : abc n’est pas un nombre entier" in text(refused.text)
