@@ -22,6 +22,7 @@ import httpx  # noqa: E402
 import sqlalchemy as sa  # noqa: E402
 from console_db import free_port  # noqa: E402
 
+import kit.console  # noqa: E402
 from kit.console.service import Conflict, Console, open_console  # noqa: E402
 from kit.console.store import Stale, database_url, journal  # noqa: E402
 from kit.errors import ConfigError  # noqa: E402
@@ -68,6 +69,104 @@ def test_servers_starting_at_once_migrate_once(console_url: str,  # noqa: F811
                 .all() == ["0004"]
     finally:
         opened.close()
+
+
+# Each process migrates a file of its own (its imports done), then, at the same instants as
+# the others, opens one new SQLite file after another and migrates it.
+RACE = """
+import sys, time
+from kit.console.store import database_url, make_engine, migrate
+start, own, files = float(sys.argv[1]), sys.argv[2], sys.argv[3:]
+for i, path in enumerate([own, *files]):
+    engine = make_engine(database_url(path))
+    time.sleep(max(0.0, start + (i - 1) * 0.25 - time.time()))
+    try:
+        migrate(engine)
+    except Exception as exc:
+        print(path, type(exc).__name__, exc, flush=True)
+    finally:
+        engine.dispose()
+"""
+
+# A server whose migrations take longer than a request waits for the database (a loaded
+# machine): it makes the file "go" once its migrations are written and holds them 2 x
+# LOCK_WAIT_S more; the others, imports done, open the console as soon as "go" is there.
+SLOW = """
+import os, sys, time
+from alembic import command
+from kit.console.service import open_console
+from kit.console.store import LOCK_WAIT_S
+database, go, role = sys.argv[1:]
+upgrade = command.upgrade
+def held(*args):
+    upgrade(*args)
+    open(go, "w").close()
+    time.sleep(2 * LOCK_WAIT_S)
+if role == "slow":
+    command.upgrade = held
+else:
+    while not os.path.exists(go):
+        time.sleep(0.01)
+open_console(database, None).close()
+"""
+
+
+def alembic_head() -> str | None:
+    """The newest migration's revision."""
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    config = Config()
+    config.set_main_option("script_location", str(Path(kit.console.__file__).with_name(
+        "migrations")))
+    return ScriptDirectory.from_config(config).get_current_head()
+
+
+def migrated_once(path: str) -> None:
+    engine = sa.create_engine(f"sqlite:///{path}")
+    try:
+        with engine.connect() as conn:
+            assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalars() \
+                .all() == [alembic_head()], path
+            assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+    finally:
+        engine.dispose()
+
+
+@pytest.mark.slow
+def test_processes_migrating_new_sqlite_files_at_once_all_succeed(tmp_path: Path) -> None:
+    """Four processes opening each of 40 new SQLite files together. The first connection
+    switches a file to WAL, and SQLite refuses that at once ("database is locked", no busy
+    wait) to all but one of several switching together: a race that, unguarded, loses a
+    file or two of 100 here."""
+    files = [str(tmp_path / f"db{i}.sqlite3") for i in range(40)]
+    start = str(time.time() + 8)  # once every process has migrated its own
+    racers = [subprocess.Popen([sys.executable, "-c", RACE, start, str(tmp_path / f"own{n}"),
+                                *files], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True) for n in range(4)]
+    failures = []
+    for racer in racers:
+        out, err = racer.communicate(timeout=300)
+        assert racer.returncode == 0, err
+        failures += out.splitlines()
+    assert failures == []
+    for path in files:
+        migrated_once(path)
+
+
+@pytest.mark.slow
+def test_servers_wait_for_a_migration_longer_than_a_requests_lock_wait(tmp_path: Path) -> None:
+    """Two servers open a new SQLite file while a third one's migrations take 2 x LOCK_WAIT_S
+    (the wait a request has for the database): they wait for them, however long, and find
+    the schema current."""
+    path, go = str(tmp_path / "console.sqlite3"), str(tmp_path / "go")
+    servers = [subprocess.Popen([sys.executable, "-c", SLOW, path, go, role],
+                                stderr=subprocess.PIPE, text=True)
+               for role in ("quick", "quick", "slow")]
+    for server in servers:
+        _, err = server.communicate(timeout=300)
+        assert server.returncode == 0, err
+    migrated_once(path)
 
 
 def test_sqlite_settings(tmp_path: Path) -> None:

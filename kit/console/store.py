@@ -28,12 +28,14 @@ from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
+from filelock import FileLock
 from sqlalchemy import event
 from sqlalchemy.engine import URL, Engine, make_url
 
 from ..errors import ConfigError
 
 LOCK_WAIT_S = 5.0  # how long a request waits for a locked database before it is answered 503
+MIGRATE_WAIT_S = 120.0  # how long a starting server waits for another one's migrations
 
 metadata = sa.MetaData()
 
@@ -157,8 +159,10 @@ def private_file(database: str | None) -> None:
     gives its ``-wal`` and ``-shm`` files the same mode."""
     if not database or database == ":memory:" or database.startswith("file:"):
         return
-    with contextlib.suppress(OSError):  # a file that cannot be made: connecting says why
-        os.close(os.open(database, os.O_CREAT | os.O_WRONLY, 0o600))
+    # O_EXCL: an open file is never opened and closed here, as closing any descriptor of a
+    # file drops the locks SQLite holds on it in this process
+    with contextlib.suppress(OSError):  # there already, or cannot be made: connecting says why
+        os.close(os.open(database, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
     for path in (database, f"{database}-wal", f"{database}-shm"):
         with contextlib.suppress(OSError):  # missing, or another user's: theirs to keep
             if os.stat(path).st_mode & 0o077 and os.stat(path).st_uid == os.geteuid():
@@ -185,6 +189,19 @@ def make_engine(url: URL) -> Engine:
 _MIGRATING = threading.Lock()  # Alembic's context is process-global: one migration at a time
 
 
+def _one_process_at_a_time(url: URL) -> contextlib.AbstractContextManager[object]:
+    """Held while a SQLite file gets its first connection and its migrations: an exclusive
+    lock on ``<file>.lock``. Servers starting at once on a new file would otherwise each
+    switch it to WAL together, and SQLite refuses that switch at once with "database is
+    locked" (the busy timeout does not apply: each holds a read lock the other waits on).
+    PostgreSQL's migrations take an advisory lock instead (``migrations/env.py``)."""
+    database = url.database
+    if url.get_backend_name() != "sqlite" or not database or database == ":memory:" \
+            or database.startswith("file:"):
+        return contextlib.nullcontext()
+    return FileLock(f"{database}.lock", timeout=MIGRATE_WAIT_S, mode=0o600)
+
+
 def migrate(engine: Engine) -> None:
     """Bring the schema to the newest migration (Alembic, scripts inside this package)."""
     from alembic import command
@@ -192,9 +209,9 @@ def migrate(engine: Engine) -> None:
 
     config = Config()
     config.set_main_option("script_location", str(Path(__file__).with_name("migrations")))
-    # write=True: on SQLite a BEGIN IMMEDIATE, so servers starting at once migrate one by one
-    with _MIGRATING, engine.connect().execution_options(write=True) as connection, \
-            connection.begin():
+    # write=True: on SQLite a BEGIN IMMEDIATE, the migrations one write transaction
+    with _MIGRATING, _one_process_at_a_time(engine.url), \
+            engine.connect().execution_options(write=True) as connection, connection.begin():
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
 
