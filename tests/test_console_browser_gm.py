@@ -174,3 +174,19 @@ def test_the_start_page_lists_the_games_this_browser_holds(page, base_url):  # n
     links.last.click()
     page.wait_for_url(re.compile(rf"/console/{game_id}/gm$"))
     assert page.locator("h1").inner_text() == "Turn 1: enter the orders"  # its cookie opens it
+
+
+def test_a_guess_in_box_2_with_box_1_empty_keeps_its_place(page, base_url):  # noqa: F811
+    game_id, token = new_game(base_url)
+    gm_login(page, base_url, game_id, token)
+    page.fill("#g2_2", "12")  # Cy's slip: line 1 blank, Bob's number on line 2
+    page.fill("#g3_1", "12")  # Dee: on line 1
+    page.click("text=Save entries")
+    page.wait_for_url(re.compile("saved=1"))
+    turn = log_of(base_url, game_id, token)["turn"][0]
+    assert turn == {"Cy": ["", 12], "Dee": [12]}
+    assert page.input_value("#g2_1") == "" and page.input_value("#g2_2") == "12"
+    page.click("text=Publish turn 1")
+    page.wait_for_url(re.compile("published=1"))
+    rows = page.locator("#reports table tbody th").all_inner_texts()
+    assert "Cy 2" in rows and "Cy 1" not in rows and "Dee 1" in rows

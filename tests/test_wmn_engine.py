@@ -118,6 +118,30 @@ def test_equal_positions_share_and_a_void_guess_keeps_its_slot() -> None:
     assert played(data).identified["Bob"]["Ann"] == rules.Identification(turn=4, guess=2)
 
 
+def test_a_blank_line_keeps_the_later_guess_in_its_place() -> None:
+    """Bob's slip leaves line 1 blank and finds Ann on line 2: he ties with Dee at place 2 (a
+    compacted row would put him first, alone); the blank makes no row and no ruling."""
+    data = seven()
+    data["turn"][3]["Fay"] = [1, 2]
+    data["turn"][3]["Bob"] = [rules.BLANK, 17]
+    result = played(data)
+    turn = result.turns[3]
+    assert turn.winners == ("Bob", "Dee")
+    assert [(f.player, f.position) for f in turn.finishers][:2] == [("Bob", 2), ("Dee", 2)]
+    assert [r.index for r in turn.rows if r.player == "Bob"] == [2]
+    assert not [r for r in turn.rulings if r.player == "Bob"]
+    assert result.identified["Bob"]["Ann"] == rules.Identification(turn=4, guess=2)
+    # blank lines count as lines: a guess after the allowance's last line is beyond it
+    allowed = turn.allowance["Bob"]
+    data["turn"][3]["Bob"] = [17, *[rules.BLANK] * (allowed - 1), 9, rules.BLANK]
+    bob = [r for r in played(data).turns[3].rulings if r.player == "Bob"]
+    assert [(r.kind, r.positions, r.numbers) for r in bob] == [
+        ("extra-guesses", (allowed + 1,), (9,))]
+    data["turn"][3]["Bob"] = [rules.BLANK, rules.BLANK]  # nothing written: no guesses
+    with pytest.raises(KitError, match="no guesses"):
+        played(data)
+
+
 # --- strict: every ruling an error, all at once --------------------------------------------------
 
 

@@ -21,6 +21,7 @@ from typing import Any
 from ...console.views.said import each, line, player_of
 from ...errors import KitError
 from ...i18n import Words
+from . import rules
 
 EXTRA_BOXES = 1
 MAX_BOXES = 20  # guess boxes read per row: what a slip can hold, beyond any allowance
@@ -82,20 +83,25 @@ def _read_list(grid: Grid, values: Mapping[str, str], i: int, players: Sequence[
 
 
 def _read_guesses(grid: Grid, values: Mapping[str, str], i: int, boxes: int,
-                  w: Words) -> list[int]:
-    guesses: list[int] = []
+                  w: Words) -> list[int | str]:
+    """A row's guesses in their boxes' places: an empty box before a filled one is a line
+    left blank (``rules.BLANK``), so the guesses after it keep their places (the tie rule
+    counts places); empty boxes after the last filled one say nothing."""
+    guesses: list[int | str] = []
     posted = [int(m[1]) for key in values if (m := re.fullmatch(rf"g{i}_([0-9]+)", key))]
     boxes = min(max([boxes, *posted]), MAX_BOXES)  # extra boxes added as the slip says
     for k in range(1, boxes + 1):
         text = values.get(f"g{i}_{k}", "").strip()
         if not text:
+            guesses.append(rules.BLANK)
             continue
         number = _number(text)
         if number is None:
             grid.add(i, w.gettext("Guess %(k)s: %(value)s is not a whole number.", k=k,
                                   value=text[:12]), f"g{i}_{k}")
-        else:
-            guesses.append(number)
+        guesses.append(rules.BLANK if number is None else number)
+    while guesses and guesses[-1] == rules.BLANK:
+        guesses.pop()
     return guesses
 
 

@@ -13,6 +13,7 @@ from typing import Any
 from ...errors import KitError
 from ...game import FormRead, GmPage
 from ...i18n import N_, Words, words
+from . import rules
 from .console_grid import Grid, absorb, grid_rows, read_grid, typed_rows
 from .console_turns import open_turn, published_reports
 from .snapshot import NEXT_TURN
@@ -111,7 +112,8 @@ def _sent(values: Mapping[str, str], players: tuple[str, ...], w: Words) -> list
             lines.append(w.gettext("%(name)s: list %(numbers)s", name=name, numbers=listed))
         else:
             lines.append(w.gettext("%(label)s: %(value)s", label=name,
-                                   value=w.numbers(list(order))))
+                                   value=w.numbers(["—" if n == rules.BLANK else n
+                                                    for n in order])))
     lines += [w.gettext("%(name)s: no orders", name=name) for i, name in enumerate(players)
               if values.get(f"n{i}")]
     return lines

@@ -5,7 +5,8 @@ House rulings (printed on the GM card and the rules sheet; ``strict=True`` makes
 * Guesses beyond a player's allowance are ignored, the last ones written first; they are kept
   in the report as "ignored" rows, with no answers.
 * A guess outside the range is void: it uses its slot and gets no answers, and later guesses
-  keep their positions (the tie rule counts positions).
+  keep their positions (the tie rule counts positions). A line left blank before a later guess
+  (``""`` in the log) uses its slot too, and makes no row.
 * A list that does not name every other player is answered with how many listed numbers are
   right; it cannot win.
 * A player with no entry in a turn made no orders (the report says so).
@@ -126,7 +127,8 @@ def _guess_rows(log: GameLog, number: int, label: str, order: Guesses, allowed: 
     rows: list[GuessRow] = []
     hits = 0
     completed = None
-    for index, guess in enumerate(order.numbers, start=1):
+    for index, written in order.written():
+        guess = int(written)  # only whole numbers get here: _check_guesses refused the rest
         status: GuessStatus = ("ignored" if index > allowed else
                                "void" if not lo <= guess <= hi else "ok")
         if status != "ok":
@@ -252,7 +254,8 @@ def _check_guesses(log: GameLog, number: int, label: str, order: Guesses, allowe
                        "%(num)s are allowed this turn (%(base)s + %(hits)s last turn)", allowed,
                        base=BASE_GUESSES,
                        hits=ngettext("%(num)s hit", "%(num)s hits", hits_last))
-    count = len(order.numbers)
+    written = order.written()  # (a blank line keeps the later guesses' places)
+    count = written[-1][0] if written else 0
     lo, hi = log.range
     if count == 0:
         return [GameLogError(where, Msg(N_("no guesses; make 1 to %(allowed)s guesses "
@@ -261,28 +264,28 @@ def _check_guesses(log: GameLog, number: int, label: str, order: Guesses, allowe
     errors = [GameLogError(where, Msg(N_("guess %(index)s is %(got)s, not a whole number; "
                                          "guesses are whole numbers from %(lo)s to %(hi)s"),
                                       index=index, got=show(guess), lo=lo, hi=hi))
-              for index, guess in enumerate(order.numbers, start=1) if not is_int(guess)]
+              for index, guess in written if not is_int(guess)]
     if errors:
         return errors, []
     rulings: list[Ruling] = []
-    kept = order.numbers[:allowed]
-    void = [(index, guess) for index, guess in enumerate(kept, start=1)
-            if not lo <= guess <= hi]
+    void = [(index, guess) for index, guess in written
+            if index <= allowed and not lo <= int(guess) <= hi]
     if count > allowed:
         if strict:
             errors.append(GameLogError(where, ngettext("%(num)s guess, but %(because)s",
                                                        "%(num)s guesses, but %(because)s",
                                                        count, because=because)))
-        extra = order.numbers[allowed:]
-        rulings.append(Ruling(number, label, "extra-guesses", numbers=tuple(extra),
-                              positions=tuple(range(allowed + 1, count + 1)), allowed=allowed))
+        extra = [(index, int(guess)) for index, guess in written if index > allowed]
+        rulings.append(Ruling(number, label, "extra-guesses",
+                              numbers=tuple(guess for _i, guess in extra),
+                              positions=tuple(index for index, _g in extra), allowed=allowed))
     if void:
         if strict:
             errors += [GameLogError(where, Msg(N_("guess %(guess)s is outside the range %(lo)s "
                                                   "to %(hi)s"), guess=guess, lo=lo, hi=hi))
                        for _index, guess in void]
         rulings.append(Ruling(number, label, "out-of-range",
-                              numbers=tuple(guess for _i, guess in void),
+                              numbers=tuple(int(guess) for _i, guess in void),
                               positions=tuple(index for index, _g in void)))
     return errors, rulings
 

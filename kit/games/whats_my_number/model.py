@@ -35,6 +35,9 @@ LOWER = "L"
 HIT = "✓"
 NO_INFO = "X"
 NO_ANSWER = ""  # every cell of a void or ignored guess: it gets no answers
+# a line of the slip left blank before a later guess (a log's "" in the guesses): it keeps the
+# later guesses' places (the tie rule counts places) and makes no row of the report
+BLANK = ""
 
 TOP_LEVEL_KEYS = ("game", "title", "players", "range", "secrets", "published", "turn")
 
@@ -173,9 +176,20 @@ def check_range(bounds: tuple[int, int], players: int) -> None:
 
 @dataclass(frozen=True)
 class Guesses:
-    """A player's guesses for one turn, in the order made."""
+    """A player's guesses for one turn, in the order made; ``BLANK`` for a line left blank
+    before a later guess (it keeps their places)."""
 
-    numbers: tuple[int, ...]
+    numbers: tuple[int | str, ...]
+
+    def as_written(self) -> tuple[int | str, ...]:
+        """The lines up to the last one written (blank ones after it say nothing)."""
+        written = self.written()
+        return self.numbers[: written[-1][0]] if written else ()
+
+    def written(self) -> list[tuple[int, int | str]]:
+        """(place, guess) of every line written, blank ones left out."""
+        return [(index, guess) for index, guess in enumerate(self.numbers, start=1)
+                if guess != BLANK]
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "numbers", tuple(self.numbers))

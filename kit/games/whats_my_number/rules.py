@@ -38,6 +38,7 @@ from .logfile import Names, name_key, parse_game_log
 from .model import (
     AUTHOR,
     BASE_GUESSES,
+    BLANK,
     CREDIT,
     HIGHER,
     HIT,
@@ -76,7 +77,7 @@ from .model import (
 )
 
 __all__ = [
-    "AUTHOR", "BASE_GUESSES", "CREDIT", "HIGHER", "HIT", "LOWER", "MAX_LABEL_LENGTH",
+    "AUTHOR", "BASE_GUESSES", "BLANK", "CREDIT", "HIGHER", "HIT", "LOWER", "MAX_LABEL_LENGTH",
     "MAX_LOG_PLAYERS", "MAX_LOG_TURNS", "MAX_NUMBER", "MIN_PLAYERS", "NAME", "NO_ANSWER",
     "NO_INFO", "TITLE", "TOP_LEVEL_KEYS", "YEAR", "Finisher", "GameLog", "GameResult",
     "GuessList", "GuessRow", "GuessStatus", "Guesses", "Identification", "ListRow", "Names",

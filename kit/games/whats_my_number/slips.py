@@ -40,9 +40,10 @@ SEP = " · "
 # --- the words of a slip -------------------------------------------------------------------------
 
 
-def _numbers(values: Sequence[int]) -> str:
-    # numbers stop at 999 (``rules.MAX_NUMBER``): no language groups their digits
-    return ", ".join(str(value) for value in values)
+def _numbers(values: Sequence[int | str]) -> str:
+    # numbers stop at 999 (``rules.MAX_NUMBER``): no language groups their digits; a line
+    # left blank is a dash
+    return ", ".join("—" if value == rules.BLANK else str(value) for value in values)
 
 
 def orders_text(order: rules.Orders | None, words: Words) -> str:
@@ -51,8 +52,8 @@ def orders_text(order: rules.Orders | None, words: Words) -> str:
         return words.gettext("Orders received: none.")
     if isinstance(order, rules.Guesses):
         return words.ngettext("Orders received: guess %(numbers)s.",
-                              "Orders received: guesses %(numbers)s.", len(order.numbers),
-                              numbers=_numbers(order.numbers))
+                              "Orders received: guesses %(numbers)s.", len(order.as_written()),
+                              numbers=_numbers(order.as_written()))
     entries = ", ".join(f"{isolate(target)} {value}" for target, value in order.entries.items())
     return words.gettext("Orders received: a list: %(entries)s.", entries=entries)
 
