@@ -99,3 +99,75 @@ def test_the_host_corrects_an_earlier_round_of_one_table(browser, base_url: str)
         "pass"
     assert page.problems == []  # type: ignore[attr-defined]
     page.context.close()
+
+
+# --- the big screen -----------------------------------------------------------------------------
+
+GUESTS = ["Alexandra", "Bartholomew", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo",
+          "Kim", "Lee", "Max", "Ned", "Olga", "Pat", "Quinn", "Rosalind", "Sam", "Tom", "Uma",
+          "Vic", "Wen", "Maximiliane-Charlotte", "Yara"]
+
+
+@pytest.fixture(scope="module")
+def screen_party(base_url: str) -> dict:  # noqa: F811
+    """25 guests seated 9, 8 and 8; two rounds at table 1, one at table 2, none at table 3."""
+    status, made = api(base_url, "/api/games", {"game": "lowest-unique", "players": GUESTS})
+    assert status == 201, made
+    status, public = api(base_url, f"/api/games/{made['id']}/public.json")
+    tables = [t["players"] for t in public["tables"]]
+    assert [len(t) for t in tables] == [9, 8, 8]
+    for table, winner in ((1, 3), (1, 4), (2, 2)):  # the winner: the only one to write 1
+        names = tables[table - 1]
+        choices = {name: 1 if k == winner else 2 + k // 2 for k, name in enumerate(names)}
+        status, answer = api(base_url, f"/api/games/{made['id']}/tables/{table}/rounds",
+                             {"choices": choices}, made["gm_token"])
+        assert status == 201 and answer["tally"]["winner"] == names[winner], answer
+    return {**made, "tables": tables}
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 800)], ids=["1920x1080", "1280x800"])
+def test_the_big_screen_fills_its_height_and_marks_each_tables_leader(
+        browser, base_url: str, screen_party: dict, size: tuple[int, int]):  # noqa: F811
+    width, height = size
+    page = open_page(browser, width, height)
+    page.goto(f"{base_url}/console/{screen_party['id']}/standings")
+    page.wait_for_function("document.body.style.fontSize !== ''")  # the script sized the text
+    for name in GUESTS:
+        cell = page.locator(".board th[scope=row]", has_text=re.compile(rf"^{name}$"))
+        assert cell.count() == 1, name
+        box = cell.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width, (name, box)
+        assert box["y"] >= 0 and box["y"] + box["height"] <= height, (name, box)
+        assert cell.evaluate("e => e.scrollWidth <= e.clientWidth"), name  # not cut
+        lines = cell.evaluate("e => Math.round(e.getBoundingClientRect().height / "
+                              "parseFloat(getComputedStyle(e).lineHeight))")
+        assert lines == 1, name  # on one line
+    assert page.evaluate("document.documentElement.scrollHeight") <= height
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    size_px = page.evaluate("parseFloat(getComputedStyle(document.body).fontSize)")
+    assert size_px > height * 0.031, size_px  # above what the stylesheet alone gives (3.1vh)
+    # as large as fits: a tenth larger and the screen overflows
+    larger = page.evaluate(f"""() => {{ document.body.style.fontSize = '{size_px * 1.1}px';
+        const root = document.documentElement;
+        return root.scrollHeight > innerHeight || root.scrollWidth > innerWidth ||
+            [...document.querySelectorAll('.board')].some(b => b.scrollWidth > b.clientWidth);
+        }}""")
+    assert larger is True
+    page.evaluate(f"document.body.style.fontSize = '{size_px}px'")
+    # each table's leader: table 1's Dee and Eve (one round each), table 2's Ned; none at 3
+    marked = {}
+    for board in range(1, 4):
+        rows = page.locator(f"#board-{board} ~ table tbody tr.table-lead")
+        marked[board] = rows.locator("th").all_inner_texts()
+        for k in range(rows.count()):
+            star = rows.nth(k).locator("th").evaluate(
+                "e => getComputedStyle(e, '::after').content")
+            assert "★" in star, star
+            assert rows.nth(k).locator("td").first.inner_text().startswith("1")
+            assert f"(leads table {board})" in rows.nth(k).locator("td").first.text_content()
+    tables = screen_party["tables"]
+    assert marked == {1: [tables[0][3], tables[0][4]], 2: [tables[1][2]], 3: []}
+    plain = page.locator(".board tbody tr:not(.table-lead) th").first
+    assert plain.evaluate("e => getComputedStyle(e, '::after').content") in ("none", "normal")
+    assert page.problems == []  # type: ignore[attr-defined]
+    page.context.close()

@@ -83,7 +83,8 @@ START = StartForm(
 
 
 def boards(public: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """One board per table: its players by points (places shared), and rounds played."""
+    """One board per table: its players by points (places shared, the table's leaders
+    marked), and rounds played."""
     by_table: dict[int, list[dict[str, Any]]] = {}
     for s in public.get("standings", []):
         by_table.setdefault(int(s["table"]), []).append(s)
@@ -96,8 +97,9 @@ def boards(public: Mapping[str, Any]) -> list[dict[str, Any]]:
         for i, s in enumerate(rows):
             if not out or s["points"] != out[-1]["points"]:
                 place = i + 1
+            # the table's own leader (first at the table, with a point), not the party's
             out.append({"place": place, "player": s["player"], "points": s["points"],
-                        "lead": s.get("place") == 1 and int(s["points"]) > 0})
+                        "lead": place == 1 and int(s["points"]) > 0})
         out_boards.append({"table": number, "played": len(table.get("rounds", [])),
                            "rows": out})
     return out_boards
