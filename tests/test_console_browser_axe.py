@@ -20,11 +20,12 @@ from test_console_browser import api, base_url, browser, fill_grid, gm_login  # 
 pytestmark = pytest.mark.slow
 require_browser()
 
-from playwright.sync_api import Page  # noqa: E402
+from playwright.sync_api import Page, expect  # noqa: E402
 
 from kit.i18n import LANGUAGES  # noqa: E402
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Eve"]
+WMN_PROBLEMS = 2  # the start page's problems with the names "Ann" and "ann"
 
 
 @pytest.fixture(scope="module")
@@ -69,7 +70,8 @@ def page(browser):  # noqa: F811
 
 def checked(page: Page, axe: str) -> None:
     """axe and the helpers' checks, plus: one h1, every control labelled, no image without
-    alt text."""
+    alt text; on the page once loaded (its scripts run)."""
+    page.wait_for_load_state("load")
     check_page(page, axe)
     assert page.locator("h1").count() == 1, page.url
     unlabelled = page.evaluate("""() => [...document.querySelectorAll('input, select, textarea')]
@@ -94,7 +96,8 @@ def test_every_console_page_in_every_language(page: Page, axe_source: str, base_
     page.fill("#wmn-names", "Ann\nann")
     page.fill("#lun-rounds", "x")
     page.click("section[aria-labelledby=wmn] button[type=submit]")
-    assert page.locator("#wmn-problems li").count() >= 1
+    # the answer's own elements, waited for (the page before it has none)
+    expect(page.locator("#wmn-problems li")).to_have_count(WMN_PROBLEMS)
     checked(page, axe_source)
 
     for game in (wmn, lun):
@@ -108,12 +111,12 @@ def test_every_console_page_in_every_language(page: Page, axe_source: str, base_
     page.fill("#g0_1", "x")
     page.check("#t1")
     page.click("#grid form button[type=submit], form[data-grid] button[type=submit]")
-    assert page.locator("#grid-problems li").count() == 2
+    expect(page.locator("#grid-problems li")).to_have_count(2)
     checked(page, axe_source)
     visit(f"/console/{wmn['id']}/gm?amend=1&lang={lang}")
     page.fill("#g0_1", "13")
     page.click("form[data-grid] button[type=submit]")
-    assert page.locator("#changes").count() == 1
+    expect(page.locator("#changes")).to_have_count(1)
     checked(page, axe_source)
 
     stale = page.context.new_page()  # a form made stale by the other window's entry
@@ -126,14 +129,15 @@ def test_every_console_page_in_every_language(page: Page, axe_source: str, base_
     with stale.expect_response(re.compile("/gm/turn")) as info:
         stale.click("form[data-grid] button[type=submit]")
     assert info.value.status == 409
+    stale.wait_for_url(re.compile("/gm/turn"))  # the 409 page itself, loaded
     checked(stale, axe_source)
     stale.close()
 
     page.goto(f"{base_url}/console/{lun['id']}/gm/{lun['gm_token']}{q}")
     checked(page, axe_source)
-    assert page.locator("#table-1 .tally").count() == 1
+    expect(page.locator("#table-1 .tally")).to_have_count(1)
     page.fill("#t3-c0", "x")
     page.click("#table-3 button[type=submit]")
-    assert page.locator("#table-3-problems li").count() == 4
+    expect(page.locator("#table-3-problems li")).to_have_count(4)
     checked(page, axe_source)
     assert len(visited) == 7
