@@ -106,6 +106,9 @@ class GameReport:
     summary: Callable[[Any, int, Words], str] | None = None
     slips: Callable[[Any, Words, int], str] | None = None  # a turn's private slips as text
     strict: bool = False  # ``parse`` takes ``strict=True`` (house rulings become errors)
+    # (TOML data, an earlier result of it or None) -> ``parse``'s check, kept as a running
+    # state: resumed from the earlier one, checking a log one turn longer costs that turn
+    resume: Callable[[Any, Any], object] | None = None
 
 
 @dataclass(frozen=True)
@@ -198,6 +201,9 @@ class EntryKind:
     # ("player": the API's /api/games/{id}/{path} with a player's token, the seat's name
     # given to ``payload`` as the path parameter "player")
     by: tuple[str, ...] = ("gm",)
+    # ``answer`` also takes ``checked=``: the engine's check of the state after
+    # (``kit.report.resume_log``), so that it need not play the game again
+    reads_check: bool = False
 
 
 @dataclass(frozen=True)

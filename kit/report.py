@@ -95,6 +95,17 @@ def check_log(data: Mapping, *, strict: bool = False, source: str | None = None)
     return log
 
 
+def resume_log(data: Mapping, kept: object = None) -> object:
+    """``check_log``'s check of ``data`` as the game's running state: resumed from ``kept``
+    (an earlier result of this function for the same game), a log that differs from it in
+    its last turns costs those turns. Games without a resumable check are checked whole
+    (the result is then ``check_log``'s)."""
+    _spec_, report = _spec(data)
+    if report.resume is None:
+        return check_log(data)
+    return report.resume(data, kept)
+
+
 def slug(text: str) -> str:
     """A folder-safe name: letters and digits of any script kept, every other run of
     characters one "-"; at most 40 characters."""

@@ -4,19 +4,30 @@ console's checks and report files are those of the command line. Nothing here de
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 from ..cache import default_cache
 from ..errors import KitError, Problems
-from ..report import check_log, report_folder, report_text, write_reports
+from ..report import check_log, report_folder, report_text, resume_log, write_reports
 
 
 def check(data: Mapping[str, Any]) -> object:
     """The checked log (the engine's object); every problem raised as ``Problems``."""
+    return _problems(check_log, data)
+
+
+def resume(data: Mapping[str, Any], kept: object = None) -> object:
+    """``check`` as the engine's running state (``kit.report.resume_log``): resumed from
+    ``kept``, an earlier result for the same game, it costs what changed since."""
+    return _problems(resume_log, data, kept)
+
+
+def _problems(checker: Callable[..., object], *args: object) -> object:
+    """``checker(*args)``, its problems raised as ``Problems``."""
     try:
-        return check_log(data)
+        return checker(*args)
     except Problems:
         raise
     except KitError as exc:

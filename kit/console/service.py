@@ -275,15 +275,16 @@ class Console:
 
     def _append(self, game_id: str, version: int | None,
                 build: Callable[[Loaded], tuple[str, dict[str, Any]]]
-                ) -> tuple[int, Loaded, Played, dict[str, Any]]:
+                ) -> tuple[int, Loaded, Played, dict[str, Any], object]:
         """Check and append one entry. ``build(loaded)`` returns its kind and payload; the
-        state it makes is checked by the engine first. Stale versions raise ``Conflict``."""
+        state it makes is checked by the engine first (its running check is kept beside the
+        game). Stale versions raise ``Conflict``."""
         for attempt in range(RETRIES):
             loaded = self.load(game_id)
             if version is not None and version != loaded.row.version:
                 raise self._conflict(loaded, version, loaded.row.version)
             kind, payload = build(loaded)
-            after = self._candidate(loaded, kind, payload)
+            after, checked = self._candidate(loaded, kind, payload)
             try:
                 new = self.store.append(game_id, loaded.row.version, kind, payload)
             except Stale as stale:
@@ -293,16 +294,18 @@ class Console:
                 # pause so that racing writers spread out
                 time.sleep(random_source.SystemRandom().uniform(0, 0.002 * (attempt + 1)))
                 continue
-            return new, loaded, after, payload
+            self.kept.note_checked(game_id, loaded.row.version, checked)
+            return new, loaded, after, payload, checked
         raise self._conflict(loaded, loaded.row.version, self._row(game_id).version)
 
     @staticmethod
-    def _candidate(loaded: Loaded, kind: str, payload: dict[str, Any]) -> Played:
-        """The state one more entry makes, checked by the engine (raises its Problems)."""
+    def _candidate(loaded: Loaded, kind: str, payload: dict[str, Any]
+                   ) -> tuple[Played, object]:
+        """The state one more entry makes and the engine's check of it, resumed from the
+        kept one (raises its Problems)."""
         row = Row(loaded.row.version + 1, kind, payload, time.time())
         after = step(loaded.game, loaded.facts, loaded.played, row)
-        engine.check(loaded.game.export(after.state))
-        return after
+        return after, engine.resume(loaded.game.export(after.state), loaded.checked)
 
     def _conflict(self, loaded: Loaded, seen: int, current: int) -> Conflict:
         rows = self.store.since(loaded.row.id, seen)
@@ -337,15 +340,17 @@ class Console:
             if version is not None and version != loaded.row.version:
                 raise self._conflict(loaded, version, loaded.row.version)
             payload = entry.payload(loaded.played.state, body, params)
-            after = self._candidate(loaded, kind, payload)
-            answer = entry.answer(loaded.played.state, after.state, payload, False)
+            after, checked = self._candidate(loaded, kind, payload)
+            answer = entry.answer(loaded.played.state, after.state, payload, False,
+                                  **({"checked": checked} if entry.reads_check else {}))
             return Entered(loaded.row.version, answer, recorded=False)
 
         def build(now: Loaded) -> tuple[str, dict[str, Any]]:
             return kind, self._entry(now, kind).payload(now.played.state, body, params)
 
-        new, before, after, payload = self._append(game_id, version, build)
-        return Entered(new, entry.answer(before.played.state, after.state, payload, True))
+        new, before, after, payload, checked = self._append(game_id, version, build)
+        return Entered(new, entry.answer(before.played.state, after.state, payload, True,
+                                         **({"checked": checked} if entry.reads_check else {})))
 
     def check(self, game_id: str, kind: str, body: Mapping[str, Any],
               params: Mapping[str, Any] | None = None) -> None:
@@ -365,7 +370,7 @@ class Console:
                     "nothing to undo: no entry since the last publish")))])
             return UNDO, {"undoes": last.seq}
 
-        new, _, _, _ = self._append(game_id, version, build)
+        new = self._append(game_id, version, build)[0]
         return Entered(new, {})
 
     # --- files -------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from ...game import EntryKind, View, match_names, to_json
 from ...i18n import N_
 from ...published import diff_snapshots
 from . import rules
+from .checking import Checked
 from .snapshot import snapshot_turn
 
 # What a published row may show: the answers, never the guessed number (a number beside a
@@ -117,8 +118,12 @@ def apply(state: Turns | None, facts: Mapping[str, Any], kind: str,
 
 
 def export(state: Turns) -> dict[str, Any]:
-    """The whole log (the open turn's orders too) and ``published``, as ``kit report`` reads."""
-    data = copy.deepcopy(dict(state.log))
+    """The whole log (the open turn's orders too) and ``published``, as ``kit report`` reads.
+    Its turn tables are the state's own (never changed: ``apply`` makes new ones), so that
+    the engine's check of the next state resumes where they are the same tables."""
+    data = dict(state.log)
+    if "turn" in data:
+        data["turn"] = list(data["turn"])
     data["published"] = state.published
     return data
 
@@ -152,11 +157,13 @@ def _orders(state: Turns, body: Mapping[str, Any], params: Mapping[str, Any]) ->
 
 
 def _orders_answer(before: Turns, after: Turns, payload: Mapping[str, Any],
-                   recorded: bool) -> dict[str, Any]:
+                   recorded: bool, checked: object = None) -> dict[str, Any]:
     turn = int(payload["turn"])
     got = after.orders(turn)
-    result = play(export(after))
-    report = next((t for t in result.turns if t.number == turn), None)
+    if isinstance(checked, Checked) and len(checked.log.turns) == turn:
+        report = checked.last_report  # the engine played this turn last: no replay
+    else:
+        report = next((t for t in play(export(after)).turns if t.number == turn), None)
     return {"turn": turn, "received": [p for p in after.players if p in got],
             "missing": [p for p in after.players if p not in got],
             "report": to_json(report) if report is not None else None}
@@ -202,7 +209,7 @@ def _amend_answer(before: Turns, after: Turns, payload: Mapping[str, Any],
 
 
 ENTRIES = (
-    EntryKind("orders", "turns", _orders, _orders_answer, undoable=True,
+    EntryKind("orders", "turns", _orders, _orders_answer, undoable=True, reads_check=True,
               said=lambda p: Msg(N_("turn %(turn)s: orders for %(names)s"), turn=p["turn"],
                                  names=", ".join(p["orders"]))),
     EntryKind("publish", "turns/{turn:int}/publish", _publish,

@@ -81,40 +81,90 @@ def play(log: GameLog, *, strict: bool = False) -> GameResult:
     return result
 
 
-def _replay(log: GameLog, strict: bool) -> GameResult:
-    players = log.players
-    identified: dict[str, dict[str, Identification]] = {label: {} for label in players}
-    hits_last = dict.fromkeys(players, 0)
-    reports: list[TurnReport] = []
-    problems: list[GameLogError] = []
-    won: TurnReport | None = None
+class Progress:
+    """The replay's running state after some turns: whom each player has identified (and
+    when), each player's hits in the last turn played, the winning turn (None: nobody yet)
+    and the last turn's report. Playing a turn changes it in place; ``copy`` keeps one to
+    resume from, so checking a log one turn longer costs that turn only."""
 
-    for number, orders in enumerate(log.turns, start=1):
-        if won is not None:
+    def __init__(self, players: Sequence[str]) -> None:
+        self.identified: dict[str, dict[str, Identification]] = {p: {} for p in players}
+        self.hits_last = dict.fromkeys(players, 0)
+        self.won: TurnReport | None = None
+        self.last: TurnReport | None = None
+        self.turns = 0  # turns played, the empty ones after the win included
+
+    def copy(self) -> Progress:
+        """A copy that playing on this one leaves alone."""
+        other = Progress(())
+        other.identified = {label: dict(found) for label, found in self.identified.items()}
+        other.hits_last = dict(self.hits_last)
+        other.won, other.last, other.turns = self.won, self.last, self.turns
+        return other
+
+    def play(self, log: GameLog, orders: Mapping[str, Orders], strict: bool,
+             problems: list[GameLogError]) -> TurnReport | None:
+        """Play the next turn of ``log`` (its report; None for a turn after the win)."""
+        self.turns += 1
+        number = self.turns
+        if self.won is not None:
             if orders:
                 problems.append(GameLogError(turn_field(number), Msg(N_(
                     "the game was won in turn %(turn)s by %(winners)s; no orders are allowed "
-                    "after that"), turn=won.number, winners=join(won.winners))))
-            continue
-        report = _play_turn(log, number, orders, identified, hits_last, strict, problems)
-        reports.append(report)
-        hits_last = dict(report.hits)
+                    "after that"), turn=self.won.number, winners=join(self.won.winners))))
+            return None
+        report = _play_turn(log, number, orders, self.identified, self.hits_last, strict,
+                            problems)
+        self.hits_last = dict(report.hits)
+        self.last = report
         if report.winners:
-            won = report
+            self.won = report
+        return report
+
+    def result(self, players: tuple[str, ...], reports: Sequence[TurnReport]) -> GameResult:
+        """The game's result, once every turn was played on this one."""
+        won, identified = self.won, self.identified
+        return GameResult(
+            players=players,
+            turns=tuple(reports),
+            winners=won.winners if won else (),
+            winning_turn=won.number if won else None,
+            reason=won.reason if won else None,
+            identified=MappingProxyType({
+                label: MappingProxyType({target: found[target] for target in players
+                                         if target in found})
+                for label, found in identified.items()}),
+            next_allowance=MappingProxyType(
+                {label: allowed_guesses(self.hits_last[label]) for label in players}),
+        )
+
+
+def play_on(log: GameLog, progress: Progress, strict: bool, problems: list[GameLogError],
+            reports: list[TurnReport] | None = None) -> Progress | None:
+    """Play the turns of ``log`` after those ``progress`` has played, on it (problems added
+    to ``problems``, reports to ``reports``); returns a copy of the progress before the last
+    turn (None when no turn was left to play)."""
+    before: Progress | None = None
+    last = len(log.turns)
+    for number in range(progress.turns + 1, last + 1):
+        if number == last:
+            before = progress.copy()
+        report = progress.play(log, log.turns[number - 1], strict, problems)
+        if report is not None and reports is not None:
+            reports.append(report)
+    return before
+
+
+def _replay(log: GameLog, strict: bool) -> GameResult:
+    progress = Progress(log.players)
+    reports: list[TurnReport] = []
+    problems: list[GameLogError] = []
+    for orders in log.turns:  # no checkpoint: a whole replay keeps nothing but its result
+        report = progress.play(log, orders, strict, problems)
+        if report is not None:
+            reports.append(report)
     raise_problems(problems)
-    return GameResult(
-        players=players,
-        turns=tuple(reports),
-        winners=won.winners if won else (),
-        winning_turn=won.number if won else None,
-        reason=won.reason if won else None,
-        identified=MappingProxyType({
-            label: MappingProxyType({target: found[target] for target in players
-                                     if target in found})
-            for label, found in identified.items()}),
-        next_allowance=MappingProxyType(
-            {label: allowed_guesses(hits_last[label]) for label in players}),
-    )
+    return progress.result(log.players, reports)
 
 
 def _guess_rows(log: GameLog, number: int, label: str, order: Guesses, allowed: int,

@@ -12,6 +12,7 @@ import difflib
 import re
 import unicodedata
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ...errors import ConfigError, GameLogError, KitError, Msg, Problems
@@ -84,9 +85,36 @@ def parse_game_log(data: Mapping[str, Any], *, strict: bool = False,
     The whole log is replayed (``engine.play``), so a log that comes back is known to follow
     the rules, with the house rulings applied (or, with ``strict``, none needed).
     """
+    problems: list[KitError] = []
+    head = read_header(data, problems)
+    turns = read_turns(data.get("turn", []), head.names, problems)
+    if not head.ok:
+        _raise(problems)
+    log = GameLog(players=head.names.players, range=head.range, secrets=head.secrets,
+                  turns=turns)
+    # The orders that could be read are played even when others could not, so that rule
+    # breaks are found in the same run; every problem then goes out in turn order.
+    _collect(problems, play, log, strict=strict)
+    _raise(sorted(problems, key=_turn_of))
+    return log
+
+
+@dataclass(frozen=True)
+class Header:
+    """A log's setup as read: the players' names, the range, the secrets, and whether the
+    header had no problem (turns are read even when it had some)."""
+
+    names: Names
+    range: tuple[int, int]
+    secrets: Mapping[str, int]
+    ok: bool
+
+
+def read_header(data: object, problems: list[KitError]) -> Header:
+    """The log's header, its problems added to ``problems``; raises them at once when the
+    players cannot be read (nothing else can be checked without them)."""
     if not isinstance(data, Mapping):
         raise ConfigError("game", Msg(N_("the game log must be a TOML table")))
-    problems: list[KitError] = []
     for key in data:
         if key not in TOP_LEVEL_KEYS:
             problems.append(ConfigError(str(key), Msg(N_("unknown key; allowed keys are "
@@ -109,16 +137,7 @@ def parse_game_log(data: Mapping[str, Any], *, strict: bool = False,
     bounds = _collect(problems, _bounds, data, len(players)) or default_range(len(players))
     names = Names(players)
     secrets = _secrets(data.get("secrets", {}), names, bounds, problems)
-    setup_ok = not problems
-    turns = _turns(data.get("turn", []), names, problems)
-    if not setup_ok:
-        _raise(problems)
-    log = GameLog(players=players, range=bounds, secrets=secrets, turns=turns)
-    # The orders that could be read are played even when others could not, so that rule
-    # breaks are found in the same run; every problem then goes out in turn order.
-    _collect(problems, play, log, strict=strict)
-    _raise(sorted(problems, key=_turn_of))
-    return log
+    return Header(names, bounds, secrets, not problems)
 
 
 def _turn_of(problem: KitError) -> int:
@@ -188,19 +207,21 @@ def _secrets(raw: object, names: Names, bounds: tuple[int, int], problems: list[
     return {} if checked is None else checked
 
 
-def _turns(raw: object, names: Names, problems: list[KitError]
-           ) -> tuple[Mapping[str, Orders], ...]:
+def read_turns(raw: object, names: Names, problems: list[KitError], first: int = 1
+               ) -> tuple[Mapping[str, Orders], ...]:
+    """The turns of a log (``raw``: its ``turn`` tables from turn ``first`` on), read; their
+    problems added to ``problems``."""
     if isinstance(raw, (str, bytes)) or not isinstance(raw, Sequence):
         problems.append(ConfigError("turn", Msg(N_("turns must be [[turn]] tables, one per "
                                                    "turn"))))
         return ()
-    if len(raw) > MAX_LOG_TURNS:
+    if len(raw) + first - 1 > MAX_LOG_TURNS:
         problems.append(ConfigError("turn", Msg(N_("%(count)s turns logged; a game log takes "
-                                                   "at most %(max)s"), count=len(raw),
+                                                   "at most %(max)s"), count=len(raw) + first - 1,
                                                 max=MAX_LOG_TURNS)))
         return ()
     return tuple(_turn(number, orders, names, problems)
-                 for number, orders in enumerate(raw, start=1))
+                 for number, orders in enumerate(raw, start=first))
 
 
 def _turn(number: int, raw: object, names: Names, problems: list[KitError]
