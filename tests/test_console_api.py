@@ -270,6 +270,25 @@ def test_a_turn_amended_twice_has_one_erratum_page_of_its_net_change(client: Tes
     assert "Ann 2 Bob H ✓" in page  # H as handed out (the 30), not the first erratum's "now"
 
 
+def test_none_records_no_orders_apart_from_not_entered_yet(client: TestClient) -> None:
+    game = new_wmn(client)
+    answer = post_turn(client, game, {"Ann": [20, 30], "Cy": "none"})
+    assert answer.status_code == 201, answer.text
+    got = answer.json()
+    assert got["received"] == ["Ann", "Cy"] and "Cy" not in got["missing"]
+    assert got["no_orders"] == ["Cy"]
+    gm = bearer(game["gm_token"])
+    state = client.get(f"/api/games/{game['id']}/state.json", headers=gm).json()
+    assert state["no_orders"] == ["Cy"] and state["entered"]["Cy"]["none"] is True
+    log = tomllib.loads(client.get(f"/api/games/{game['id']}/log.toml", headers=gm).text)
+    assert log["turn"] == [{"Ann": [20, 30]}]  # kit report reads an absent player as no orders
+    taken = post_turn(client, game, {"Cy": None})  # taken out: not entered yet again
+    assert taken.status_code == 201 and "Cy" in taken.json()["missing"]
+    post_turn(client, game, {"Cy": "none"})
+    publish(client, game, 1)
+    assert "Cy" in public(client, game)["turns"][0]["no_orders"]
+
+
 def test_publish_only_the_open_turn(client: TestClient) -> None:
     game = new_wmn(client)
     assert publish(client, game, 2).status_code == 422

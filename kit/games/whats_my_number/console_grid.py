@@ -22,6 +22,7 @@ from ...console.views.said import each, line, player_of
 from ...errors import KitError
 from ...i18n import Words
 from . import rules
+from .console_state import NO_ORDERS
 
 EXTRA_BOXES = 1
 MAX_BOXES = 20  # guess boxes read per row: what a slip can hold, beyond any allowance
@@ -106,16 +107,25 @@ def _read_guesses(grid: Grid, values: Mapping[str, str], i: int, boxes: int,
 
 
 def read_grid(values: Mapping[str, str], players: Sequence[str], allowance: Mapping[str, int],
-              current: Mapping[str, Any], w: Words) -> Grid:
-    """The grid's post -> the orders that changed, and every problem (nothing raised)."""
+              current: Mapping[str, Any], w: Words, none: str | None = None) -> Grid:
+    """The grid's post -> the orders that changed, and every problem (nothing raised).
+    ``none``: what a ticked None records (the open turn's ``NO_ORDERS``: entered, not
+    missing); None: the entry is taken out (a published turn's player made no orders)."""
     grid = Grid()
     for i, name in enumerate(players):
         had = current.get(name)
         if not any(_ROW_KEY.fullmatch(key) and _row_of(key) == i for key in values):
             continue  # a row not in the post (dropped from an entry applied again) stays
+        typed = _typed(values, i)
         if values.get(f"n{i}"):
-            if had is not None:
-                grid.orders[name] = None
+            if typed or values.get(f"t{i}"):  # never dropped without a word
+                grid.add(i, w.gettext("Guesses or a list, and “None”: keep one (untick "
+                                      "“None”, or empty the row)."), f"n{i}")
+            elif had != none and (none is not None or had is not None):
+                grid.orders[name] = none
+            continue
+        if had == NO_ORDERS and none is not None and not typed and not values.get(f"t{i}"):
+            grid.orders[name] = None  # None unticked on an empty row: not entered again
             continue
         if values.get(f"t{i}"):
             order: Any = _read_list(grid, values, i, players, w)
@@ -132,6 +142,12 @@ def read_grid(values: Mapping[str, str], players: Sequence[str], allowance: Mapp
             if i not in grid.rows:
                 grid.sound[name] = order
     return grid
+
+
+def _typed(values: Mapping[str, str], row: int) -> bool:
+    """Whether a row's guess or list boxes hold anything."""
+    return any(value.strip() and key[:1] in "gl" and _row_of(key) == row
+               for key, value in values.items())
 
 
 def _row_of(key: str) -> int:
@@ -225,7 +241,7 @@ def grid_rows(players: Sequence[str], allowance: Mapping[str, int], current: Map
         rows.append({
             "i": i, "name": name, "allowance": allowed, "guesses": boxes, "list": others,
             "is_list": bool(posted.get(f"t{i}")) if posted is not None else is_list,
-            "none": bool(posted.get(f"n{i}")) if posted is not None else False,
+            "none": bool(posted.get(f"n{i}")) if posted is not None else order == NO_ORDERS,
             "entered": name in current, "errors": (grid.rows.get(i, []) if grid else []),
             "problems": _problems(grid, i, is_list if posted is None else bool(
                 posted.get(f"t{i}"))),

@@ -15,6 +15,7 @@ from ...game import FormRead, GmPage
 from ...i18n import N_, Words, words
 from . import rules
 from .console_grid import Grid, absorb, grid_rows, read_grid, typed_rows
+from .console_state import NO_ORDERS
 from .console_turns import open_turn, published_reports
 from .snapshot import NEXT_TURN
 
@@ -75,7 +76,7 @@ def gm_page(seen: Mapping[str, Any], w: Words, query: Mapping[str, str],
             "%(num)s rulings to check: their boxes are marked.", len(turn.rulings))
     return GmPage("gm.html", {
         "state": seen, "turn": turn, "reports": reports, "notice": notice,
-        "rows": grid_rows(turn.players, turn.allowance, turn.entries, w, values, grid,
+        "rows": grid_rows(turn.players, turn.allowance, entries(turn, seen), w, values, grid,
                           turn.marks),
         "general": grid.general if grid else [], "problems": _problems(grid),
         "secrets": dict(seen.get("secrets", {})), "amend_turns": list(range(1, published + 1)),
@@ -107,6 +108,8 @@ def _sent(values: Mapping[str, str], players: tuple[str, ...], w: Words) -> list
     grid = read_grid(values, players, dict.fromkeys(players, len(players)), {}, w)
     lines = []
     for name, order in grid.orders.items():
+        if order is None or order == NO_ORDERS:
+            continue  # (the no orders lines follow)
         if isinstance(order, Mapping):
             listed = ", ".join(f"{k} {v}" for k, v in order["list"].items())
             lines.append(w.gettext("%(name)s: list %(numbers)s", name=name, numbers=listed))
@@ -119,10 +122,15 @@ def _sent(values: Mapping[str, str], players: tuple[str, ...], w: Words) -> list
     return lines
 
 
+def entries(turn: Any, seen: Mapping[str, Any]) -> dict[str, Any]:
+    """The open turn's entries, "no orders" recorded as such (``NO_ORDERS``) among them."""
+    return {**turn.entries, **dict.fromkeys(seen.get("no_orders", ()), NO_ORDERS)}
+
+
 def _grid_read(kind: str, values: Mapping[str, str], players: tuple[str, ...],
                allowance: Mapping[str, int], current: Mapping[str, Any], w: Words,
-               **extra: Any) -> FormRead:
-    grid = read_grid(values, players, allowance, current, w)
+               none: str | None = None, **extra: Any) -> FormRead:
+    grid = read_grid(values, players, allowance, current, w, none)
 
     def absorbed(error: KitError, words: Words) -> None:
         absorb(grid, error, players, words)
@@ -139,8 +147,8 @@ def _grid_read(kind: str, values: Mapping[str, str], players: tuple[str, ...],
 def read_orders(values: Mapping[str, str], seen: Mapping[str, Any], w: Words) -> FormRead:
     """The open turn's grid -> the orders that changed."""
     turn = open_turn(seen["log"], int(seen["published"]), w)
-    return _grid_read("orders", values, turn.players, turn.allowance, turn.entries, w,
-                      done="saved=1", unchanged="same=1")
+    return _grid_read("orders", values, turn.players, turn.allowance, entries(turn, seen), w,
+                      done="saved=1", unchanged="same=1", none=NO_ORDERS)
 
 
 def read_publish(values: Mapping[str, str], seen: Mapping[str, Any], w: Words) -> FormRead:

@@ -27,6 +27,9 @@ from .snapshot import snapshot_turn
 # check mark is that player's secret) nor a list's entries.
 PUBLIC_ROW_KEYS = ("player", "index", "cells", "bonus", "status", "correct", "partial", "listed")
 PRIVATE_FILES = ("register", "slip", "secret")  # report files for the game master only
+# an open turn's orders entry "no orders" (the grid's None): recorded as entered, not as
+# missing, and left out of the log (kit report reads an absent player as no orders)
+NO_ORDERS = "none"
 
 
 @dataclass(frozen=True)
@@ -55,6 +58,16 @@ class Turns:
         turns = self.log.get("turn", [])
         return turns[turn - 1] if len(turns) >= turn else {}
 
+    @property
+    def no_orders(self) -> tuple[str, ...]:
+        """The players recorded as sending no orders this open turn (the grid's None)."""
+        return tuple(p for p in self.players if self.entered.get(p, {}).get("none"))
+
+    def received(self) -> list[str]:
+        """Who has an entry in the open turn: orders, or no orders recorded as such."""
+        got = self.orders(self.open_turn)
+        return [p for p in self.players if p in got or p in self.no_orders]
+
 
 def _with_orders(state: Turns, turn: int, orders: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The turns with ``orders`` recorded for ``turn`` (``None`` removes a player's); only that
@@ -64,7 +77,7 @@ def _with_orders(state: Turns, turn: int, orders: Mapping[str, Any]) -> list[dic
         turns.append({})
     table = dict(turns[turn - 1])
     for player, value in orders.items():
-        if value is None:
+        if value is None or value == NO_ORDERS:
             table.pop(player, None)
         else:
             table[player] = value
@@ -112,7 +125,8 @@ def apply(state: Turns | None, facts: Mapping[str, Any], kind: str,
     by = "player" if kind == "sent" else "gm"  # "sent": a player's own post
     entered = {name: mark for name, mark in state.entered.items()
                if payload["orders"].get(name, ...) is ...}
-    entered.update({name: {"by": by, "at": payload.get("at")}
+    entered.update({name: {"by": by, "at": payload.get("at"),
+                           **({"none": True} if value == NO_ORDERS else {})}
                     for name, value in payload["orders"].items() if value is not None})
     return replace(state, log=log, entered=entered)
 
@@ -152,20 +166,23 @@ def play(data: Mapping[str, Any]) -> rules.GameResult:
 # --- entries ---------------------------------------------------------------------------------
 
 def _orders(state: Turns, body: Mapping[str, Any], params: Mapping[str, Any]) -> dict[str, Any]:
-    named = match_names(body.get("orders"), state.players, "orders")
+    # a player's value: guesses, a list, "none" (no orders, entered as such) or null (the
+    # entry taken out: not entered yet)
+    named = match_names(body.get("orders"), state.players, "orders", allow_none=True)
     return {"turn": state.open_turn, "orders": named, "at": round(time.time(), 3)}
 
 
 def _orders_answer(before: Turns, after: Turns, payload: Mapping[str, Any],
                    recorded: bool, checked: object = None) -> dict[str, Any]:
     turn = int(payload["turn"])
-    got = after.orders(turn)
+    received = after.received()
     if isinstance(checked, Checked) and len(checked.log.turns) == turn:
         report = checked.last_report  # the engine played this turn last: no replay
     else:
         report = next((t for t in play(export(after)).turns if t.number == turn), None)
-    return {"turn": turn, "received": [p for p in after.players if p in got],
-            "missing": [p for p in after.players if p not in got],
+    return {"turn": turn, "received": received,
+            "missing": [p for p in after.players if p not in received],
+            "no_orders": list(after.no_orders),
             "report": to_json(report) if report is not None else None}
 
 
@@ -227,15 +244,15 @@ ENTRIES = (
 
 def gm_view(state: Turns, facts: Mapping[str, Any]) -> View:
     """The game master's: everything, the secrets and the open turn's orders too."""
-    got = state.orders(state.open_turn)
+    received = state.received()
     data = {"players": list(state.players), "range": list(facts.get("range", ())),
             "published": state.published, "open_turn": state.open_turn,
-            "received": [p for p in state.players if p in got],
-            "missing": [p for p in state.players if p not in got],
+            "received": received, "missing": [p for p in state.players if p not in received],
+            "no_orders": list(state.no_orders),  # recorded as such (None), not missing
             "amended": list(state.amended), "secrets": dict(state.log.get("secrets", {})),
             "closed": state.closed, "deadline": state.deadlines.get(state.open_turn),
             # who entered each row of the open turn and when ("player" or "gm", seconds)
-            "entered": {p: dict(mark) for p, mark in state.entered.items() if p in got},
+            "entered": {p: dict(mark) for p, mark in state.entered.items() if p in received},
             "log": export(state)}
     return View(data, handed_out(state))
 
