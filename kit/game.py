@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -284,6 +285,9 @@ class ConsoleGame:
     # facts -> the seats that get their own link (a token each), as (kind, name): ("player",
     # "Ann") opens that player's view; None: no seat has a link
     token_seats: Callable[[Mapping[str, Any]], Sequence[tuple[str, str]]] | None = None
+    # an imported log -> the console's caps it breaks (a row's guesses, a game's size),
+    # checked before the engine reads it
+    limits: Callable[[Mapping[str, Any]], list[KitError]] | None = None
     # a player's own page (their link): (the player's view data, words, query, the posted
     # form read or None, the console's refusal text) -> its template and context; the form
     # it posts: (values, the player's view data, words) -> the entry it makes; the player's
@@ -295,6 +299,16 @@ class ConsoleGame:
     def entry(self, kind: str) -> EntryKind | None:
         """The entry of that kind, if the game takes it."""
         return next((e for e in self.entries if e.kind == kind), None)
+
+
+def name_problem(field: str, name: str) -> KitError | None:
+    """A player's name that would print wrong or spoof others: one holding a control, format
+    (bidi override, zero-width) or unassigned character; None when it is fine."""
+    if any(unicodedata.category(ch)[0] == "C" for ch in name):
+        return ConfigError(field, Msg(N_(
+            "%(name)s holds a control, direction or zero-width character; a name is "
+            "printable text only"), name=shown(name)))
+    return None
 
 
 def one_of(choices: Sequence[str], got: object) -> Msg:

@@ -172,11 +172,16 @@ def handled(endpoint: Handler) -> Handler:
     return wrapper
 
 
+def _client(request: Request) -> str:
+    """The address the guard settled (a trusted proxy's client, or the peer)."""
+    return request.client.host if request.client else ""
+
+
 @handled
 async def create_game(request: Request) -> Response:
     _same_site(request)
     body = await read_json(request)
-    created = await run_in_threadpool(_console(request).create_game, body)
+    created = await run_in_threadpool(_console(request).create_game, body, _client(request))
     return JSONResponse(_links(request, created), 201, headers=NO_STORE)
 
 
@@ -199,7 +204,8 @@ async def import_game(request: Request) -> Response:
             raise ApiError(422, "log", "the log is not UTF-8 text") from None
     else:
         raise ApiError(415, "body", "send the log as application/toml, or JSON {\"log\": ...}")
-    created = await run_in_threadpool(lambda: _console(request).import_log(text, **settings))
+    created = await run_in_threadpool(lambda: _console(request).import_log(
+        text, **settings, client=_client(request)))
     return JSONResponse(_links(request, created), 201, headers=NO_STORE)
 
 

@@ -126,10 +126,11 @@ async def start_submit(request: Request) -> Response:
     if form.ok:
         service = console(request)
         try:
+            client = request.client.host if request.client else ""
             if start is IMPORT:
-                created = await call(service.import_log, values["log"])
+                created = await call(service.import_log, values["log"], client=client)
             else:
-                created = await call(service.create_game, form.spec)
+                created = await call(service.create_game, form.spec, client)
         except KitError as error:
             absorb(form, error, fields, default=fields[0], w=w)
         else:

@@ -34,11 +34,13 @@ from ..tomlhelp import loads as loads_toml
 from . import engine, kept
 from .files import NO_FILE, report_file, text_report
 from .journal import UNDO, Played, describe, said, step
+from .quota import GameQuota
 from .refusals import Conflict, NotFound
-from .specs import check_new_game, console_games, console_of, import_entries
+from .specs import check_new_game, console_games, console_of, games_limits, import_entries
 from .store import GameRow, Missing, Row, Stale, Store, database_url, make_engine, migrate
 from .tokens import new_game_id, new_token, token_hash, token_matches
 
+IMPORT_MAX_CHARS = 1_000_000  # an imported log's text (a 100-player, 200-turn night is 400 KB)
 RETRIES = 30  # an append without a version retries this often on a race, then reports 409
 VIEWS_KEPT = 512  # views cached (game, version, viewer): a version never changes
 NO_GAME = Msg(N_("there is no game with that id"))
@@ -136,6 +138,7 @@ class Console:
         self.store = store
         self.files = files
         self.kept = kept.Kept(kept_bytes)
+        self.quota = GameQuota()
         self._views: OrderedDict[tuple[str, int, str], View] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -147,24 +150,35 @@ class Console:
         (not in a PostgreSQL server that may be elsewhere)."""
         return self.store.engine.dialect.name == "sqlite"
 
-    def create_game(self, spec: Mapping[str, Any]) -> Created:
-        """A new game from an API/form spec (``specs.check_new_game``); raises Problems."""
+    def create_game(self, spec: Mapping[str, Any], client: str | None = None) -> Created:
+        """A new game from an API/form spec (``specs.check_new_game``); raises Problems.
+        ``client``: the address asking (its games an hour are capped, ``quota``)."""
         kind, facts, log = check_new_game(spec, random_source.SystemRandom())
         engine.check(log)
+        self.quota.take(client)
         return self._insert(kind, facts, [("create", {"log": log})])
 
     def import_log(self, toml_text: str, *, lang: str | None = None,
-                   paper: str | None = None) -> Created:
+                   paper: str | None = None, client: str | None = None) -> Created:
         """A new game whose journal reproduces the TOML log (turns, publishes, rounds); its
-        pages and reports in ``lang`` on ``paper`` (default: English, A4)."""
+        pages and reports in ``lang`` on ``paper`` (default: English, A4). Its size and the
+        game's caps (``ConsoleGame.limits``) are checked before the engine reads it."""
+        if len(toml_text) > IMPORT_MAX_CHARS:
+            raise Problems([ConfigError("log", Msg(N_(
+                "the log has %(count)s characters; the console imports at most %(max)s"),
+                count=len(toml_text), max=IMPORT_MAX_CHARS))])
         try:
             data = loads_toml(toml_text)  # too deep or too long: a TOMLDecodeError too
         except tomllib.TOMLDecodeError as exc:
             explanation = explained(toml_text, str(exc))  # line, column and the usual trap
             raise Problems([ConfigError("log", Msg(N_("not valid TOML: %(error)s"),
                                                    error=explanation))]) from None
+        caps = games_limits(data)
+        if caps:
+            raise Problems(caps)
         engine.check(data)
         kind, facts, entries = import_entries(data, {"lang": lang, "paper": paper})
+        self.quota.take(client)
         return self._insert(kind, facts, entries)
 
     def _insert(self, kind: str, facts: dict[str, Any],

@@ -71,6 +71,15 @@ def check_new_game(spec: Mapping[str, Any], rng: random.Random
     return name, facts, log
 
 
+def games_limits(data: object) -> list[KitError]:
+    """The console's caps an imported log breaks, as its game says (``ConsoleGame.limits``);
+    none for a log the engine will refuse anyway (no such game, not a table)."""
+    if not isinstance(data, Mapping):
+        return []
+    game = console_games().get(str(data.get("game")))
+    return game.limits(data) if game is not None and game.limits is not None else []
+
+
 def import_entries(data: Mapping[str, Any], settings: Mapping[str, Any] | None = None
                    ) -> tuple[str, dict[str, Any], list[tuple[str, dict[str, Any]]]]:
     """The name, public facts and journal entries of an imported (engine-checked) log;

@@ -26,4 +26,5 @@ CONSOLE = ConsoleGame(
     report_names={"results": N_("Results")},
     first_report="results.pdf",
     named_reports=("results.html", "results.pdf"),  # they change with every round
+    limits=console_state.log_limits,
 )

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...errors import ConfigError, KitError, Msg, Problems
-from ...game import EntryKind, View, match_names, to_json
+from ...game import EntryKind, View, match_names, name_problem, to_json
 from ...i18n import N_
 from ...tables import deal, table_sizes
 from .log import PartyLog, parse_party_log
@@ -49,6 +49,8 @@ def create(spec: Mapping[str, Any], facts: dict[str, Any], rng: random.Random,
         problems.append(ConfigError("tables", Msg(N_("give tables as lists of names"))))
         return {}
     tables = [[unicodedata.normalize("NFC", " ".join(p.split())) for p in t] for t in tables]
+    problems += [found for t in tables for p in t
+                 if (found := name_problem("tables", p)) is not None]
     rounds = spec.get("rounds", DEFAULT_ROUNDS)
     facts.update(tables=tables, players=[p for t in tables for p in t], rounds=rounds)
     log: dict[str, Any] = {"game": NAME, "rounds": rounds,
@@ -56,6 +58,16 @@ def create(spec: Mapping[str, Any], facts: dict[str, Any], rng: random.Random,
     if spec.get("range") is not None:
         log["range"] = spec["range"]
     return log
+
+
+def log_limits(data: Mapping[str, Any]) -> list[KitError]:
+    """The names of an imported log checked as the start form's are (before the engine)."""
+    tables = data.get("table")
+    if not isinstance(tables, list):
+        return []
+    names = [p for t in tables if isinstance(t, Mapping) and isinstance(t.get("players"), list)
+             for p in t["players"] if isinstance(p, str)]
+    return [found for p in names if (found := name_problem("players", p)) is not None]
 
 
 def imported(data: Mapping[str, Any], facts: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:

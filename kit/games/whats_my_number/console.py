@@ -9,6 +9,7 @@ from ...game import ConsoleGame
 from ...i18n import N_
 from . import (
     console_create,
+    console_limits,
     console_pages,
     console_player,
     console_player_page,
@@ -35,6 +36,7 @@ CONSOLE = ConsoleGame(
                   "gm-register": N_("Game master register")},
     first_report="turn-reports.pdf",
     token_seats=console_create.token_seats,
+    limits=console_limits.log_limits,
     player_page=console_player_page.player_page,
     player_form=console_player_page.player_form,
     player_text=console_player_page.player_text,

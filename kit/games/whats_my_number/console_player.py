@@ -21,6 +21,7 @@ from ...errors import ConfigError, KitError, Msg, Problems, ngettext, shown
 from ...game import EntryKind, View, match_names, to_json
 from ...i18n import N_, Words, words
 from . import rules
+from .console_limits import check_orders
 from .console_state import PRIVATE_FILES, Turns, handed_out, play, shared
 from .slips import slip_lines
 
@@ -96,6 +97,7 @@ def sent_payload(state: Turns, body: Mapping[str, Any], params: Mapping[str, Any
         ConfigError(str(key)[:40], Msg(N_("is not a field here; give guesses or a list")))
         for key in body if key not in BODY_KEYS]
     order = _order(state, player, body, problems)  # a bad body is 422, open turn or not
+    check_orders(state.log, state.open_turn, {player: order})  # before any play
     if problems:  # with the engine's own problems of these orders: every problem at once
         trial = handed_out(state)
         trial["turn"] = [*trial.get("turn", []), {player: order}]

@@ -21,6 +21,7 @@ from ...i18n import N_
 from ...published import diff_snapshots
 from . import rules
 from .checking import Checked
+from .console_limits import check_orders
 from .snapshot import snapshot_turn
 
 # What a published row may show: the answers, never the guessed number (a number beside a
@@ -169,6 +170,7 @@ def _orders(state: Turns, body: Mapping[str, Any], params: Mapping[str, Any]) ->
     # a player's value: guesses, a list, "none" (no orders, entered as such) or null (the
     # entry taken out: not entered yet)
     named = match_names(body.get("orders"), state.players, "orders", allow_none=True)
+    check_orders(state.log, state.open_turn, named)  # before the engine plays them
     return {"turn": state.open_turn, "orders": named, "at": round(time.time(), 3)}
 
 
@@ -204,8 +206,9 @@ def _amend(state: Turns, body: Mapping[str, Any], params: Mapping[str, Any]) -> 
     orders = body.get("orders")
     if not isinstance(orders, Mapping):
         raise Problems([ConfigError("orders", Msg(N_("give an object of name: value")))])
-    return {"turn": turn, "orders": match_names(orders, state.players, "orders",
-                                                allow_none=True)}
+    named = match_names(orders, state.players, "orders", allow_none=True)
+    check_orders(state.log, turn, named)
+    return {"turn": turn, "orders": named}
 
 
 def changed_cells(before: Turns, after: Turns) -> list[dict[str, Any]]:
