@@ -83,13 +83,14 @@ def font_files(faces: Iterable[Face]) -> dict[str, bytes]:
     return {f"fonts/{name}": (fonts_dir() / name).read_bytes() for name in sorted(names)}
 
 
-def event_text(config: KitConfig) -> str:
-    """The host's title and date for the header, each isolated (either may be right to left)."""
-    return " · ".join(isolate(part) for part in (config.title, config.date) if part)
+def event_text(config: KitConfig, title: str = "") -> str:
+    """The host's title (or the plan's, ``title``) and date for the header, each isolated
+    (either may be right to left)."""
+    return " · ".join(isolate(part) for part in (config.title or title, config.date) if part)
 
 
-def html_title(document: Document, config: KitConfig, table: str = "") -> str:
-    parts = [document.title, table, config.title]
+def html_title(document: Document, config: KitConfig, table: str = "", title: str = "") -> str:
+    parts = [document.title, table, config.title or title]
     return " · ".join(part for part in parts if part)
 
 
@@ -98,7 +99,7 @@ def add_document(recipe: KitRecipe, plan: KitPlan, document: Document, config: K
     """One document's HTML, and its PDF: a drawing of its own, or a cut of ``shared``."""
     base = paper(config.paper)
     pages = sheets(document, base, words)
-    title = html_title(document, config, words.table)
+    title = html_title(document, config, words.table, plan.title)
     sections = prose_sections(plan, pages)
     faces = faces_used(plan, pages, sections)
     recipe.files[f"{stem}.html"] = html_document(plan, title, pages, base, faces).encode(
@@ -117,8 +118,8 @@ def add_document(recipe: KitRecipe, plan: KitPlan, document: Document, config: K
 def plan_recipe(plan: KitPlan, config: KitConfig, folder: str | None = None) -> KitRecipe:
     """A one-table kit: each document of the plan as HTML and PDF."""
     recipe = KitRecipe(config, folder or plan.folder, {})
-    words = chrome_text(config.words, plan.game_title, plan.banner, event_text(config),
-                        host=plan.host_notice)
+    words = chrome_text(config.words, plan.game_title, plan.banner,
+                        event_text(config, plan.title), host=plan.host_notice)
     for document in plan.documents:
         add_document(recipe, plan, document, config, document.stem, words)
     return recipe

@@ -69,6 +69,7 @@ class KitPlan:
     styles: tuple[str, ...] = ()  # extra CSS templates for this game's prose, after print.css
     lang: str = "en"  # the language every page is written in
     host_notice: str = ""  # the line on every host page ("HOST ONLY — ..."), in the language
+    title: str = ""  # the game's own title (a report log's), when the configuration has none
 
 
 def kit_plan(folder: str, title: str, banner: str, player_pages: Sequence[Page],

@@ -337,6 +337,21 @@ def test_no_slip_shows_another_players_secret(tmp_path: Path) -> None:
     assert 23 in numbers_in([s for s in slips if s.startswith("Bob · turn 1 ")][0])
 
 
+def test_the_games_title_heads_every_report_slip_and_register_page(folder: Path,
+                                                                   tmp_path: Path) -> None:
+    """The log's title ("Friday night") on every page of every file, as a kit's title is;
+    and in each HTML file's title."""
+    turn = report_folder(LOG.read_text(encoding="utf-8"), tmp_path, "--turn", "2")
+    files = [*(folder / f"{name}.pdf" for name in ("turn-reports", "gm-register",
+                                                    "private-slips")),
+             turn / "turn-2.pdf", turn / "slips-turn-2.pdf"]
+    for pdf in files:
+        pages = texts(pdf)
+        assert pages and all("Friday night" in page for page in pages), pdf.name
+        html = pdf.with_suffix(".html").read_text(encoding="utf-8")
+        assert re.search(r"<title>[^<]*· Friday night</title>", html), pdf.name
+
+
 def test_turn_option_writes_that_turns_slips(tmp_path: Path) -> None:
     folder = report_folder(LOG.read_text(encoding="utf-8"), tmp_path, "--turn", "3")
     assert outline(folder / "slips-turn-3.pdf") == [("Turn 3 slips", 0)]
@@ -424,6 +439,7 @@ def test_a_correction_taken_back_says_the_copy_is_right_again(tmp_path: Path) ->
     report_folder(original.replace("Ann = [10, 45]", "Ann = [8, 45]"), tmp_path, "--amend")
     back = report_folder(original, tmp_path, "--amend")
     (page,) = [plain(t) for t in texts(back / "erratum.pdf")]
+    assert "Friday night" in page  # the game's title, as on every report
     assert ("After its corrections the turn 2 report is again as it was handed out: your copy "
             "is right.") in page
     assert "As printed" not in page

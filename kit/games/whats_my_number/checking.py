@@ -58,7 +58,7 @@ def check_game_log(data: object, kept: object = None) -> Checked:
     turns = kept.log.turns[:played] + read_turns(raw[played:], head.names, problems,
                                                  first=played + 1)
     log = GameLog(players=head.names.players, range=head.range, secrets=head.secrets,
-                  turns=turns)
+                  turns=turns, title=head.title)
     progress = progress.copy()
     found: list = []
     before = play_on(log, progress, False, found) or before
@@ -103,7 +103,7 @@ def _whole(data: object) -> Checked:
     if not head.ok:
         _raise(problems)
     log = GameLog(players=head.names.players, range=head.range, secrets=head.secrets,
-                  turns=turns)
+                  turns=turns, title=head.title)
     progress = Progress(log.players)
     found: list = []
     before = play_on(log, progress, False, found)

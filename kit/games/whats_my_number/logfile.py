@@ -91,7 +91,7 @@ def parse_game_log(data: Mapping[str, Any], *, strict: bool = False,
     if not head.ok:
         _raise(problems)
     log = GameLog(players=head.names.players, range=head.range, secrets=head.secrets,
-                  turns=turns)
+                  turns=turns, title=head.title)
     # The orders that could be read are played even when others could not, so that rule
     # breaks are found in the same run; every problem then goes out in turn order.
     _collect(problems, play, log, strict=strict)
@@ -108,6 +108,7 @@ class Header:
     range: tuple[int, int]
     secrets: Mapping[str, int]
     ok: bool
+    title: str = ""  # the game's title (checked by ``_check_header``), printed on its reports
 
 
 def read_header(data: object, problems: list[KitError]) -> Header:
@@ -137,7 +138,8 @@ def read_header(data: object, problems: list[KitError]) -> Header:
     bounds = _collect(problems, _bounds, data, len(players)) or default_range(len(players))
     names = Names(players)
     secrets = _secrets(data.get("secrets", {}), names, bounds, problems)
-    return Header(names, bounds, secrets, not problems)
+    title = data.get("title")
+    return Header(names, bounds, secrets, not problems, title if isinstance(title, str) else "")
 
 
 def _turn_of(problem: KitError) -> int:

@@ -221,6 +221,7 @@ class GameLog:
     range: tuple[int, int]
     secrets: Mapping[str, int]
     turns: tuple[Mapping[str, Orders], ...] = ()
+    title: str = ""  # the game's own title ("Friday night"), printed on every report page
 
     def __post_init__(self) -> None:
         players = check_players(self.players)

@@ -35,6 +35,8 @@ def plan_reports(log: rules.GameLog, result: rules.GameResult, config: KitConfig
     far, oldest first (the register lists them; each gets a page of ``erratum``)."""
     for label in log.players:  # printed on every page: only what our fonts can draw
         printable_text("players", f"the label {shown(label)}", label, rules.MAX_LABEL_LENGTH)
+    if log.title:  # in every page's header, as a kit's title
+        printable_text("title", "the title", log.title, len(log.title))
     sheet = paper(config.paper)
     words = config.words
     _ = words.gettext
@@ -67,7 +69,8 @@ def plan_reports(log: rules.GameLog, result: rules.GameResult, config: KitConfig
     # the game master's pages say so, as the kit's do (not the host's words of the other game)
     notice = words.gettext("GAME MASTER ONLY — keep these pages away from the players.")
     return KitPlan(folder=config.folder_name, game_title=name, banner=banner,
-                   documents=tuple(documents), lang=words.lang, host_notice=notice)
+                   documents=tuple(documents), lang=words.lang, host_notice=notice,
+                   title=log.title)
 
 
 # --- what a turn report adds (the texts are ``turn_notes``', shared with the pages) ---------------
