@@ -29,7 +29,7 @@ def _count(value: object) -> int:
     return len(value) if isinstance(value, (list, tuple)) else 0
 
 
-def _row_problem(field: str, count: int, players: int) -> KitError:
+def _row_problem(field: str | Msg, count: int, players: int) -> KitError:
     return ConfigError(field, Msg(N_(
         "%(count)s guesses in one row; a row takes at most %(max)s (the largest allowance "
         "with %(players)s players, and %(extra)s more)"), count=count, max=row_cap(players),
