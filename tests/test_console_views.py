@@ -1,7 +1,8 @@
 """The three views of a game (game master, public, one player), tested as an attacker would: a
 What's My Number? game with a published turn holding a void guess, an ignored guess and a
 partial list, an amendment of it, and an open turn, seen through every channel each viewer
-has (page, JSON, text, PDF, HTML). What a viewer may not see is looked for in each."""
+has (page, JSON, text, PDF, HTML; a player's own page, me.json and report.txt by their
+link). What a viewer may not see is looked for in each."""
 
 from __future__ import annotations
 
@@ -62,6 +63,7 @@ def night(tmp_path_factory: pytest.TempPathFactory):
     enter(made.id, "amend", {"orders": AMENDED, "confirm": True}, {"turn": 1})
     enter(made.id, "orders", {"orders": OPEN})
     with TestClient(app) as client:
+        client.seats = made.seat_tokens  # type: ignore[attr-defined]  # the players' links
         yield console, client, made.id, made.gm_token
     console.close()
 
@@ -154,6 +156,27 @@ def test_a_player_sees_their_own_and_the_shared_reports(night) -> None:
 
     assert kinds("Bob") == ["extra-guesses"] and kinds("Cy") == ["out-of-range"]
     assert kinds("Dee") == ["partial-list"] and kinds("Ann") == []
+
+
+def test_a_players_own_link_shows_their_own_and_the_shared_reports_only(night) -> None:
+    console, client, game, token = night
+    gm_channels(console, client, game, token)
+    for player in PLAYERS:
+        seat = client.seats[("player", player)]
+        page = client.get(f"/console/{game}/p/{seat}")
+        me = client.get(f"/api/games/{game}/me.json", headers={"Authorization": f"Bearer {seat}"})
+        text = client.get(f"/console/{game}/p/{seat}/report.txt")
+        assert page.status_code == me.status_code == text.status_code == 200, player
+        assert has(SECRETS[player], page.text) and has(SECRETS[player], me.text)
+        assert f"\u2068{player}\u2069 · turn 1 · private" in text.text  # their own slip
+        others = [p for p in PLAYERS if p != player]
+        for number in [*(SECRETS[p] for p in others), *set().union(*(GUESSED[p] for p in others)),
+                       *(UNPUBLISHED - ({161, 162} if player == "Ann" else {371, 373, 375, 379}
+                                        if player == "Bob" else set()))]:
+            for channel, body in (("page", page.text), ("me.json", me.text),
+                                  ("report.txt", text.text)):
+                assert not has(number, body), (player, channel, number)
+        assert client.get(f"/console/{game}/p/{seat}x").status_code in (403, 404)
 
 
 def test_each_players_slip_in_the_gm_slips_holds_only_their_own(night) -> None:
