@@ -205,6 +205,10 @@ class EntryKind:
     # ``answer`` also takes ``checked=``: the engine's check of the state after
     # (``kit.report.resume_log``), so that it need not play the game again
     reads_check: bool = False
+    # for an entry both the game master and a seat post at one path: the path parameter that
+    # must name the poster's own seat ("table": table 2's token posts tables/2/... only); the
+    # seat is then given to ``payload`` as the parameter "seat", (kind, name)
+    seat_param: str | None = None
 
 
 @dataclass(frozen=True)
@@ -295,6 +299,12 @@ class ConsoleGame:
     player_page: Callable[..., GmPage] | None = None
     player_form: Callable[..., FormRead] | None = None
     player_text: Callable[[Mapping[str, Any], Words], str] | None = None
+    # a table's scorer's page (its link, /console/ID/t/TOKEN): (the GM view's data, the
+    # table's name, words, query, the posted form read or None) -> its template and context,
+    # showing that table alone; its forms: action -> (values, the GM view's data, words) -> the
+    # entry it makes, posted with the table's seat (``EntryKind.seat_param``)
+    table_page: Callable[..., GmPage] | None = None
+    table_forms: Mapping[str, Callable[..., FormRead]] = field(default_factory=dict)
 
     def entry(self, kind: str) -> EntryKind | None:
         """The entry of that kind, if the game takes it."""

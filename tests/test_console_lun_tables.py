@@ -197,3 +197,134 @@ def test_a_round_form_shows_its_own_and_the_engines_problems_at_once(
     links = re.findall(r'<li><a href="#(t1-c\d)">', posted.text)
     assert sorted(links) == ["t1-c0", "t1-c1", "t1-c2", "t1-c3"]  # each beside its box
     assert console.state(party["id"]).version == version
+
+
+# --- each table's scorer's link -----------------------------------------------------------------
+
+def test_each_table_gets_a_random_token_and_a_link_only_its_hash_stored(
+        client: TestClient, console: Console, party: dict) -> None:
+    import base64
+    import hashlib
+
+    import sqlalchemy as sa
+
+    tokens, links = party["table_tokens"], party["table_links"]
+    assert list(tokens) == ["1", "2", "3"] and list(links) == ["1", "2", "3"]
+    for table, token in tokens.items():
+        assert len(base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))) * 8 >= 128
+        assert links[table] == f"http://testserver/console/{party['id']}/t/{token}"
+        assert console.seat_of(party["id"], token) == ("table", table)
+        assert not console.authorize(party["id"], token)
+    assert len({*tokens.values(), party["gm_token"]}) == 4
+    with console.store.engine.connect() as conn:
+        stored = dict(conn.execute(sa.text(
+            "SELECT seat, token_hash FROM seat_tokens WHERE game_id = :id AND kind = 'table'"),
+            {"id": party["id"]}).all())
+    assert stored == {t: hashlib.sha256(token.encode()).hexdigest()
+                      for t, token in tokens.items()}
+    log = client.get(f"/api/games/{party['id']}/log.toml",
+                     headers=bearer(party["gm_token"])).text
+    again = client.post("/api/games/import", content=log,
+                        headers={"content-type": "application/toml"}).json()
+    assert list(again["table_tokens"]) == ["1", "2", "3"]  # an imported party gets links too
+    assert not set(again["table_tokens"].values()) & set(tokens.values())
+
+
+def test_a_tables_token_reaches_its_own_tables_rounds_and_nothing_else(
+        client: TestClient, console: Console, party: dict) -> None:
+    game = party["id"]
+    players = dict(enumerate(TABLES, start=1))
+    for table, token in party["table_tokens"].items():
+        mine = int(table)
+        me = bearer(token)
+        before = console.export_log(game)
+        for other in (1, 2, 3):
+            choices = {name: k + 1 for k, name in enumerate(players[other])}
+            urls = [f"/api/games/{game}/tables/{other}/rounds",
+                    f"/api/games/{game}/tables/{other}/rounds/1/amend"]
+            for url in urls:
+                if other == mine:
+                    continue
+                answer = client.post(url, json={"choices": choices}, headers=me)
+                assert answer.status_code == 403, (table, url, answer.text)
+                assert answer.json()["errors"][0]["field"] == "authorization"
+        refused = [
+            client.post(f"/api/games/{game}/undo", headers=me),
+            client.get(f"/api/games/{game}/log.toml", headers=me),
+            client.get(f"/api/games/{game}/state.json", headers=me),
+            client.post(f"/api/games/{game}/rotate", headers=me),
+            client.post(f"/api/games/{game}/players/Ann/rotate", headers=me),
+            client.get(f"/api/games/{game}/me.json", headers=me),
+            client.post(f"/api/games/{game}/orders", json={"guesses": [1]}, headers=me),
+        ]
+        assert [r.status_code for r in refused] == [403] * len(refused), \
+            [(r.url, r.status_code) for r in refused]
+        assert console.export_log(game) == before  # nothing changed
+        # its own table: the next round, then a correction of that (last) round
+        choices = {name: k + 1 for k, name in enumerate(players[mine])}
+        entered = client.post(f"/api/games/{game}/tables/{mine}/rounds",
+                              json={"choices": choices}, headers=me)
+        assert entered.status_code == 201, entered.text
+        last = entered.json()["round"]
+        fixed = {**choices, players[mine][0]: "pass"}
+        amended = client.post(f"/api/games/{game}/tables/{mine}/rounds/{last}/amend",
+                              json={"choices": fixed}, headers=me)
+        assert amended.status_code == 200, amended.text
+        earlier = client.post(f"/api/games/{game}/tables/{mine}/rounds/1/amend",
+                              json={"choices": choices}, headers=me)
+        assert earlier.status_code == 422  # a scorer corrects the table's last round only
+        assert "ask the host" in earlier.json()["errors"][0]["message"]
+    assert client.post(f"/api/games/{game}/tables/1/rounds/1/amend",  # the host may
+                       json={"choices": {"Ann": 1, "Bob": 2, "Cy": 3, "Dee": 4}},
+                       headers=bearer(party["gm_token"])).status_code == 200
+
+
+def test_a_round_entered_meanwhile_is_refused_not_entered_twice(client: TestClient,
+                                                                party: dict) -> None:
+    table_1 = bearer(party["table_tokens"]["1"])
+    url = f"/api/games/{party['id']}/tables/1/rounds"
+    choices = {"Ann": 1, "Bob": 2, "Cy": 2, "Dee": 3}
+    first = client.post(url, json={"choices": choices, "round": 2}, headers=table_1)
+    assert first.status_code == 201 and first.json()["round"] == 2
+    again = client.post(url, json={"choices": choices, "round": 2},
+                        headers=bearer(party["gm_token"]))
+    assert again.status_code == 409
+    assert again.json()["errors"][0]["message"] == (
+        "round 2 of table 1 was entered meanwhile (from another page or device); the table's "
+        "next round is round 3")
+    assert len([r for r in rounds_of(client, party) if r["table"] == 1]) == 2
+
+
+def test_the_scorers_page_shows_its_own_table_and_posts_for_it_alone(
+        client: TestClient, console: Console, party: dict) -> None:
+    link = party["table_links"]["2"].removeprefix("http://testserver")
+    page = client.get(link)
+    assert page.status_code == 200
+    labels = re.findall(r'<label for="t\d-c\d">([^<]+)</label>', page.text)
+    assert labels == TABLES[1]  # table 2's players, no one else's
+    assert not any(name in page.text for name in TABLES[0] + TABLES[2])
+    assert "Round 2 tally: read it back" in page.text and "<legend>Round 3</legend>" in page.text
+    assert party["gm_token"] not in page.text
+    before = console.export_log(party["id"])
+    other = client.post(f"{link}/round", follow_redirects=False, data={
+        "table": "1", "round": "2", "c0": "1", "c1": "2", "c2": "3", "c3": "4"})
+    assert other.status_code == 403 and console.export_log(party["id"]) == before
+    saved = client.post(f"{link}/round", follow_redirects=False, data={
+        "table": "2", "round": "3", "c0": "1", "c1": "2", "c2": "3", "c3": "4"})
+    assert saved.status_code == 303 and saved.headers["location"].startswith(link + "?round=")
+    back = client.get(saved.headers["location"]).text
+    assert "Round 3 tally: read it back" in back and "Eve wins with 1" in back
+    wrong = client.get(link[:-4] + "abcd")
+    assert wrong.status_code == 404 and "This link does not work" in wrong.text
+    assert client.get(f"/console/{party['id']}/gm", headers={
+        "cookie": f"kit_gm={party['table_tokens']['2']}"}).status_code == 403
+
+
+def test_scorer_links_are_redacted_in_the_logs(party: dict) -> None:
+    from kit.console.tokens import redact
+    from kit.web.guard import redact_path
+
+    token = party["table_tokens"]["3"]
+    path = f"/console/{party['id']}/t/{token}"
+    assert redact_path(path + "/round") == f"/console/{party['id']}/t/[redacted]/round"
+    assert token not in redact(f'"POST {path}/round HTTP/1.1" 303')

@@ -35,8 +35,9 @@ from ..web.guard import refuse_wrong_token
 from ..web.http import BodyError, parse_json
 from .addressing import base_url
 from .refusals import Closed, Conflict, NotFound
+from .seats import NotYours, seat_params, shared_seats
 from .service import Console, Created
-from .specs import console_games
+from .specs import console_games, console_of
 from .tokens import SEAT_LINKS
 
 BODY_LIMIT = 64 * 1024
@@ -112,6 +113,15 @@ def _version(body: dict[str, Any]) -> int | None:
 
 async def _gm(request: Request) -> tuple[Console, str]:
     """The console and game id of a GM request: 404 unknown game, 401 no token, 403 wrong."""
+    console, game_id, _ = await _caller(request)
+    return console, game_id
+
+
+async def _caller(request: Request, seats: frozenset[str] = frozenset()
+                  ) -> tuple[Console, str, tuple[str, str] | None]:
+    """The console, game id and seat of a request made with the GM's token (seat None) or
+    with the token of a seat of one of the kinds ``seats``: 404 unknown game, 401 no token,
+    403 any other token."""
     console, game_id = _console(request), request.path_params["id"]
     if not await run_in_threadpool(console.exists, game_id):
         raise ApiError(404, "game", "there is no game with that id")
@@ -119,10 +129,13 @@ async def _gm(request: Request) -> tuple[Console, str]:
     if scheme.lower() != "bearer" or not token.strip():
         raise ApiError(401, "authorization", "give the game master's token: Authorization: "
                        "Bearer <gm_token>")
-    if not await run_in_threadpool(console.authorize, game_id, token.strip()):
-        refuse_wrong_token(request.scope)  # 429 past the guard's limit of wrong tokens
-        raise ApiError(403, "authorization", "that is not this game's game master token")
-    return console, game_id
+    if await run_in_threadpool(console.authorize, game_id, token.strip()):
+        return console, game_id, None
+    seat = await run_in_threadpool(console.seat_of, game_id, token.strip()) if seats else None
+    if seat is not None and seat[0] in seats:
+        return console, game_id, seat
+    refuse_wrong_token(request.scope)  # 429 past the guard's limit of wrong tokens
+    raise ApiError(403, "authorization", "that is not this game's game master token")
 
 
 def _links(request: Request, created: Created) -> dict[str, Any]:
@@ -152,6 +165,9 @@ def handled(endpoint: Handler) -> Handler:
             return JSONResponse(exc.body, exc.status, headers=NO_STORE)
         except NotFound as exc:
             return JSONResponse({"errors": [problem(exc.field, exc.message)]}, 404,
+                                headers=NO_STORE)
+        except NotYours as exc:  # a seat's token on another seat's entry: nothing changed
+            return JSONResponse({"errors": [problem(exc.field, exc.message)]}, 403,
                                 headers=NO_STORE)
         except Closed as exc:  # a turn the game takes no more orders for: nothing changed
             return JSONResponse({"errors": [problem(exc.field, exc.message)]}, 409,
@@ -210,16 +226,21 @@ async def import_game(request: Request) -> Response:
 
 
 def entry_endpoint(path: str) -> Handler:
-    """The endpoint of a game's entry at ``path`` (``ConsoleGame.entries``): the GM's token,
-    the body (JSON, optional for entries that need none), the version seen."""
+    """The endpoint of a game's entry at ``path`` (``ConsoleGame.entries``): the GM's token
+    (or the token of the seat the path names, for an entry a seat posts too: ``seats``), the
+    body (JSON, optional for entries that need none), the version seen."""
+    shared = shared_seats(console_games(), path)
 
     @handled
     async def endpoint(request: Request) -> Response:
         _same_site(request)
-        console, game_id = await _gm(request)
+        console, game_id, seat = await _caller(request, shared)
         body = await read_json(request) if await _has_body(request) else {}
         params = {k: v for k, v in request.path_params.items() if k != "id"}
         kind, status = await run_in_threadpool(console.entry_at, game_id, path)
+        if seat is not None:
+            game = console_of(await run_in_threadpool(console.kind, game_id))
+            params = seat_params(game, kind, seat, params)
         entered = await run_in_threadpool(
             lambda: console.enter(game_id, kind, body, params, version=_version(body)))
         return JSONResponse({**entered.answer, "version": entered.version}, status,

@@ -1,8 +1,8 @@
 """The game-night console's HTML pages (``kit serve``): start, GM link, GM console, public page,
-big-screen standings, report files, a player's own page. This module is the router; the pages
-are ``pages_start``, ``pages_gm``, ``pages_public`` and ``pages_player``, over ``page_kit``
-(none imports back). A game's own pages are its templates (``<package>/console/``), filled
-from its views.
+big-screen standings, report files, a player's own page, a table scorer's page. This module is
+the router; the pages are ``pages_start``, ``pages_gm``, ``pages_public``, ``pages_player`` and
+``pages_scorer``, over ``page_kit`` (none imports back). A game's own pages are its templates
+(``<package>/console/``), filled from its views.
 
 Pages are the site's Jinja2 environment (``kit.web.pages.site_environment``: autoescaped, one
 per language, ``jinja2.ext.i18n``) rendering ``templates/console/``; their language is
@@ -31,6 +31,7 @@ from ..resources import templates_dir
 from . import pages_gm as gm
 from . import pages_player as player
 from . import pages_public as public
+from . import pages_scorer as scorer
 from . import pages_start as start
 from .page_kit import page
 
@@ -59,5 +60,7 @@ def routes() -> list[Route]:
         Route("/console/{id}/p/{token}", page(player.player_page), methods=["GET"]),
         Route("/console/{id}/p/{token}", page(player.player_post), methods=["POST"]),
         Route("/console/{id}/p/{token}/report.txt", page(player.player_text)),
+        Route("/console/{id}/t/{token}", page(scorer.scorer_page), methods=["GET"]),
+        Route("/console/{id}/t/{token}/{action}", page(scorer.scorer_post), methods=["POST"]),
         Route("/console/{id}", page(public.public_page)),
     ]

@@ -120,7 +120,8 @@ def seat_routes() -> list[Route]:
     """The seats' routes: me.json, the entries seats post, and the GM's link rotation."""
     post = ["POST"]
     seat_paths = {(entry.path, kind) for game in console_games().values()
-                  for entry in game.entries for kind in entry.by if kind != "gm"}
+                  for entry in game.entries for kind in entry.by
+                  if kind != "gm" and entry.seat_param is None}  # (else the GM's route's)
     return [
         Route("/api/games/{id}/me.json", me_json, methods=["GET"]),
         Route("/api/games/{id}/rotate", rotate_gm, methods=post),

@@ -16,8 +16,9 @@ import secrets
 TOKEN_BYTES = 32
 ID_BYTES = 9  # 12 URL-safe characters: a game id is public, it only has to be unguessable-ish
 REDACTED = "[redacted]"
-# a seat kind -> its link's path segment: ``/console/ID/p/TOKEN`` is a player's own page
-SEAT_LINKS = {"player": "p"}
+# a seat kind -> its link's path segment: ``/console/ID/p/TOKEN`` is a player's own page,
+# ``/console/ID/t/TOKEN`` a table's scorer's
+SEAT_LINKS = {"player": "p", "table": "t"}
 _SEGMENTS = "|".join(["gm", *SEAT_LINKS.values()])
 _GM_PATH = re.compile(rf"(/console/[^/?#\s]+/(?:{_SEGMENTS})/)[^/?#\s\"]+")
 

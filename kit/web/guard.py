@@ -90,7 +90,8 @@ WRONG_TOKENS = "kit.wrong_tokens"  # the scope key the console finds the counter
 MAX_WRITES = 8  # state-changing requests worked on at once (of the server's 40 threads)
 WRITE_WAIT_S = 5.0  # how long the next one waits for its turn before 503
 RETRY_S = 5
-_GM_SEGMENT = re.compile(r"(/gm/|/console/[^/?#]+/p/)[^/?#]+")  # a GM's or a player's link
+# a GM's, a player's or a table scorer's link
+_GM_SEGMENT = re.compile(r"(/gm/|/console/[^/?#]+/[pt]/)[^/?#]+")
 
 
 class BodyTimeout(Exception):

@@ -27,4 +27,7 @@ CONSOLE = ConsoleGame(
     first_report="results.pdf",
     named_reports=("results.html", "results.pdf"),  # they change with every round
     limits=console_state.log_limits,
+    token_seats=console_state.token_seats,
+    table_page=console_host.table_page,
+    table_forms=console_host.TABLE_FORMS,
 )

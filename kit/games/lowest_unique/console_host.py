@@ -15,6 +15,7 @@ from ...console.views.said import each, line
 from ...errors import KitError
 from ...game import FormRead, GmPage
 from ...i18n import Words
+from .console_start import boards
 from .console_state import AMEND, Party, entered_choices, play
 from .reports import choices_line
 
@@ -199,7 +200,10 @@ def read_table_round(values: Mapping[str, str], seen: Mapping[str, Any], w: Word
     def absorbed(error: KitError, words: Words) -> None:
         absorb(form, error, names, words)
 
-    return FormRead("round", {"choices": form.choices}, params={"table": number}, form=form,
+    body: dict[str, Any] = {"choices": form.choices}
+    if values.get("round", "").isdigit():  # the round the form is for: refused once entered
+        body["round"] = int(values["round"])
+    return FormRead("round", body, params={"table": number}, form=form,
                     values=values, ok=lambda: form.ok, done=f"round={number}#table-{number}",
                     sent=_sent(form, w), absorb=absorbed, sound=_sound(form, names))
 
@@ -246,3 +250,25 @@ def read_table_amend(values: Mapping[str, str], seen: Mapping[str, Any], w: Word
 
 
 FORMS = {"round": read_table_round, AMEND: read_table_amend}
+
+
+def table_page(seen: Mapping[str, Any], table: str, w: Words, query: Mapping[str, str],
+               posted: FormRead | None = None) -> GmPage:
+    """A table's scorer's page: the host's page reduced to that table (its last tally, its
+    next round, a correction of its last round) and the table's standings."""
+    number = int(table)
+    fixing = (posted.params.get("round") if posted is not None and posted.kind == AMEND
+              else (_corrected(query) or (0, 0))[1] if "amend" in query else None)
+    if fixing is not None:
+        made = amend_context(seen, w, number, int(fixing or 0), posted)
+        if made is not None:
+            return GmPage("amend.html", {**made, "back_text": w.gettext("Back to your table")})
+    page = gm_page(seen, w, query, posted if posted is not None and posted.kind != AMEND
+                   else None)
+    card = next(t for t in page.context["tables"] if t["number"] == number)
+    board = next(b for b in boards(seen) if b["table"] == number)
+    return GmPage("scorer.html", {"state": seen, "notice": page.context["notice"], "t": card,
+                                  "board": board, "rounds": page.context["rounds"]})
+
+
+TABLE_FORMS = FORMS

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ...console.refusals import Closed
 from ...errors import ConfigError, KitError, Msg, Problems
 from ...game import EntryKind, View, match_names, name_problem, to_json
 from ...i18n import N_
@@ -147,10 +148,27 @@ def _table(state: Party, params: Mapping[str, Any]) -> int:
     return table
 
 
+def token_seats(facts: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """Every table gets a scorer's link: it enters and corrects that table's rounds."""
+    return [("table", str(n)) for n in range(1, len(facts["tables"]) + 1)]
+
+
 def _round(state: Party, body: Mapping[str, Any], params: Mapping[str, Any]) -> dict[str, Any]:
+    """The table's next round; ``"round"`` in the body, when given, is the round the sender
+    means, refused (409) once it has been entered meanwhile from another page or device."""
     table = _table(state, params)
+    meant, number = body.get("round"), state.played(table) + 1
+    if meant is not None and meant != number:
+        if isinstance(meant, int) and not isinstance(meant, bool) and 1 <= meant < number:
+            raise Closed("round", Msg(N_(
+                "round %(round)s of table %(table)s was entered meanwhile (from another page "
+                "or device); the table's next round is round %(next)s"),
+                round=meant, table=table, next=number))
+        raise Problems([ConfigError("round", Msg(N_(
+            "the next round of table %(table)s is round %(next)s; got %(got)s"), table=table,
+            next=number, got=str(meant)))])
     named = match_names(body.get("choices"), state.tables[table - 1], "choices")
-    return {"table": table, "round": state.played(table) + 1, "choices": named}
+    return {"table": table, "round": number, "choices": named}
 
 
 def entered_choices(state: Party, table: int, number: int) -> dict[str, Any] | None:
@@ -224,10 +242,11 @@ def _amend_answer(before: Party, after: Party, payload: Mapping[str, Any],
 AMEND = "amend"
 ENTRIES = (
     EntryKind("round", "tables/{table:int}/rounds", _round, _round_answer, undoable=True,
+              by=("gm", "table"), seat_param="table",
               said=lambda p: Msg(N_("table %(table)s, round %(round)s: choices entered"),
                                  table=p["table"], round=p["round"])),
     EntryKind(AMEND, "tables/{table:int}/rounds/{round:int}/amend", _amend, _amend_answer,
-              status=200, undoable=True,
+              status=200, undoable=True, by=("gm", "table"), seat_param="table",
               said=lambda p: Msg(N_("table %(table)s, round %(round)s: choices corrected"),
                                  table=p["table"], round=p["round"])),
 )
