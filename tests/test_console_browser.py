@@ -350,8 +350,8 @@ def test_problems_shown_at_once_beside_their_boxes(page: Page, base_url: str):
     page.click("#grid button[type=submit]")
     assert page.title().startswith("Error:")
     rows = page.locator("#grid-problems li").all_inner_texts()
-    assert rows == ["Ann: Guess 1: x is not a whole number.",
-                    "Bob: Guess 2: 1o is not a whole number.",
+    assert rows == ["Ann: Guess 1: “x” is not a whole number.",
+                    "Bob: Guess 2: “1o” is not a whole number.",
                     "Cy: List ticked, but no numbers in it: fill the list, or untick it."]
     assert page.get_attribute("#g0_1", "aria-invalid") == "true"
     assert page.get_attribute("#g1_2", "aria-invalid") == "true"

@@ -94,8 +94,8 @@ def test_grid_reads_only_changed_rows_and_every_problem():
               "g2_1": "7", "g2_2": "", "g2_3": "9", "g2_4": "11",  # Cy: a blank, an extra
               "t3": "1", "l3_0": "12", "l3_2": "x"}  # Dee: a list with a bad number
     grid = read_grid(values, PLAYERS, allowance, current, W)
-    assert grid.orders == {"Bob": None, "Cy": [7, 9, 11]}
-    assert grid.rows == {3: ["x for Cy is not a whole number."]}
+    assert grid.orders == {"Bob": None, "Cy": [7, "", 9, 11]}  # the blank keeps its place
+    assert grid.rows == {3: ["“x” for Cy is not a whole number."]}
     assert grid.boxes == {"l3_2"}
     emptied = read_grid({"g0_1": "", "g0_2": ""}, PLAYERS, allowance, current, W)
     assert emptied.rows[0][0].startswith("The row was emptied")

@@ -73,7 +73,7 @@ def _read_list(grid: Grid, values: Mapping[str, str], i: int, players: Sequence[
         number = _number(text)
         if number is None:
             grid.add(i, w.gettext("%(value)s for %(name)s is not a whole number.",
-                                  value=text[:12], name=other), f"l{i}_{j}")
+                                  value=w.quote(text[:12]), name=other), f"l{i}_{j}")
         else:
             entries[other] = number
     if not entries and i not in grid.rows:
@@ -99,7 +99,7 @@ def _read_guesses(grid: Grid, values: Mapping[str, str], i: int, boxes: int,
         number = _number(text)
         if number is None:
             grid.add(i, w.gettext("Guess %(k)s: %(value)s is not a whole number.", k=k,
-                                  value=text[:12]), f"g{i}_{k}")
+                                  value=w.quote(text[:12])), f"g{i}_{k}")
         guesses.append(rules.BLANK if number is None else number)
     while guesses and guesses[-1] == rules.BLANK:
         guesses.pop()
