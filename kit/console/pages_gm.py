@@ -19,6 +19,7 @@ from ..errors import KitError
 from ..game import FormRead
 from ..i18n import N_, Words, words
 from ..web.guard import refuse_wrong_token
+from .addressing import base_url
 from .page_kit import (
     PageProblem,
     call,
@@ -68,7 +69,10 @@ def _common(request: Request, game_id: str, w: Words) -> dict[str, Any]:
             "csrf": guard.csrf_token(game_id, guard.gm_token(request)),
             "notice": next((w.gettext(m) for k, m in NOTICES.items() if k in q), ""),
             "new": q.get("new") == "1", "action": f"/console/{game_id}/gm/",
-            "gm_url": f"/console/{game_id}/gm"}
+            "gm_url": f"/console/{game_id}/gm",
+            # where the GM makes the players' links, and the address they carry
+            "seat_links": {"action": f"/console/{game_id}/gm/links",
+                           "address": base_url(request)}}
 
 
 async def _page(request: Request, state: GameState, status: int = 200,
@@ -103,7 +107,7 @@ async def gm_action(request: Request) -> Response:
         raise PageProblem(404, N_("Not found"), N_("There is no page here."))
     w = words(language(request)["lang"])
     posted = reader(values, state.seen(), w) if reader is not None else None
-    seen_version = _version(values)
+    seen_version = _seen(state, _version(values))
     if seen_version is not None and seen_version != state.version:
         # checked before the form is read against entries it never saw
         missed = [what for version, what in state.journal if version > seen_version]
@@ -116,6 +120,19 @@ async def gm_action(request: Request) -> Response:
     except Conflict as conflict:
         return stale_page(request, game_id, conflict, posted.sent if posted is not None else [],
                           _again(posted, values))
+
+
+def _seen(state: GameState, version: int | None) -> int | None:
+    """The version a GM form is checked against: entries that only the players' own links
+    made since the page was loaded (their own rows) do not make it stale."""
+    if version is None or version >= state.version:
+        return version
+    game = console_of(state.kind)
+    since = [e for e in state.entries if e["version"] > version]
+    if all((entry := game.entry(e["kind"])) is not None and "gm" not in entry.by
+           for e in since):
+        return None
+    return version
 
 
 async def _undo(request: Request, state: GameState, version: int | None) -> Response:

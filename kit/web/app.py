@@ -405,7 +405,8 @@ def create_app(*, workers: int = 2, queue: int | None = None, cache_mb: int = 25
                store: RenderCache | None = None, database: str | None = None,
                console: object | None = None, allowed_hosts: Sequence[str] | None = None,
                forwarded_allow_ips: Sequence[str] = (), per_client: int | None = None,
-               mail: MailSetup | None = None) -> Starlette:
+               mail: MailSetup | None = None, public_url: str | None = None,
+               listen_host: str | None = None) -> Starlette:
     """The ASGI app. ``executor='thread'`` renders in this process (tests); 'process' in workers.
 
     ``store`` is the persistent render cache (default: ``kit.cache.default_cache()``);
@@ -446,6 +447,8 @@ def create_app(*, workers: int = 2, queue: int | None = None, cache_mb: int = 25
     app.state.mail = None if mail is None else SenderThread(
         Sender(app.state.console.store.engine, mail.server, mail.mail_from))
     app.state.css, app.state.icon = site_css(), site_icon()
+    # the address the links a game hands out carry (kit.console.addressing)
+    app.state.public_url, app.state.listen_host = public_url, listen_host
     return app
 
 
@@ -492,7 +495,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 2, queue: in
           cache_mb: int = 256, prewarm: bool = True, games: Iterable[str] | None = None,
           players: Iterable[int] | None = None, papers: Iterable[str] | None = None,
           database: str | None = None, allowed_hosts: Iterable[str] = (),
-          forwarded_allow_ips: Iterable[str] = (), mail: MailSetup | None = None) -> None:
+          forwarded_allow_ips: Iterable[str] = (), mail: MailSetup | None = None,
+          public_url: str | None = None) -> None:
     """Run the app under Hypercorn until interrupted; the render workers stop with it.
 
     Hypercorn, not uvicorn: uvicorn (0.54) arms its only timeout after a first answer, so a
@@ -510,7 +514,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 2, queue: in
     os.umask(0o077)
     app = create_app(workers=workers, queue=queue, cache_mb=cache_mb, prewarm=prewarm,
                      games=games, players=players, papers=papers, database=database,
-                     allowed_hosts=hosts, forwarded_allow_ips=proxies, mail=mail)
+                     allowed_hosts=hosts, forwarded_allow_ips=proxies, mail=mail,
+                     public_url=public_url, listen_host=host)
     listener = listen(host, port, proxies=TrustedProxies(proxies))
     open_files_limit()
     close_when_clients_leave()

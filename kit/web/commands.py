@@ -16,6 +16,7 @@ import os
 import re
 import sys
 import time
+from urllib.parse import urlsplit
 
 from ..errors import ConfigError
 from ..helptext import DOCS, epilog
@@ -119,6 +120,10 @@ def _add_serve(sub: argparse._SubParsersAction) -> None:
                        help="reverse proxies trusted to name the client in X-Forwarded-For "
                        "(addresses or networks, e.g. 127.0.0.1 or 10.0.0.0/8; default: none, "
                        "the client is the connection's peer)")
+    serve.add_argument("--public-url", default=None, metavar="URL",
+                       help="the address players reach this server by, for the links and "
+                       "codes a game hands out (behind a proxy: https://games.example.org); "
+                       "default: the address the game master's request came in on")
     serve.add_argument("--cache-mb", default="256", metavar="MB",
                        help="memory for built kits, least recently used dropped first "
                        f"({CACHE_MB.lo} to {CACHE_MB.hi}; default: 256)")
@@ -164,6 +169,18 @@ def run_site(args: argparse.Namespace) -> int:
     return 0
 
 
+def _public_url(given: str | None) -> str | None:
+    """``--public-url``: http or https, a host, no path, query or fragment."""
+    if given is None:
+        return None
+    parts = urlsplit(given)
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.path not in (
+            "", "/") or parts.query or parts.fragment or parts.username:
+        raise ConfigError("public_url", "must be an address like https://games.example.org or "
+                          f"http://192.168.1.20:8000 (http or https, no path); got {given!r}")
+    return f"{parts.scheme}://{parts.netloc}"
+
+
 def run_serve(args: argparse.Namespace) -> int:
     port = whole(PORT, "port", args.port)
     workers = whole(WORKERS, "workers", args.workers)
@@ -181,6 +198,9 @@ def run_serve(args: argparse.Namespace) -> int:
         except ValueError:
             raise ConfigError("forwarded_allow_ips", "must be IP addresses or networks; got "
                               f"{entry!r}") from None
+    public_url = _public_url(args.public_url)
+    if public_url is not None:
+        hosts.append(urlsplit(public_url).hostname or "")
     mail = mail_setup(args)
     if mail is not None:
         check_server(mail)  # a wrong address or password: an error now, not at the first publish
@@ -193,7 +213,7 @@ def run_serve(args: argparse.Namespace) -> int:
     serve(host=args.host, port=port, workers=workers, queue=queue, cache_mb=cache_mb,
           prewarm=args.prewarm, games=args.games, players=args.players, papers=args.paper,
           database=args.database, allowed_hosts=hosts, forwarded_allow_ips=proxies,
-          mail=mail)
+          mail=mail, public_url=public_url)
     return 0
 
 

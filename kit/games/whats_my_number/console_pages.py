@@ -14,12 +14,17 @@ from ...errors import KitError
 from ...game import FormRead, GmPage
 from ...i18n import N_, Words, words
 from . import rules
+from .console_gm_players import FORMS as PLAYER_FORMS
+from .console_gm_players import context as players_context
 from .console_grid import Grid, absorb, grid_rows, read_grid, typed_rows
 from .console_state import NO_ORDERS
 from .console_turns import open_turn, published_reports
 from .snapshot import NEXT_TURN
 
 NOTICES = {"published": N_("Turn %(turn)s is published: its report is below."),
+           "closed": N_("Turn %(turn)s is closed: the players’ pages take no more changes."),
+           "reopened": N_("Turn %(turn)s is open again to the players."),
+           "deadline": N_("The deadline of turn %(turn)s is saved."),
            "amended": N_("Turn %(turn)s was amended; its erratum is in the reports.")}
 
 
@@ -81,7 +86,8 @@ def gm_page(seen: Mapping[str, Any], w: Words, query: Mapping[str, str],
         "general": grid.general if grid else [], "problems": _problems(grid),
         "secrets": dict(seen.get("secrets", {})), "amend_turns": list(range(1, published + 1)),
         "print_turn": print_turn(published, w) if published else None,
-        "just_published": query.get("published", "") == str(published) and published > 0})
+        "just_published": query.get("published", "") == str(published) and published > 0,
+        **players_context(seen, w)})
 
 
 def amend_context(seen: Mapping[str, Any], number: int, w: Words, posted: FormRead | None,
@@ -181,7 +187,7 @@ def read_amend(values: Mapping[str, str], seen: Mapping[str, Any], w: Words) -> 
                       body={"confirm": values.get("confirm") == "1"})
 
 
-FORMS = {"turn": read_orders, "publish": read_publish, "amend": read_amend}
+FORMS = {"turn": read_orders, "publish": read_publish, "amend": read_amend, **PLAYER_FORMS}
 
 
 def _cell(value: object, w: Words) -> str:

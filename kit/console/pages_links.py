@@ -1,0 +1,74 @@
+"""The game master's new links: ``POST /console/{id}/gm/links`` (GM cookie, CSRF token, same
+origin) with ``seat`` = ``player:NAME`` (that player's), ``players`` (every player's, to
+hand out) or ``gm`` (the game master's own). Each old link stops at once; the new ones are
+shown once, on the answer itself (never in an address: a redirect would put them in one), at
+the address ``addressing.base_url`` gives. A new GM link also becomes this browser's cookie.
+"""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from ..i18n import N_, words
+from .addressing import base_url
+from .page_kit import PageProblem, call, console, gm_post, language, render
+from .tokens import SEAT_LINKS, new_token, token_hash
+from .views import guard
+
+COOKIE_DAYS = 120
+
+
+def _rotate(service, game_id: str, seats: list[tuple[str, str]]) -> dict[tuple[str, str], str]:
+    """New tokens for ``seats`` (the old ones stop): seat -> token."""
+    made = {}
+    for seat in seats:
+        token = new_token()
+        if not service.store.set_seat_hash(game_id, seat, token_hash(token)):
+            raise PageProblem(404, N_("Not found"), N_("There is no such player."))
+        made[seat] = token
+    return made
+
+
+def _seats(service, game_id: str, wanted: str) -> list[tuple[str, str]]:
+    """The seats ``wanted`` names: one player's, or every seat the game gives a link."""
+    loaded = service.load(game_id)
+    named = loaded.game.token_seats
+    seats = list(named(loaded.facts)) if named else []
+    if wanted == "players":
+        return [s for s in seats if s[0] == "player"]
+    kind, _, name = wanted.partition(":")
+    return [s for s in seats if s == (kind, name)]
+
+
+async def new_links(request: Request) -> Response:
+    """Make the links the post asks for and show them once."""
+    game_id, values = await gm_post(request)
+    service = console(request)
+    wanted = values.get("seat", "")
+    w = words(language(request)["lang"])
+    base = base_url(request)
+    back = f"/console/{game_id}/gm{language(request)['keep']}"
+    if wanted == "gm":
+        token = new_token()
+        await call(service.store.set_gm_hash, game_id, token_hash(token))
+        link = f"{base}/console/{game_id}/gm/{token}"
+        response = render(request, "console/links.html", links=[
+            {"label": w.gettext("Game master link (keep it secret)"), "href": link}],
+            heading=w.gettext("Your new game master link"), back=back, address="")
+        response.set_cookie(guard.COOKIE, token, path=guard.cookie_path(game_id),
+                            httponly=True, samesite="strict",
+                            secure=request.url.scheme == "https",
+                            max_age=60 * 60 * 24 * COOKIE_DAYS)
+        return response
+    seats = await call(_seats, service, game_id, wanted)
+    if not seats:
+        raise PageProblem(404, N_("Not found"), N_("There is no such player."))
+    made = await call(_rotate, service, game_id, seats)
+    links = [{"label": name, "href": f"{base}/console/{game_id}/{SEAT_LINKS[k]}/{token}"}
+             for (k, name), token in made.items()]
+    heading = w.gettext("A new link for %(name)s", name=links[0]["label"]) if len(links) == 1 \
+        else w.ngettext("New link for %(num)s player", "New links for %(num)s players",
+                        len(links))
+    return render(request, "console/links.html", links=links, heading=heading, back=back,
+                  address=base)
