@@ -118,8 +118,9 @@ def test_no_page_holds_another_players_secret_or_guesses(client: TestClient,
     send(client, {**game}, "Ann", {"turn": "2", "g1": "47"})  # unpublished, Ann's own
     for player in PLAYERS:
         page = client.get(page_of(game, player)).text
-        own_text = client.get(page_of(game, player) + "/report.txt").text
-        seen = text(page)
+        own_text = re.sub(r"\b\d\d:\d\d\b", "",
+                          client.get(page_of(game, player) + "/report.txt").text)
+        seen = re.sub(r"\b\d\d:\d\d\b", "", text(page))  # "Received at 18:29": a time
         assert f"{player} · turn 1 · private" in seen.replace("\u2068", "").replace("\u2069", "")
         for other in PLAYERS:
             if other == player:
