@@ -308,7 +308,7 @@ def big_game(client: httpx.Client, console, players: int, turns: int, gets: int 
     public = [timed(lambda: client.get(f"/api/games/{made.id}/public.json",
                                        timeout=TIMEOUT_S).raise_for_status())
               for _ in range(gets)]
-    return {"import_s": round(imported, 2),
+    return {"id": made.id, "import_s": round(imported, 2),
             "gm_page_first_ms": None if first is None else round(first * 1000, 1),
             "gm_page_ms": ms_or_timeout(warm), "entry_ms": ms_or_timeout(entries),
             "public_json_ms": ms_or_timeout(public)}
@@ -337,12 +337,19 @@ def big(database: str | None, folder: Path, gets: int) -> dict[str, object]:
                                           "ms": round((time.perf_counter() - start) * 1000, 1)}
         result["server_peak_rss_mb"] = peak_rss_mb(proc.pid)
     finally:
-        console.close()
         proc.terminate()
         try:
             proc.wait(20)
         except subprocess.TimeoutExpired:
             proc.kill()
+    try:  # the console's own share of an entry, with no render running beside it
+        game_id = result["game_100x200"]["id"]  # type: ignore[index]
+        took = [timed(lambda n=n: console.enter(game_id, "orders",
+                                                {"orders": {"P001": [7, 10 + n]}}))
+                for n in range(gets)]
+        result["in_process_entry_100x200_ms"] = ms_or_timeout(took)
+    finally:
+        console.close()
     return result
 
 
