@@ -11,7 +11,10 @@ would be a free guess) and never another player's orders.
 from __future__ import annotations
 
 import copy
+import json
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
@@ -25,6 +28,9 @@ from .console_limits import check_orders
 from .console_state import PRIVATE_FILES, Turns, handed_out, play, shared
 from .slips import slip_lines
 
+KEPT = 512  # handed-out games and slips kept (a publish or an amendment makes new ones)
+_KEPT: OrderedDict[Any, Any] = OrderedDict()
+_LOCK = threading.Lock()
 MAX_GUESSES = 40  # a player's post: more than any allowance (2 + the players found last turn)
 BODY_KEYS = frozenset({"guesses", "list", "turn", "version"})
 DEADLINE_MAX = 40
@@ -37,9 +43,37 @@ def stamp(at: float | None) -> str | None:
     return datetime.fromtimestamp(float(at), UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+def _kept(key: Any, make: Any) -> Any:
+    """``make()``, kept by ``key``: what the handed-out turns give changes only on a publish or
+    an amendment, not with each player's post (the views themselves are kept per version)."""
+    with _LOCK:
+        if key in _KEPT:
+            _KEPT.move_to_end(key)
+            return _KEPT[key]
+    value = make()
+    with _LOCK:
+        _KEPT[key] = value
+        while len(_KEPT) > KEPT:
+            _KEPT.popitem(last=False)
+    return value
+
+
+def handed(state: Turns) -> tuple[dict[str, Any], str, rules.GameResult, rules.GameLog]:
+    """The handed-out log, its key, the game it plays and the log parsed."""
+    data = handed_out(state)
+    key = json.dumps(data, sort_keys=True, default=str)
+
+    def make() -> tuple[rules.GameResult, rules.GameLog]:
+        return play(data), rules.parse_game_log({k: v for k, v in data.items()
+                                                 if k != "published"})
+
+    result, log = _kept(key, make)
+    return data, key, result, log
+
+
 def won(state: Turns) -> bool:
     """Whether a handed-out turn was won (no more orders go anywhere)."""
-    return bool(play(handed_out(state)).winners)
+    return bool(handed(state)[2].winners)
 
 
 def _still_open(state: Turns, body: Mapping[str, Any]) -> None:
@@ -113,8 +147,7 @@ def sent_payload(state: Turns, body: Mapping[str, Any], params: Mapping[str, Any
 
 def forecast(state: Turns, player: str) -> tuple[int | None, list[rules.Ruling]]:
     """The player's allowance this turn and the rulings their orders as received will get."""
-    data = handed_out(state)
-    before = play(data)
+    data, _, before, _ = handed(state)
     if before.winners:
         return None, []
     allowance = int(dict(before.next_allowance).get(player, rules.BASE_GUESSES))
@@ -228,29 +261,31 @@ def player_view(state: Turns, facts: Mapping[str, Any], player: str) -> View:
     per handed-out turn (never another's orders, never an answer to an open turn)."""
     if player not in state.players:
         raise Problems([ConfigError("player", Msg(N_("there is no such player")))])
-    data = handed_out(state)
-    result = play(data)
-    log = rules.parse_game_log({k: v for k, v in data.items() if k != "published"})
-    mine = own_part(state, player, log, list(result.turns[: state.published]),
-                    words(str(facts.get("lang", "en"))))
+    data, key, result, log = handed(state)
+    lang = str(facts.get("lang", "en"))
+    mine = own_part(state, player, log, list(result.turns[: state.published]), words(lang),
+                    key)
     secret = dict(state.log.get("secrets", {})).get(player)
-    return View({**shared(state, facts, result), "secret": secret, **mine,
-                 "published": state.published}, data, PRIVATE_FILES)
+    common = _kept((key, "shared", lang, tuple(state.amended)),
+                   lambda: shared(state, facts, result))
+    return View({**common, "secret": secret, **mine, "published": state.published}, data,
+                PRIVATE_FILES)
 
 
 def own_part(state: Turns, player: str, log: rules.GameLog,
-             published: list[rules.TurnReport], words: Words) -> dict[str, Any]:
+             published: list[rules.TurnReport], words: Words, key: str) -> dict[str, Any]:
     """What the player's view adds of their own: the open turn, and a slip per published
-    turn (their orders, rulings and the slip's text)."""
+    turn (their orders, rulings and the slip's text; kept by the handed-out log's ``key``)."""
     lo, hi = log.range
     allowance, rulings = forecast(state, player)
     turn = state.open_turn
     order = state.orders(turn).get(player) if allowance is not None else None
     mark = state.entered.get(player) if order is not None else None
-    slips = [{"turn": t.number, "orders": to_json(state.orders(t.number).get(player)),
-              "rulings": [to_json(r) for r in t.rulings if r.player == player],
-              "text": "\n".join(text for text, _ in slip_lines(log, t, player, words))}
-             for t in published]
+    slips = _kept((key, "slips", player, words.lang), lambda: [
+        {"turn": t.number, "orders": to_json(state.orders(t.number).get(player)),
+         "rulings": [to_json(r) for r in t.rulings if r.player == player],
+         "text": "\n".join(text for text, _ in slip_lines(log, t, player, words))}
+        for t in published])
     return {"player": player, "turn": turn if allowance is not None else None,
             "allowance": allowance, "orders": to_json(order),
             "rulings": rulings_json(rulings, lo, hi),
