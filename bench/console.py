@@ -14,6 +14,8 @@ Starts ``python -m kit serve`` on 127.0.0.1 on a free port with a temporary SQLi
   players     20 players of one game posting their orders at once (threads, 3 posts
               each, the last one replacing the first): errors must be 0
   healthz     GET /healthz: what any request costs over this server and transport
+  --night     a 36-player, 30-turn night instead (``bench/night.py``): public.json, the
+              standings, the public page, report.txt, 12 standings screens polling
   in_process  the same turn and public view through ``Console`` directly (no HTTP): the
               console's own share of each figure
 
@@ -365,7 +367,7 @@ def postgres_cluster():  # noqa: ANN201
 
 def start_server(database: str, cache: Path) -> tuple[subprocess.Popen, str]:
     port = free_port()
-    env = {**os.environ, "KIT_CACHE_DIR": str(cache)}
+    env = {**os.environ, "KIT_CACHE_DIR": str(cache), "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen([sys.executable, "-m", "kit", "serve", "--host", HOST, "--port",
                              str(port), "--database", database, "--workers", "1",
                              "--no-prewarm", "--games", "lowest-unique", "--players", "3",
@@ -394,9 +396,15 @@ def main() -> int:
                         "games and the 9,000-guess row instead")
     parser.add_argument("--postgres", action="store_true", help="with --big: on a throwaway "
                         "PostgreSQL cluster")
+    parser.add_argument("--night", action="store_true", help="the 36-player, 30-turn night "
+                        "instead (bench/night.py): public answers, 12 standings screens polling")
+    parser.add_argument("--poll-seconds", type=float, default=60.0,
+                        help="with --night: how long the 12 standings screens poll")
     args = parser.parse_args()
     if args.big:
         return run_big(args)
+    if args.night:
+        return run_night(args)
     with tempfile.TemporaryDirectory(prefix="kit-console-bench-") as folder:
         database = args.database or str(Path(folder) / "console.sqlite3")
         proc, base = start_server(database, Path(folder) / "cache")
@@ -450,6 +458,27 @@ def run_big(args: argparse.Namespace) -> int:
             cluster.stop()
     result["database"] = "postgresql" if args.postgres else (
         "sqlite" if args.database is None else "given URL")
+    print(json.dumps(result, indent=2))
+    return 0
+
+
+def run_night(args: argparse.Namespace) -> int:
+    """``--night``: print the figures (targets: public.json and standings p95 <= 50 ms warm,
+    the public page <= 300 ms, another client's page p95 <= 300 ms while 12 screens poll)."""
+    from night import big_night
+
+    with tempfile.TemporaryDirectory(prefix="kit-console-bench-") as folder:
+        database = args.database or str(Path(folder) / "console.sqlite3")
+        proc, base = start_server(database, Path(folder) / "cache")
+        try:
+            result = big_night(base, args.turns, max(10, args.gets // 10), args.poll_seconds)
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+    result["database"] = "sqlite" if args.database is None else "given URL"
     print(json.dumps(result, indent=2))
     return 0
 

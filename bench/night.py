@@ -1,0 +1,93 @@
+"""A big night at the console, against a live ``kit serve`` on loopback (``bench/console.py
+--night`` runs it; its server and helpers are that script's).
+
+A 36-player, 30-turn What's My Number? game entered and published through the API, then:
+``public.json``, the big-screen standings and the public page (first view, then warm),
+``report.txt``; then 12 standings screens polling as their page's script does (the address its
+script fetches, every 2 s, sending back the ETag it got) for ``--poll-seconds``, while another
+client reads another game's public page every 0.25 s.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+
+import httpx
+from console import ms, party, timed_gets
+
+BIG = [f"B{n:02d}" for n in range(1, 37)]
+
+
+def night_game(client: httpx.Client, turns: int) -> str:
+    """A 36-player game, ``turns`` turns of two guesses each entered and published."""
+    made = client.post("/api/games", json={
+        "game": "whats-my-number", "players": BIG, "range": "1-400",
+        "secrets": {p: 40 + 10 * i for i, p in enumerate(BIG)}})
+    made.raise_for_status()
+    game = made.json()
+    gm = {"Authorization": f"Bearer {game['gm_token']}"}
+    for turn in range(1, turns + 1):
+        guesses = {p: [1 + (turn * 13 + i * 3) % 39, 1 + (turn * 29 + i * 5) % 39]
+                   for i, p in enumerate(BIG)}
+        client.post(f"/api/games/{game['id']}/turns", json={"orders": guesses},
+                    headers=gm).raise_for_status()
+        client.post(f"/api/games/{game['id']}/turns/{turn}/publish",
+                    headers=gm).raise_for_status()
+    return game["id"]
+
+
+def poller(base: str, game: str, until: float, samples: list[float]) -> None:
+    """One standings screen: what its page's script fetches (the first ``fetch("...")`` of
+    the page), every 2 s, with the page's own conditional fetch when the browser would."""
+    with httpx.Client(base_url=base, timeout=120) as client:
+        page = client.get(f"/console/{game}/standings")
+        page.raise_for_status()
+        found = re.search(r'fetch\("([^"]+)"', page.text)
+        url = found.group(1) if found else f"/console/{game}/standings"
+        tag = ""
+        while time.monotonic() < until:
+            start = time.perf_counter()
+            answer = client.get(url, headers={"if-none-match": tag} if tag else {})
+            tag = answer.headers.get("etag", "")
+            samples.append(time.perf_counter() - start)
+            time.sleep(max(0.0, 2.0 - (time.perf_counter() - start)))
+
+
+def big_night(base: str, turns: int, gets: int, seconds: float) -> dict[str, object]:
+    """The 36-player game's public answers, then 12 screens polling while another client
+    reads another game's public page."""
+    with httpx.Client(base_url=base, timeout=300) as client:
+        start = time.perf_counter()
+        game = night_game(client, turns)
+        made = time.perf_counter() - start
+        first = timed_gets(client, f"/console/{game}", 1)
+        result: dict[str, object] = {
+            "players": len(BIG), "turns": turns, "setup_s": round(made, 1),
+            "public_json_bytes": len(client.get(f"/api/games/{game}/public.json").content),
+            "public_page_first_ms": ms(first),
+            "public_page_warm_ms": ms(timed_gets(client, f"/console/{game}", gets)),
+            "public_json_warm_ms": ms(timed_gets(client, f"/api/games/{game}/public.json",
+                                                 gets)),
+            "standings_warm_ms": ms(timed_gets(client, f"/console/{game}/standings", gets)),
+            "report_txt_ms": ms(timed_gets(client, f"/console/{game}/files/report.txt",
+                                           max(3, gets // 10)))}
+        other = party(client, 2)
+        client.get(f"/console/{other}").raise_for_status()
+    polls: list[float] = []
+    until = time.monotonic() + seconds
+    screens = [threading.Thread(target=poller, args=(base, game, until, polls))
+               for _ in range(12)]
+    for screen in screens:
+        screen.start()
+    victim = []
+    with httpx.Client(base_url=base, timeout=120) as client:
+        while time.monotonic() < until:
+            victim.extend(timed_gets(client, f"/console/{other}", 1))
+            time.sleep(0.25)
+    for screen in screens:
+        screen.join(180)
+    result.update({"poll_ms": ms(polls) if polls else None,
+                   "other_page_while_polled_ms": ms(victim)})
+    return result
