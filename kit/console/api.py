@@ -13,6 +13,8 @@
   rotation are ``kit.console.players``
 - ``GET /api/games/{id}/log.toml`` (GM), ``GET /api/games/{id}/state.json`` (GM: the game
   master's view and the journal), ``GET /api/games/{id}/public.json`` (anyone: the public view)
+  and ``GET /api/games/{id}/version.json`` (anyone: ``{"version"}``, the public version alone);
+  both carry an ETag and answer 304 to a request whose ``If-None-Match`` holds it
 
 GM calls need ``Authorization: Bearer <gm_token>``: 401 without, 403 wrong (nothing changes);
 404 an unknown game; 422 ``{"errors": [every problem]}``; 409 a stale ``version`` with
@@ -39,9 +41,11 @@ from .seats import NotYours, seat_params, shared_seats
 from .service import Console, Created
 from .specs import console_games, console_of
 from .tokens import SEAT_LINKS
+from .views_cache import conditional
 
 BODY_LIMIT = 64 * 1024
 NO_STORE = {"cache-control": "no-store"}
+JSON = "application/json"
 
 
 class ApiError(Exception):
@@ -281,8 +285,16 @@ async def state_json(request: Request) -> Response:
 
 @handled
 async def public_json(request: Request) -> Response:
-    state = await run_in_threadpool(_console(request).public_state, request.path_params["id"])
-    return JSONResponse(state, headers=NO_STORE)
+    """The public view (a 304 when the request holds its ETag)."""
+    made = await run_in_threadpool(_console(request).public_json, request.path_params["id"])
+    return conditional(request, made.etag, lambda: Response(made.body, media_type=JSON))
+
+
+@handled
+async def version_json(request: Request) -> Response:
+    """The public version alone, for a screen that fetches the rest only when it moved."""
+    made = await run_in_threadpool(_console(request).version_json, request.path_params["id"])
+    return conditional(request, made.etag, lambda: Response(made.body, media_type=JSON))
 
 
 def api_routes() -> list[Route]:
@@ -297,6 +309,7 @@ def api_routes() -> list[Route]:
         Route("/api/games/{id}/log.toml", log_toml, methods=["GET"]),
         Route("/api/games/{id}/state.json", state_json, methods=["GET"]),
         Route("/api/games/{id}/public.json", public_json, methods=["GET"]),
+        Route("/api/games/{id}/version.json", version_json, methods=["GET"]),
         *(Route(f"/api/games/{{id}}/{path}", entry_endpoint(path), methods=post)
           for path in paths),
     ]

@@ -10,8 +10,7 @@ import json
 import os
 import re
 import shutil
-from collections.abc import Callable, Mapping, Sequence
-from functools import partial
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -66,57 +65,63 @@ def published_record(game_row: GameRow, rows: Sequence[Row]) -> dict[str, Any]:
 TURN_FILE = re.compile(r"(?:slips-)?turn-([1-9][0-9]{0,3})\.(?:pdf|html)")
 
 
-def _made(target: Path, game: Path, write: Callable[[Path, str], object],
-          seed: Callable[[Path], None] | None = None) -> None:
-    """The report folder ``target`` made once: written by ``write(staging, name)`` into a
-    staging folder in the game's folder ``game`` (``seed`` fills it first), then moved into
-    place."""
-    if target.is_dir():
-        return
-    target.parent.mkdir(parents=True, exist_ok=True)
+def viewer_tag(who: str) -> str:
+    """The viewer's part of a report folder's name: ``gm``, ``public`` or ``player-<digest>``
+    (a name may hold any letter; its folder name does not)."""
+    if who.startswith("player:"):
+        return "player-" + hashlib.sha256(who.encode()).hexdigest()[:12]
+    return who
+
+
+def file_turn(name: str) -> int | None:
+    """The turn of a one-turn file (``turn-3.pdf``, ``slips-turn-3.html``), else None."""
+    one_turn = TURN_FILE.fullmatch(name)
+    return int(one_turn[1]) if one_turn is not None else None
+
+
+def report_folder(files: Path, game_row: GameRow, view: View, who: str,
+                  turn: int | None = None) -> Path:
+    """Where the report folder of ``who``'s view is (made or not): a folder named after the
+    viewer and the content, holding the folder ``kit report`` makes (with ``turn``, the one
+    ``kit report --turn N`` makes, in a folder of its own); NotFound for a turn not handed
+    out."""
+    if view.log is None:
+        raise NotFound("file", NO_FILE)
+    data = dict(view.log)
+    content = files / game_row.id / f"{viewer_tag(who)}-{_content_name(view, game_row.public)}"
+    if turn is None:
+        return content / engine.folder_name(data)
+    if turn > int(data.get("published", 0)):
+        raise NotFound("file", NO_FILE)
+    return content / f"turn-{turn}" / engine.folder_name(data)
+
+
+def make_folder(target: Path, game: Path, data: Mapping[str, Any], game_row: GameRow,
+                rows: Sequence[Row] | None, turn: int | None = None) -> None:
+    """Write the report folder ``target`` of the log ``data`` (in a worker process; ``turn``:
+    that turn's files only): staged in the game's folder ``game``, then moved into place
+    whole. ``rows``: the journal, when it changed what was handed out (then the record of
+    what was, and the erratum, are made)."""
+    game.mkdir(parents=True, exist_ok=True)
     staging = staging_folder(game)  # a killed process's is swept at start
     try:
-        if seed is not None:
-            seed(staging / target.name)
-        write(staging, target.name)
+        if rows is not None and turn is None:  # the reports as first handed out: the erratum
+            seeded = staging / target.name
+            seeded.mkdir()
+            (seeded / RECORD).write_bytes(record_bytes(published_record(game_row, rows)))
+            (seeded / MANIFEST).write_text(f"{RECORD}\n", encoding="utf-8")  # the kit's
+        engine.write(data, out=staging, folder=target.name, paper=game_row.public["paper"],
+                     lang=game_row.public["lang"], turn=turn)
         private_tree(staging / target.name)  # served by us alone, GM-only files among them
-        with contextlib.suppress(OSError):  # another request made it first: same bytes
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with contextlib.suppress(OSError):  # another server made it first: same bytes
             os.rename(staging / target.name, target)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
 
 
-def _write(data: dict[str, Any], paper: str, lang: str, out: Path, folder: str,
-           turn: int | None = None) -> list[Path]:
-    return engine.write(data, out=out, folder=folder, paper=paper, lang=lang, turn=turn)
-
-
-def report_file(files: Path, game_row: GameRow, rows: Sequence[Row], view: View, name: str) -> Path:
-    """The file ``name`` of the report folder of ``view``'s log, made on first request (one
-    turn's files in a folder of their own, as ``kit report --turn N`` makes them); NotFound
-    when the folder has no such file."""
-    if view.log is None:
-        raise NotFound("file", NO_FILE)
-    data = dict(view.log)
-    folder = files / game_row.id / f"v{_content_name(view, game_row.public)}"
-    name_of = engine.folder_name(data)
-    write = partial(_write, data, game_row.public["paper"], game_row.public["lang"])
-    one_turn = TURN_FILE.fullmatch(name)
-    if one_turn is not None:
-        turn = int(one_turn[1])
-        if turn > int(data.get("published", 0)):
-            raise NotFound("file", NO_FILE)
-        target = folder / f"turn-{turn}" / name_of
-        _made(target, folder.parent, partial(write, turn=turn))
-    else:
-        def seed(seeded: Path) -> None:  # the reports as first handed out: the erratum is made
-            if amended(game_row, rows):
-                seeded.mkdir()
-                (seeded / RECORD).write_bytes(record_bytes(published_record(game_row, rows)))
-                (seeded / MANIFEST).write_text(f"{RECORD}\n", encoding="utf-8")  # the kit's
-
-        target = folder / name_of
-        _made(target, folder.parent, write, seed)
+def served_path(target: Path, name: str) -> Path:
+    """The file ``name`` of the made folder ``target``; NotFound when it has no such file."""
     path = (target / name).resolve()
     if not path.is_file() or target.resolve() not in path.parents:
         raise NotFound("file", NO_FILE)

@@ -35,6 +35,11 @@ def console(request: Request) -> Any:
     return request.app.state.console
 
 
+def client_of(request: Request) -> str:
+    """Who is asking (the address the guard settled): the render line's client."""
+    return request.client.host if request.client else ""
+
+
 def language(request: Request) -> dict[str, Any]:
     """``lang``, the switcher, and ``keep``: the ``?lang=`` query a chosen language carries."""
     lang, chosen = negotiate(request.query_params.get("lang"),
@@ -43,24 +48,36 @@ def language(request: Request) -> dict[str, Any]:
             "keep": f"?lang={lang}" if chosen else ""}
 
 
+def page_csp(*, nonce: str = "", script_sha: str = "", connect: bool = False) -> str:
+    """The page's Content-Security-Policy: one inline script allowed by ``nonce`` or by its
+    hash (``script_sha``, base64 SHA-256: the same page may be sent again, from a cache);
+    ``connect``: it may fetch from this site."""
+    if not nonce and not script_sha:
+        return PAGE_CSP
+    allowed = f"'nonce-{nonce}'" if nonce else f"'sha256-{script_sha}'"
+    return PAGE_CSP + f"; script-src {allowed}" + ("; connect-src 'self'" if connect else "")
+
+
+def page_headers(lang: str, csp: str) -> dict[str, str]:
+    """The headers of every console page in ``lang``."""
+    return {"cache-control": "no-store", "content-language": lang,
+            "vary": "accept-language, cookie", "content-security-policy": csp}
+
+
 def render(request: Request, template: str, status: int = 200, *, script: bool = False,
            connect: bool = False, headers: dict[str, str] | None = None,
-           **context: Any) -> HTMLResponse:
-    """A console page in the request's language; ``script`` allows one inline script by nonce
-    (``connect``: it may fetch from this site)."""
+           script_sha: str = "", **context: Any) -> HTMLResponse:
+    """A console page in the request's language; ``script`` allows one inline script by nonce,
+    ``script_sha`` one by its hash (``connect``: it may fetch from this site)."""
     page = language(request)
     service = getattr(request.app.state, "console", None)
     page["stored_locally"] = bool(getattr(service, "stored_locally", False))  # the footer's
     page.update(context)
-    csp = PAGE_CSP
-    nonce = ""
-    if script:
-        nonce = secrets.token_urlsafe(16)
-        csp += f"; script-src 'nonce-{nonce}'" + ("; connect-src 'self'" if connect else "")
+    nonce = secrets.token_urlsafe(16) if script else ""
+    csp = page_csp(nonce=nonce, script_sha=script_sha, connect=connect)
     html = site_environment(page["lang"]).get_template(template).render(nonce=nonce, **page)
-    return HTMLResponse(html, status_code=status, headers={
-        "cache-control": "no-store", "content-language": page["lang"],
-        "vary": "accept-language, cookie", "content-security-policy": csp, **(headers or {})})
+    return HTMLResponse(html, status_code=status,
+                        headers={**page_headers(page["lang"], csp), **(headers or {})})
 
 
 def problem_page(request: Request, problem: PageProblem) -> HTMLResponse:

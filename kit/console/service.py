@@ -12,13 +12,12 @@ raises ``Conflict`` with the entries since, and changes nothing.
 
 from __future__ import annotations
 
+import json
 import os
 import secrets as random_source
-import threading
 import time
 import tomllib
-from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,17 +31,19 @@ from ..i18n import N_
 from ..tomlhelp import explained
 from ..tomlhelp import loads as loads_toml
 from . import engine, kept
-from .files import NO_FILE, report_file, text_report
+from .files import NO_FILE, amended, file_turn, served_path, text_report
+from .files import report_folder as files_folder
+from .folders import BeingMade, NotMade, ReportFolders
 from .journal import UNDO, Played, describe, said, step
 from .quota import GameQuota
 from .refusals import Conflict, NotFound
 from .specs import check_new_game, console_games, console_of, games_limits, import_entries
 from .store import GameRow, Missing, Row, Stale, Store, database_url, make_engine, migrate
 from .tokens import new_game_id, new_token, token_hash, token_matches
+from .views_cache import KEPT_BYTES, Flights, Kept, Made, etag, public_version, view_size
 
 IMPORT_MAX_CHARS = 1_000_000  # an imported log's text (a 100-player, 200-turn night is 400 KB)
 RETRIES = 30  # an append without a version retries this often on a race, then reports 409
-VIEWS_KEPT = 512  # views cached (game, version, viewer): a version never changes
 NO_GAME = Msg(N_("there is no game with that id"))
 GM = "gm"
 PUBLIC = "public"
@@ -61,6 +62,14 @@ class Created:
     def tokens(self, kind: str) -> dict[str, str]:
         """The tokens of one kind of seat, by name (``"player"``: each player's)."""
         return {name: token for (k, name), token in self.seat_tokens.items() if k == kind}
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A public answer as sent: its bytes and its ETag."""
+
+    body: bytes
+    etag: str
 
 
 @dataclass(frozen=True)
@@ -139,8 +148,9 @@ class Console:
         self.files = files
         self.kept = kept.Kept(kept_bytes)
         self.quota = GameQuota()
-        self._views: OrderedDict[tuple[str, int, str], View] = OrderedDict()
-        self._lock = threading.Lock()
+        self.answers = Kept(KEPT_BYTES)  # views and public answers, by version: never stale
+        self.folders = ReportFolders(files)
+        self._flights = Flights()
 
     # --- games -------------------------------------------------------------------------------
 
@@ -238,19 +248,21 @@ class Console:
 
     def view(self, game_id: str, who: str = PUBLIC, loaded: Loaded | None = None) -> View:
         """A viewer's view of the game's current state: ``"gm"``, ``"public"`` or
-        ``"player:<name>"``. Kept per game, version and viewer."""
-        loaded = loaded or self.load(game_id)
-        key = (game_id, loaded.row.version, who)
-        with self._lock:
-            if key in self._views:
-                self._views.move_to_end(key)
-                return self._views[key]
-        view = self._make_view(loaded, who)
-        with self._lock:
-            self._views[key] = view
-            while len(self._views) > VIEWS_KEPT:
-                self._views.popitem(last=False)
-        return view
+        ``"player:<name>"``. Kept per game, journal version and viewer (a lookup needs only
+        the game's row); made once however many ask at once."""
+        version = loaded.row.version if loaded is not None else self._row(game_id).version
+        key = (game_id, version, who)
+        found = self.answers.get(key)
+        if found is not None:
+            return found
+
+        def make() -> View:
+            now = loaded or self.load(game_id)
+            view = self._make_view(now, who)  # of the version loaded (newer, maybe): its key
+            self.answers.put((game_id, now.row.version, who), view, view_size(view))
+            return view
+
+        return self._flights.run(key, make)
 
     @staticmethod
     def _make_view(loaded: Loaded, who: str) -> View:
@@ -261,9 +273,34 @@ class Console:
             view = game.player_view(state, facts, who.partition(":")[2])
         else:
             view = game.public_view(state, facts)
+        # the GM's version is the journal's (their forms send it back); everyone else's moves
+        # only with what they may see, so it counts no unpublished entry
+        version = loaded.row.version if who == GM else public_version(game, loaded.rows)
         head = {"id": loaded.row.id, "game": loaded.row.kind, "title": facts.get("title", ""),
-                "lang": facts["lang"], "version": loaded.row.version}
+                "lang": facts["lang"], "version": version}
         return View({**head, **view.data}, view.log, view.hidden)
+
+    def answer(self, game_id: str, what: Hashable, make: Callable[[View], bytes | Made],
+               who: str = PUBLIC) -> Answer:
+        """An answer made from ``who``'s view (``make``: its bytes), kept per game, the
+        viewer's version and ``what`` (the answer's kind, language, ...) unless ``make`` says
+        not to; its ETag names them."""
+        view = self.view(game_id, who)
+        key = ("answer", game_id, view.data["version"], who, what)
+        found = self.answers.get(key)
+        if found is not None:
+            return found
+
+        def made() -> Answer:
+            result = make(view)
+            result = result if isinstance(result, Made) else Made(result)
+            done = Answer(result.body, etag(game_id, view.data["version"], who, what,
+                                            result.keep))
+            if result.keep:
+                self.answers.put(key, done, len(result.body) + 200)
+            return done
+
+        return self._flights.run(key, made)
 
     def state(self, game_id: str) -> GameState:
         """The game master's view and the journal."""
@@ -280,6 +317,16 @@ class Console:
     def public_state(self, game_id: str) -> dict[str, Any]:
         """What public.json returns: the public view's data."""
         return dict(self.view(game_id, PUBLIC).data)
+
+    def public_json(self, game_id: str) -> Answer:
+        """``public.json``'s bytes and ETag, made once per public version."""
+        return self.answer(game_id, "public.json", lambda view: json.dumps(
+            view.data, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode())
+
+    def version_json(self, game_id: str) -> Answer:
+        """``{"version"}``: the public version alone (what a polling screen asks first)."""
+        return self.answer(game_id, "version.json", lambda view: json.dumps(
+            {"version": view.data["version"]}).encode())
 
     def player_state(self, game_id: str, player: str) -> dict[str, Any]:
         """What one player may see: the player view's data."""
@@ -394,20 +441,69 @@ class Console:
         loaded = self.load(game_id)
         return tomli_w.dumps(loaded.game.export(loaded.played.state))
 
+    def report_folder(self, game_id: str, who: str = GM, client: str = "",
+                      turn: int | None = None) -> Path:
+        """The made report folder of ``who``'s view (``turn``: that turn's alone); raises
+        ``BeingMade`` while it is being made (its render started, or joined, for ``client``),
+        ``NotFound`` when the view has no such reports, ``NotMade`` when they cannot be made."""
+        row = self._row(game_id)
+        view = self.view(game_id, who)
+        target = files_folder(self.files, row, view, who, turn)
+        if target.is_dir():
+            self.folders.ensure(target, view.log or {}, row, None, who, view.data["version"])
+            return target
+        loaded = self.load(game_id)  # the journal, for what was handed out (the erratum)
+        view = self.view(game_id, who, loaded)
+        target = files_folder(self.files, loaded.row, view, who, turn)
+        running = self.folders.ensure(
+            target, view.log or {}, loaded.row,
+            loaded.rows if amended(loaded.row, loaded.rows) else None, who,
+            view.data["version"], client, turn)
+        if running is not None:
+            raise BeingMade(running)
+        return target
+
+    def report_listing(self, game_id: str, who: str = GM, client: str = "") -> list[str] | None:
+        """The report folder's file names (the documents, not their fonts); None while it is
+        being made (its render started); [] when there is nothing to make."""
+        try:
+            target = self.report_folder(game_id, who, client)
+        except BeingMade:
+            return None
+        except (NotFound, NotMade):
+            return []
+        return sorted(p.name for p in target.iterdir() if p.is_file())
+
+    def read_report(self, game_id: str, name: str, who: str = GM, client: str = "") -> Answer:
+        """The bytes of report file ``name`` as ``who`` may see it, and its ETag (the
+        content's); ``BeingMade`` while it is being made, ``NotFound`` when there is no such
+        file or ``who`` may not fetch it."""
+        if any(word in name for word in self.view(game_id, who).hidden):
+            raise NotFound("file", NO_FILE)
+        for _ in range(3):  # the folder may be pruned by another server as we read it
+            target = self.report_folder(game_id, who, client, file_turn(name))
+            body = self.folders.read(target, name)
+            if body is not None:
+                return Answer(body, etag(target.relative_to(self.files), name))
+        raise NotFound("file", NO_FILE)
+
     def report_file(self, game_id: str, name: str, who: str = GM) -> Path:
         """A report file of the game as ``who`` may see it (``name`` inside the report
-        folder), made on first request; NotFound when it has no such file or ``who`` may not
-        fetch it."""
-        loaded = self.load(game_id)
-        view = self.view(game_id, who, loaded)
-        if any(word in name for word in view.hidden):
+        folder), waiting for its render if need be; NotFound when it has no such file or
+        ``who`` may not fetch it."""
+        if any(word in name for word in self.view(game_id, who).hidden):
             raise NotFound("file", NO_FILE)
-        return report_file(self.files, loaded.row, loaded.rows, view, name)
+        while True:
+            try:
+                return served_path(self.report_folder(game_id, who, turn=file_turn(name)), name)
+            except BeingMade as making:
+                making.future.result()
 
-    def report_text(self, game_id: str, who: str = PUBLIC, files: str = "") -> str:
-        """The reports ``who`` may see as text for an email (``files``: where the erratum is)."""
-        loaded = self.load(game_id)
-        return text_report(self.view(game_id, who, loaded), loaded.facts["lang"], files)
+    def report_text(self, game_id: str, who: str = PUBLIC, files: str = "") -> Answer:
+        """The reports ``who`` may see as text for an email (``files``: where the erratum
+        is), and its ETag; made once per version."""
+        return self.answer(game_id, ("report.txt", files), lambda view: text_report(
+            view, str(view.data["lang"]), files).encode(), who)
 
     def close(self) -> None:
         self.store.close()

@@ -112,12 +112,14 @@ class ClientBusy(Exception):
 
 @dataclass(eq=False)
 class Job:
-    """One render: which kit, for which client; ``future`` gets the ``Rendered``."""
+    """One render: which kit (or, for ``work``, which other render), for which client;
+    ``future`` gets the ``Rendered`` (or what ``work`` returns)."""
 
     key: str
-    config: KitConfig
+    config: KitConfig | None
     client: str
     background: bool = False
+    work: Callable[[], object] | None = None  # a render of the console's (picklable)
     future: Future = field(default_factory=Future)
     started: float = 0.0
     seconds: float = 0.0  # how long the render took
@@ -205,6 +207,23 @@ class RenderPool:
         self._watch(started)
         return job.future
 
+    def submit_work(self, key: str, work: Callable[[], object],
+                    client: str = "") -> tuple[Future, bool]:
+        """Line up (or join) ``work`` (a picklable call: a render that is not a kit, such as a
+        game's report files) for ``client``, under the same share and line as kits; its
+        future, and whether this call started it (False: it joined the one of ``key``)."""
+        with self._lock:
+            job = self._jobs.get(key)
+            if job is not None:
+                return job.future, False
+            self._admit(client)
+            job = Job(key, None, client, work=work)
+            self._jobs[key] = job
+            self._waiting.setdefault(client, deque()).append(job)
+            started = self._dispatch()
+        self._watch(started)
+        return job.future, True
+
     def _admit(self, client: str) -> None:
         mine = sum(1 for j in self._jobs.values() if j.client == client and not j.background)
         if mine >= self.per_client:
@@ -250,12 +269,13 @@ class RenderPool:
                 break
             if self._executor is None:
                 self._executor = self._make_executor()
-            render = self._render()
+            call = (job.work,) if job.work is not None else (
+                self._render(), job.config, PREVIEW_PAGES)
             try:
-                running = self._executor.submit(render, job.config, PREVIEW_PAGES)
+                running = self._executor.submit(*call)
             except (BrokenProcessPool, RuntimeError):
                 self._executor = self._make_executor()  # a worker died: start afresh
-                running = self._executor.submit(render, job.config, PREVIEW_PAGES)
+                running = self._executor.submit(*call)
             job.started = time.monotonic()
             self._running[job.key] = job
             self.started += 1
@@ -269,7 +289,7 @@ class RenderPool:
 
     def _finished(self, job: Job, running: Future) -> None:
         job.seconds = time.monotonic() - job.started
-        if self.on_done is not None:
+        if self.on_done is not None and job.work is None:  # a kit's: the service keeps it
             try:
                 self.on_done(job, running)
             except Exception:  # never leave the line stuck

@@ -121,7 +121,8 @@ class KitService:
                 self.failures.pop(next(iter(self.failures)))
         elif error is not None:  # not remembered: the next ask renders again
             if not isinstance(error, KitError):
-                log.error("rendering %s failed: %r", job.config.folder_name, error)
+                name = job.config.folder_name if job.config is not None else job.key
+                log.error("rendering %s failed: %r", name, error)
                 error = RenderError("kit", "the server could not make this kit; please try "
                                     "again")
             self.transient[job.key] = error

@@ -1,0 +1,182 @@
+"""The console's report folders on disk: made once per content however many ask (single
+flight), in the server's render pool when it has one, and pruned.
+
+- ``ReportFolders.ensure`` starts (or joins) the render of a folder not made yet and returns
+  its future, so a page need not wait for it; with a render pool (``use``: the server's, with
+  its line per client and its share) the render runs in a worker, else in the calling thread.
+- A render that failed is remembered (a report that cannot be made is not made again for each
+  request).
+- Pruning: once the newest wanted folder of a game and viewer is made, that viewer's older
+  folders of the game go, except one being read (``read`` holds it while it reads).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import shutil
+import threading
+from collections import Counter, OrderedDict
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import Future
+from functools import partial
+from pathlib import Path
+from typing import Any, Protocol
+
+from ..cache import staging_folder
+from .files import make_folder, served_path, viewer_tag
+from .store import GameRow, Row
+from .views_cache import Flights
+
+log = logging.getLogger("kit.console")
+
+REMEMBERED = 1000  # failed renders remembered, and (game, viewer) folders wanted
+
+
+class Renders(Protocol):
+    """The server's render line (``kit.web.pool.RenderPool.submit_work``)."""
+
+    def submit_work(self, key: str, work: Callable[[], object],
+                    client: str = "") -> tuple[Future, bool]: ...
+
+
+class BeingMade(Exception):
+    """The report files are being made; ``future`` ends when they are."""
+
+    def __init__(self, future: Future) -> None:
+        super().__init__("the report files are being made")
+        self.future = future
+
+
+class NotMade(Exception):
+    """The report files could not be made (the render failed; it is not tried again)."""
+
+
+class ReportFolders:
+    """The made report folders under ``files`` (``files/<game>/<viewer>-<content>/<folder>``)."""
+
+    def __init__(self, files: Path) -> None:
+        self.files = files
+        self.pool: Renders | None = None
+        self.started = 0  # renders started here (single flight: one per folder)
+        self._lock = threading.Lock()
+        self._reading: Counter[Path] = Counter()
+        self._wanted: OrderedDict[tuple[str, str], tuple[int, Path]] = OrderedDict()
+        self._failed: OrderedDict[str, BaseException] = OrderedDict()
+        self._flights = Flights()
+
+    def use(self, pool: Renders) -> None:
+        """Render in ``pool`` from now on (the server's line, shared with kits)."""
+        self.pool = pool
+
+    def ensure(self, target: Path, data: Mapping[str, Any], game_row: GameRow,
+               rows: Sequence[Row] | None, who: str, version: int, client: str = "",
+               turn: int | None = None) -> Future | None:
+        """None when ``target`` is made; else the future of its render (started, or joined).
+        Raises ``NotMade`` for a render that failed, or the pool's refusal (its client share
+        or line full)."""
+        self._want(game_row.id, who, version, target)
+        if target.is_dir():
+            return None
+        key = "console:" + str(target.relative_to(self.files))
+        if key in self._failed:
+            raise NotMade(key)
+        work = partial(make_folder, target, self.files / game_row.id, dict(data), game_row,
+                       None if rows is None else list(rows), turn)
+        done = partial(self._done, key, game_row.id, who, target)
+        if self.pool is None:  # no server: here and now, once however many ask
+            self._flights.run(key, lambda: self._inline(work, done))
+            return None
+        future, started = self.pool.submit_work(key, work, client)
+        if started:
+            self.started += 1
+            future.add_done_callback(done)
+        return future
+
+    def _inline(self, work: Callable[[], None], done: Callable[[Future], None]) -> None:
+        self.started += 1
+        future: Future = Future()
+        try:
+            work()
+            future.set_result(None)
+        except Exception as exc:
+            future.set_exception(exc)
+        done(future)
+        future.result()
+
+    def _want(self, game_id: str, who: str, version: int, target: Path) -> None:
+        key = (game_id, viewer_tag(who))
+        target = self.files / game_id / target.relative_to(self.files / game_id).parts[0]
+        with self._lock:
+            now = self._wanted.get(key)
+            if now is None or version >= now[0]:
+                self._wanted[key] = (version, target)
+            self._wanted.move_to_end(key)
+            while len(self._wanted) > REMEMBERED:
+                self._wanted.popitem(last=False)
+
+    def _done(self, key: str, game_id: str, who: str, target: Path, future: Future) -> None:
+        error = None if future.cancelled() else future.exception()
+        if error is not None:
+            log.error("the report files %s could not be made: %r", key, error)
+            with self._lock:
+                self._failed[key] = error
+                while len(self._failed) > REMEMBERED:
+                    self._failed.popitem(last=False)
+            return
+        if not future.cancelled():
+            self.prune(game_id, who)
+
+    def prune(self, game_id: str, who: str) -> int:
+        """Remove ``who``'s folders of the game but the newest wanted one, once that is made,
+        and but one being read; how many went."""
+        tag = viewer_tag(who)
+        gone = []
+        with self._lock:
+            wanted = self._wanted.get((game_id, tag))
+            if wanted is None or not wanted[1].is_dir():
+                return 0  # the newest is not made yet: its own render prunes
+            keep = wanted[1]
+            game = self.files / game_id
+            for folder in sorted(game.iterdir()):
+                old = folder.name.startswith(tag + "-") or (  # or the earlier v<digest> ones
+                    folder.name.startswith("v") and len(folder.name) == 17)
+                if folder == keep or not old or folder.name.startswith("."):
+                    continue
+                if any(folder == p or folder in p.parents for p in self._reading):
+                    continue
+                away = staging_folder(game) / folder.name  # swept at start if we die here
+                os.rename(folder, away)
+                gone.append(away.parent)
+        for folder in gone:
+            shutil.rmtree(folder, ignore_errors=True)
+        return len(gone)
+
+    @contextlib.contextmanager
+    def holding(self, target: Path) -> Iterator[bool]:
+        """Keep the made folder ``target`` from pruning while in the block; whether it is
+        there (False: gone, another server pruned it)."""
+        with self._lock:
+            there = target.is_dir()
+            if there:
+                self._reading[target] += 1
+        try:
+            yield there
+        finally:
+            if there:
+                with self._lock:
+                    self._reading[target] -= 1
+                    if not self._reading[target]:
+                        del self._reading[target]
+
+    def read(self, target: Path, name: str) -> bytes | None:
+        """The bytes of ``name`` in the made folder ``target`` (kept from pruning while read);
+        None when the folder is gone (another server pruned it: make it again)."""
+        with self.holding(target) as there:
+            if not there:
+                return None
+            try:
+                return served_path(target, name).read_bytes()
+            except FileNotFoundError:
+                return None

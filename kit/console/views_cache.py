@@ -1,0 +1,146 @@
+"""What the console keeps of its answers: views and public answers made once per game, version
+and viewer, bounded in bytes; one maker per key however many ask at once; ETags and 304s.
+
+- ``Kept``: an LRU of immutable values (a version's view never changes), each with its size in
+  bytes; past ``limit`` bytes the least recently used go first. A value larger than a quarter
+  of the limit is not kept (it would flush everything else for one answer).
+- ``Flights``: single flight in threads: the first caller of a key makes the value, the others
+  wait for it and share it (or its error).
+- ``public_version``: the version everyone may see, from the journal: it moves only with an
+  entry that changes what the public sees (a publish or an amendment; in a game without
+  publishing, every entry), so ``public.json`` and its ETag say nothing of unpublished entries.
+- ``etag`` / ``conditional``: a strong ETag of the parts an answer is made from, and the answer
+  itself or a 304 when the request's ``If-None-Match`` holds it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterable
+from concurrent.futures import Future
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from ..game import ConsoleGame, View
+from .store import Row
+
+KEPT_BYTES = 64 * 1024 * 1024  # the console's views and public answers, in all
+# stored by the browser, asked again every time (a 304 when unchanged): public answers only
+REVALIDATE = "no-cache"
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Made:
+    """An answer's bytes as made, and whether they may be kept (not while what they show is
+    about to change: report files being made, say)."""
+
+    body: bytes
+    keep: bool = True
+
+
+class Kept:
+    """Values by key, at most ``limit`` bytes in all (least recently used dropped first)."""
+
+    def __init__(self, limit: int = KEPT_BYTES) -> None:
+        self.limit = limit
+        self.bytes = 0
+        self._values: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def get(self, key: Hashable) -> Any | None:
+        with self._lock:
+            found = self._values.get(key)
+            if found is None:
+                return None
+            self._values.move_to_end(key)
+            return found[0]
+
+    def put(self, key: Hashable, value: Any, size: int) -> None:
+        """Keep ``value`` (``size`` bytes), dropping the least recently used past the limit."""
+        if size > self.limit // 4:
+            return
+        with self._lock:
+            old = self._values.pop(key, None)
+            if old is not None:
+                self.bytes -= old[1]
+            self._values[key] = (value, size)
+            self.bytes += size
+            while self.bytes > self.limit:
+                _, (_, dropped) = self._values.popitem(last=False)
+                self.bytes -= dropped
+
+
+class Flights:
+    """One maker per key at a time: callers of a key being made wait for its result."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._making: dict[Hashable, Future] = {}
+
+    def run(self, key: Hashable, make: Callable[[], T]) -> T:
+        with self._lock:
+            running = self._making.get(key)
+            mine = running is None
+            if running is None:
+                running = self._making[key] = Future()
+        if not mine:
+            return running.result()
+        try:
+            running.set_result(make())
+        except BaseException as exc:
+            running.set_exception(exc)
+            raise
+        finally:
+            with self._lock:
+                self._making.pop(key, None)
+        return running.result()
+
+
+def view_size(view: View) -> int:
+    """About how many bytes a view holds: its data and log as JSON."""
+    return len(json.dumps([view.data, view.log], default=str)) + 200
+
+
+def public_version(game: ConsoleGame, rows: Iterable[Row]) -> int:
+    """The version everyone may see: the number of entries that changed the public view (a
+    game that publishes: its publishing entries; one that does not: every entry)."""
+    publishing = {e.kind for e in game.entries if e.publishes}
+    if not publishing:
+        return sum(1 for _ in rows)
+    # the game's creation counts, so the first public version is 1, as the journal's
+    return sum(1 for i, row in enumerate(rows) if i == 0 or row.kind in publishing)
+
+
+def etag(*parts: object) -> str:
+    """A strong ETag of the things an answer is made from."""
+    digest = hashlib.sha256("\x1f".join(map(str, parts)).encode()).hexdigest()[:32]
+    return f'"{digest}"'
+
+
+def matches(request: Request, tag: str) -> bool:
+    """Whether the request's ``If-None-Match`` names ``tag`` (or is ``*``)."""
+    given = request.headers.get("if-none-match")
+    if not given:
+        return False
+    tags = {t.strip().removeprefix("W/") for t in given.split(",")}
+    return "*" in tags or tag in tags
+
+
+def conditional(request: Request, tag: str, make: Callable[[], Response]) -> Response:
+    """A 304 when the request already holds ``tag``, else ``make()``; either way with the
+    ETag and ``Cache-Control: no-cache`` (kept by the browser, asked again each time)."""
+    answer = Response(status_code=304) if matches(request, tag) else make()
+    answer.headers["etag"] = tag
+    answer.headers["cache-control"] = REVALIDATE
+    return answer
