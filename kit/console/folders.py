@@ -4,8 +4,8 @@ flight), in the server's render pool when it has one, and pruned.
 - ``ReportFolders.ensure`` starts (or joins) the render of a folder not made yet and returns
   its future, so a page need not wait for it; with a render pool (``use``: the server's, with
   its line per client and its share) the render runs in a worker, else in the calling thread.
-- A render that failed is remembered (a report that cannot be made is not made again for each
-  request).
+- A render that failed with the kit's own error is remembered (a report that cannot be made
+  is not made again for each request); another failure (a full disk) is tried again.
 - Pruning: once the newest wanted folder of a game and viewer is made, that viewer's older
   folders of the game go, except one being read (``read`` holds it while it reads).
 """
@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from ..cache import staging_folder
+from ..errors import KitError
 from .files import make_folder, served_path, viewer_tag
 from .store import GameRow, Row
 from .views_cache import Flights
@@ -86,7 +87,7 @@ class ReportFolders:
                        None if rows is None else list(rows), turn)
         done = partial(self._done, key, game_row.id, who, target)
         if self.pool is None:  # no server: here and now, once however many ask
-            self._flights.run(key, lambda: self._inline(work, done))
+            self._flights.run(key, lambda: self._inline(key, work, done))
             return None
         future, started = self.pool.submit_work(key, work, client)
         if started:
@@ -94,7 +95,8 @@ class ReportFolders:
             future.add_done_callback(done)
         return future
 
-    def _inline(self, work: Callable[[], None], done: Callable[[Future], None]) -> None:
+    def _inline(self, key: str, work: Callable[[], None],
+                done: Callable[[Future], None]) -> None:
         self.started += 1
         future: Future = Future()
         try:
@@ -103,6 +105,8 @@ class ReportFolders:
         except Exception as exc:
             future.set_exception(exc)
         done(future)
+        if key in self._failed:
+            raise NotMade(key)
         future.result()
 
     def _want(self, game_id: str, who: str, version: int, target: Path) -> None:
@@ -120,6 +124,8 @@ class ReportFolders:
         error = None if future.cancelled() else future.exception()
         if error is not None:
             log.error("the report files %s could not be made: %r", key, error)
+            if not isinstance(error, KitError):  # a full disk, say: the next ask tries again
+                return
             with self._lock:
                 self._failed[key] = error
                 while len(self._failed) > REMEMBERED:

@@ -9,7 +9,8 @@
   waiting (past that ``ClientBusy``: 429); at most ``queue`` renders wait in all (past that
   ``Overloaded``: 503 with ``Retry-After``). A request for a kit already waiting or running
   joins it. Background renders (ready-made kits) run only when no client waits, and leave a
-  worker free.
+  worker free. Other renders (the console's report files: ``submit_work``, any picklable
+  call) take the same line, share and workers, and join one of the same key the same way.
 - ``KitService`` (``service.py``) ties the line to what is kept for the app.
 """
 
