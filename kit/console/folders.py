@@ -26,6 +26,7 @@ from typing import Any, Protocol
 
 from ..cache import staging_folder
 from ..errors import KitError
+from ..web.pool import ClientBusy, Overloaded
 from .files import make_folder, served_path, viewer_tag
 from .store import GameRow, Row
 from .views_cache import Flights
@@ -48,6 +49,11 @@ class BeingMade(Exception):
     def __init__(self, future: Future) -> None:
         super().__init__("the report files are being made")
         self.future = future
+
+
+class Queued(Exception):
+    """The render line took no new render now (this client's share, or the line, is full):
+    ask again shortly."""
 
 
 class NotMade(Exception):
@@ -75,8 +81,8 @@ class ReportFolders:
                rows: Sequence[Row] | None, who: str, version: int, client: str = "",
                turn: int | None = None) -> Future | None:
         """None when ``target`` is made; else the future of its render (started, or joined).
-        Raises ``NotMade`` for a render that failed, or the pool's refusal (its client share
-        or line full)."""
+        Raises ``NotMade`` for a render that failed, ``Queued`` when the pool takes no render
+        now (its client share or line full)."""
         self._want(game_row.id, who, version, target)
         if target.is_dir():
             return None
@@ -89,7 +95,10 @@ class ReportFolders:
         if self.pool is None:  # no server: here and now, once however many ask
             self._flights.run(key, lambda: self._inline(key, work, done))
             return None
-        future, started = self.pool.submit_work(key, work, client)
+        try:
+            future, started = self.pool.submit_work(key, work, client)
+        except (ClientBusy, Overloaded):
+            raise Queued(key) from None
         if started:
             self.started += 1
             future.add_done_callback(done)

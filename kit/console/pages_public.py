@@ -30,7 +30,7 @@ from ..i18n import N_, words
 from ..registry import game_spec
 from ..web.guard import refuse_wrong_token
 from ..web.pages import site_environment
-from .folders import BeingMade, NotMade
+from .folders import BeingMade, NotMade, Queued
 from .page_kit import (
     PAGE_CSP,
     PageProblem,
@@ -206,6 +206,8 @@ async def _file(request: Request, game_id: str, name: str, who: str) -> Answer |
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(making.future)),
                                        FILE_WAIT_S)
+        except Queued:  # this client's share of renders is taken: the page comes back
+            return None
         except NotMade:
             raise PageProblem(500, N_("Report files unavailable"), N_(
                 "The report files of this game could not be made.")) from None

@@ -33,7 +33,7 @@ from ..tomlhelp import loads as loads_toml
 from . import engine, kept
 from .files import NO_FILE, amended, file_turn, served_path, text_report
 from .files import report_folder as files_folder
-from .folders import BeingMade, NotMade, ReportFolders
+from .folders import BeingMade, NotMade, Queued, ReportFolders
 from .journal import UNDO, Played, describe, said, step
 from .quota import GameQuota
 from .refusals import Conflict, NotFound
@@ -468,7 +468,7 @@ class Console:
         being made (its render started); [] when there is nothing to make."""
         try:
             target = self.report_folder(game_id, who, client)
-        except BeingMade:
+        except (BeingMade, Queued):  # (queued: the page says so, and asks again)
             return None
         except (NotFound, NotMade):
             return []
