@@ -7,6 +7,7 @@ orders and problems, and the standings' places and progress line.
 from __future__ import annotations
 
 import re
+import time
 import tomllib
 
 import pytest
@@ -288,6 +289,11 @@ def test_turn_report_links_only_once_a_turn_is_published(site):
     entry = console.enter(game_id, "orders", {"orders": {"Ann": [1, 2]}}, version=version)
     console.enter(game_id, "publish", {}, {"turn": 1}, version=entry.version)
     after = client.get(f"/console/{game_id}/gm").text
+    for _ in range(200):  # meanwhile the page says the files are being made
+        if "being made" not in after:
+            break
+        time.sleep(0.1)
+        after = client.get(f"/console/{game_id}/gm").text
     assert "/files/turn-reports.pdf" in after and "/files/report.txt" in after
 
 

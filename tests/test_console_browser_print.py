@@ -83,8 +83,14 @@ def test_print_this_turn_links_its_report_and_slips_only(page, base_url, tmp_pat
     assert "turn 2" in report.lower() and "turn 1" not in report.lower()
     slips = pdf_text(page.request.get(base_url + hrefs[2]).body(), tmp_path)
     assert all(name in slips for name in PLAYERS) and "turn 1" not in slips.lower()
-    # the whole game's files stay listed
-    whole = page.locator("#reports ul.downloads a").all_inner_texts()
+    # the whole game's files stay listed (once made: meanwhile the page says they are being
+    # made)
+    for _ in range(120):
+        whole = page.locator("#reports ul.downloads a").all_inner_texts()
+        if "Turn reports (PDF, to print)" in whole:
+            break
+        page.wait_for_timeout(500)
+        page.reload()
     assert "Turn reports (PDF, to print)" in whole
     assert "Private slips for each player (PDF, to print)" in whole
     # players get the turn's report, never its slips; no turn beyond the published ones

@@ -305,3 +305,21 @@ def test_without_a_render_pool_renders_are_single_flight_in_threads(tmp_path) ->
         assert console.folders.started == 1
     finally:
         console.close()
+
+
+def test_a_render_the_line_cannot_take_now_is_a_page_that_comes_back(site) -> None:
+    from kit.web.pool import ClientBusy
+
+    console, client = site
+
+    class Full:
+        def submit_work(self, key, work, client=""):  # noqa: ANN001, ANN201
+            raise ClientBusy
+
+    game, _ = played(client)
+    console.folders.use(Full())
+    assert console.report_listing(game, PUBLIC) is None  # said as being made
+    page = client.get(f"/console/{game}")
+    assert page.status_code == 200 and "The report files are being made" in page.text
+    link = client.get(f"/console/{game}/files/turn-reports.pdf")
+    assert link.status_code == 503 and link.headers["retry-after"] == "5"

@@ -96,7 +96,11 @@ def test_the_database_and_the_report_files_are_this_users_only(tmp_path):
         page = gm.get(f"/console/{made['id']}/gm")
         assert page.status_code == 200
         for name in ("gm-register.pdf", "private-slips.pdf", "turn-reports.pdf"):
-            answer = gm.get(f"/console/{made['id']}/files/{name}")
+            for _ in range(60):  # a file still being made says so (503), then comes back
+                answer = gm.get(f"/console/{made['id']}/files/{name}")
+                if answer.status_code != 503:
+                    break
+                time.sleep(float(answer.headers["retry-after"]))
             assert answer.status_code in (200, 404), (name, answer.status_code)
         assert httpx.get(f"{server.base}/console/{made['id']}/files/gm-register.pdf",
                          timeout=60).status_code == 403  # without the cookie

@@ -104,6 +104,13 @@ class ReportFolders:
             future.add_done_callback(done)
         return future
 
+    def state(self, target: Path) -> str:
+        """``made``, ``failed`` or ``pending`` (being made, or not asked for yet)."""
+        if target.is_dir():
+            return "made"
+        return "failed" if "console:" + str(target.relative_to(self.files)) in self._failed \
+            else "pending"
+
     def _inline(self, key: str, work: Callable[[], None],
                 done: Callable[[Future], None]) -> None:
         self.started += 1

@@ -50,7 +50,7 @@ from .views_cache import Made, conditional
 
 REFRESH_SECONDS = 5
 POLL_MS = 2000
-FILE_WAIT_S = 10.0  # a file link waits this long for its render, then says it is being made
+FILE_WAIT_S = 30.0  # a file link waits this long for its render, then says it is being made
 RETRY_S = 5
 MAKING = N_("The report files are being made. Reload this page in a few seconds to get them.")
 MAKING_HEADING = N_("Report files being made")
@@ -130,7 +130,7 @@ def _board(public: Mapping[str, Any], lang: str) -> dict[str, Any]:
 
 
 def _page_made(request: Request, game_id: str, view: View) -> Made:
-    """The public page's bytes; not kept while its files are being made."""
+    """The public page's bytes, saying whether its files are being made."""
     public = dict(view.data)
     context = _board(public, language(request)["lang"])
     files = links_now(request, game_id, str(public["game"]), private=False) \
@@ -138,14 +138,20 @@ def _page_made(request: Request, game_id: str, view: View) -> Made:
     making = any(f.get("making") for f in files)
     page = render(request, "console/public.html", public=public, game_id=game_id,
                   files=files, making=making, refresh=REFRESH_SECONDS, **context)
-    return Made(bytes(page.body), keep=not making)
+    return Made(bytes(page.body), making=making)
 
 
 async def public_page(request: Request) -> Response:
+    """Kept per public version, language and where its files stand; while it says they are
+    being made, each view sees that their render goes on (started again if it was refused)."""
     game_id = request.path_params["id"]
     page = language(request)
-    made = await call(console(request).answer, game_id, ("public", page["lang"], page["keep"]),
+    service = console(request)
+    files = await call(service.report_state, game_id, PUBLIC)
+    made = await call(service.answer, game_id, ("public", page["lang"], page["keep"], files),
                       lambda view: _page_made(request, game_id, view))
+    if made.making:
+        await call(service.report_listing, game_id, PUBLIC, client_of(request))
     return conditional(request, made.etag, lambda: HTMLResponse(
         made.body, headers=page_headers(page["lang"], PAGE_CSP)))
 

@@ -66,10 +66,12 @@ class Created:
 
 @dataclass(frozen=True)
 class Answer:
-    """A public answer as sent: its bytes and its ETag."""
+    """A public answer as sent: its bytes and its ETag; ``making``: it says that report files
+    are being made."""
 
     body: bytes
     etag: str
+    making: bool = False
 
 
 @dataclass(frozen=True)
@@ -295,7 +297,7 @@ class Console:
             result = make(view)
             result = result if isinstance(result, Made) else Made(result)
             done = Answer(result.body, etag(game_id, view.data["version"], who, what,
-                                            result.keep))
+                                            result.keep), result.making)
             if result.keep:
                 self.answers.put(key, done, len(result.body) + 200)
             return done
@@ -462,6 +464,14 @@ class Console:
         if running is not None:
             raise BeingMade(running)
         return target
+
+    def report_state(self, game_id: str, who: str = GM) -> str:
+        """Where ``who``'s report folder stands, never starting its render: ``made``,
+        ``failed``, ``pending`` (being made, or not asked for yet) or ``none`` (no reports)."""
+        view = self.view(game_id, who)
+        if view.log is None:
+            return "none"
+        return self.folders.state(files_folder(self.files, self._row(game_id), view, who))
 
     def report_listing(self, game_id: str, who: str = GM, client: str = "") -> list[str] | None:
         """The report folder's file names (the documents, not their fonts); None while it is

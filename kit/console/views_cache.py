@@ -39,11 +39,12 @@ T = TypeVar("T")
 
 @dataclass(frozen=True)
 class Made:
-    """An answer's bytes as made, and whether they may be kept (not while what they show is
-    about to change: report files being made, say)."""
+    """An answer's bytes as made, whether they may be kept, and whether they say that report
+    files are being made (then whoever serves them sees that the render goes on)."""
 
     body: bytes
     keep: bool = True
+    making: bool = False
 
 
 class Kept:
