@@ -282,18 +282,22 @@ def test_the_gm_link_is_shown_once_then_only_behind_a_disclosure(site):
 
 def test_turn_report_links_only_once_a_turn_is_published(site):
     console, client, game_id, _ = gm_client(site)
-    before = client.get(f"/console/{game_id}/gm").text
+
+    def gm_page() -> str:
+        for _ in range(200):  # meanwhile the page says the files are being made
+            text = client.get(f"/console/{game_id}/gm").text
+            if "being made" not in text:
+                return text
+            time.sleep(0.1)
+        raise AssertionError("the files are still being made")
+
+    before = gm_page()
     assert "gm-register.pdf" in before  # the secret numbers, before turn 1
     assert "turn-reports" not in before and "report.txt" not in before
     version = console.state(game_id).version
     entry = console.enter(game_id, "orders", {"orders": {"Ann": [1, 2]}}, version=version)
     console.enter(game_id, "publish", {}, {"turn": 1}, version=entry.version)
-    after = client.get(f"/console/{game_id}/gm").text
-    for _ in range(200):  # meanwhile the page says the files are being made
-        if "being made" not in after:
-            break
-        time.sleep(0.1)
-        after = client.get(f"/console/{game_id}/gm").text
+    after = gm_page()
     assert "/files/turn-reports.pdf" in after and "/files/report.txt" in after
 
 
