@@ -323,3 +323,37 @@ def test_a_render_the_line_cannot_take_now_is_a_page_that_comes_back(site) -> No
     assert page.status_code == 200 and "The report files are being made" in page.text
     link = client.get(f"/console/{game}/files/turn-reports.pdf")
     assert link.status_code == 503 and link.headers["retry-after"] == "5"
+
+
+def test_one_public_version_is_one_public_view(tmp_path) -> None:
+    """Along a journal of entries, undos, publishes and an amendment (and a party's rounds),
+    each public version shows one public view: an ETag made from it is never stale."""
+    console = open_console(str(tmp_path / "c.db"), tmp_path / "files")
+    try:
+        game = console.create_game({"game": "whats-my-number", "players": PLAYERS,
+                                    "secrets": SECRETS, "range": "1-30"}).id
+        party = console.create_game({"game": "lowest-unique",
+                                     "tables": [["Ann", "Bob", "Cy"]]}).id
+        steps = [
+            (game, lambda: console.enter(game, "orders", {"orders": {"Ann": [1, 2]}})),
+            (game, lambda: console.undo(game)),
+            (game, lambda: console.enter(game, "orders", {"orders": {"Bob": [3, 4]}})),
+            (game, lambda: console.enter(game, "publish", {}, {"turn": 1})),
+            (game, lambda: console.enter(game, "orders", {"orders": {"Cy": [5, 6]}})),
+            (game, lambda: console.enter(game, "amend", {"orders": {"Bob": [3, 5]},
+                                                         "confirm": True}, {"turn": 1})),
+            (party, lambda: console.enter(party, "round", {"choices": {
+                "Ann": 3, "Bob": 1, "Cy": 1}}, {"table": 1})),
+            (party, lambda: console.undo(party)),
+            (party, lambda: console.enter(party, "round", {"choices": {
+                "Ann": 2, "Bob": 2, "Cy": 1}}, {"table": 1})),
+        ]
+        seen: dict[tuple[str, int], dict] = {}
+        for which, step in [(game, lambda: None), (party, lambda: None), *steps]:
+            step()
+            public = console.public_state(which)
+            assert seen.setdefault((which, public["version"]), public) == public
+        assert len({v for g, v in seen if g == game}) == 3  # made, published, amended
+        assert len({v for g, v in seen if g == party}) == 4  # every entry of a party
+    finally:
+        console.close()

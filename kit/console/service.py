@@ -275,9 +275,10 @@ class Console:
             view = game.player_view(state, facts, who.partition(":")[2])
         else:
             view = game.public_view(state, facts)
-        # the GM's version is the journal's (their forms send it back); everyone else's moves
-        # only with what they may see, so it counts no unpublished entry
-        version = loaded.row.version if who == GM else public_version(game, loaded.rows)
+        # the public's version moves only with what everyone may see, so it counts no
+        # unpublished entry; the GM's (their forms send it back) and a player's (their own
+        # entries change what they see) are the journal's
+        version = public_version(game, loaded.rows) if who == PUBLIC else loaded.row.version
         head = {"id": loaded.row.id, "game": loaded.row.kind, "title": facts.get("title", ""),
                 "lang": facts["lang"], "version": version}
         return View({**head, **view.data}, view.log, view.hidden)
