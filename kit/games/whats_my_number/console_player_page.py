@@ -53,7 +53,7 @@ def orders_text(order: Any, w: Words) -> str:
     if isinstance(order, Mapping):
         listed = ", ".join(f"{name} {n}" for name, n in order.get("list", {}).items())
         return w.gettext("list: %(numbers)s", numbers=listed)
-    return w.numbers([str(n) for n in order or ()])
+    return w.numbers(["—" if n == rules.BLANK else str(n) for n in order or ()])  # a blank line
 
 
 def _boxes(data: Mapping[str, Any], values: Mapping[str, str] | None) -> dict[str, Any]:
