@@ -171,3 +171,80 @@ def test_the_big_screen_fills_its_height_and_marks_each_tables_leader(
     assert plain.evaluate("e => getComputedStyle(e, '::after').content") in ("none", "normal")
     assert page.problems == []  # type: ignore[attr-defined]
     page.context.close()
+
+
+# --- a scorer at each table ---------------------------------------------------------------------
+
+def test_scorers_links_printed_with_qr_codes_and_a_scorers_phone(browser, base_url: str):  # noqa: F811
+    import io
+
+    from PIL import Image
+
+    zxingcpp = pytest.importorskip("zxingcpp", reason="zxing-cpp is not installed: pip "
+                                   "install '.[test]'")
+    party = new_party(base_url, [(2, {"Eve": 1, "Fay": 2, "Gus": 2, "Hal": 4, "Ivy": 5})])
+    host = open_page(browser, 1280, 800, device_scale_factor=2)
+    gm_login(host, base_url, party["id"], party["gm_token"])
+    host.get_by_role("button", name="Make a link for each table").click()
+    host.wait_for_url(re.compile(r"/gm/links"))
+    cards = host.locator(".link-card")
+    assert cards.locator("h2").all_inner_texts() == ["Table 1", "Table 2", "Table 3"]
+    links = cards.locator(".link-text a").all_inner_texts()
+    assert all(f"/console/{party['id']}/t/" in link for link in links)
+    assert not set(links) & set(party["table_links"].values())  # new links
+    read = []
+    for k in range(3):
+        shot = cards.nth(k).locator(".qr-box").screenshot()
+        image = Image.open(io.BytesIO(shot)).convert("L")
+        read += [r.text for r in zxingcpp.read_barcodes(
+            image, formats=zxingcpp.BarcodeFormat.QRCode)]
+    assert read == links  # each card's code reads back as its own link
+    status, _ = api(base_url, f"/api/games/{party['id']}/tables/2/rounds",
+                    {"choices": {"Eve": 1}}, party["table_tokens"]["2"])
+    assert status == 403  # the links made at the start stopped working
+    # table 2's scorer, on a phone
+    phone = open_page(browser, 390, 844, is_mobile=True, has_touch=True)
+    phone.goto(links[1])
+    assert phone.locator("h1").inner_text() == "Table 2"
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    assert phone.locator(".choice > label").all_inner_texts() == TABLES[1]
+    assert phone.locator("#table-2 legend").inner_text() == "Round 2"
+    assert "Eve wins with 1" in phone.locator(".tally").inner_text()
+    for k, value in enumerate(["3", "3", "", "2", "6"]):
+        if value:
+            phone.fill(f"#t2-c{k}", value)
+    phone.check("#t2-p2")  # Gus passes
+    phone.get_by_role("button", name="Save round 2").click()
+    phone.wait_for_url(re.compile(r"round=2"))
+    assert "Round 2 tally: read it back" in phone.locator("#table-2").inner_text()
+    shown = dict(zip(phone.locator(".tally dt").all_inner_texts(),
+                     phone.locator(".tally dd").all_inner_texts(), strict=True))
+    assert shown == {"Sorted choices": "2, 3, 3, 6 (1 pass)", "Cancelled": "3",
+                     "Singles": "2, 6", "Result": "Hal wins with 2"}
+    assert phone.locator("#table-2 legend").inner_text() == "Round 3"
+    for box in ("#t2-c0", "#t2-p2", "button[type=submit]"):
+        size = phone.locator(box).bounding_box()
+        assert size["x"] + size["width"] <= 390 and size["height"] >= 24, box  # tap targets
+    # the scorer corrects the table's last round: Ivy wrote 7, not 6
+    phone.get_by_role("link", name="Correct round 2").click()
+    assert phone.locator("h1").inner_text() == "Correct table 2, round 2"
+    phone.fill("#t2-c4", "7")
+    phone.get_by_role("button", name="Save the correction of round 2").click()
+    phone.wait_for_url(re.compile(r"amended=2-2"))
+    assert "Round 2 corrected: read its tally back" in phone.locator("#table-2").inner_text()
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    # the host sees it, and so does the big screen
+    host.goto(f"{base_url}/console/{party['id']}/gm")
+    assert "Hal wins with 2" in host.locator("#table-2 .tally").inner_text()
+    assert host.locator("#table-2 legend").inner_text() == "Round 3"
+    assert host.locator("#table-1 legend").inner_text() == "Round 1"  # untouched
+    screen = open_page(browser, 1920, 1080)
+    screen.goto(f"{base_url}/console/{party['id']}/standings")
+    assert "2 rounds" in screen.locator("#board-2").inner_text()
+    lead = screen.locator("#board-2 ~ table tbody tr.table-lead th").all_inner_texts()
+    assert sorted(lead) == ["Eve", "Hal"]  # a round each
+    rounds = [r for r in rounds_of(base_url, party) if r["table"] == 2]
+    assert rounds[1]["choices"] == {"Eve": 3, "Fay": 3, "Gus": "pass", "Hal": 2, "Ivy": 7}
+    for page in (host, phone, screen):
+        assert page.problems == []  # type: ignore[attr-defined]
+        page.context.close()

@@ -328,3 +328,22 @@ def test_scorer_links_are_redacted_in_the_logs(party: dict) -> None:
     path = f"/console/{party['id']}/t/{token}"
     assert redact_path(path + "/round") == f"/console/{party['id']}/t/[redacted]/round"
     assert token not in redact(f'"POST {path}/round HTTP/1.1" 303')
+
+
+def test_the_host_makes_new_links_for_every_table_and_the_old_ones_stop(
+        client: TestClient, console: Console, party: dict) -> None:
+    csrf = host(client, console, party)
+    assert "Make a link for each table" in client.get(f"/console/{party['id']}/gm").text
+    made = client.post(f"/console/{party['id']}/gm/links", data={"csrf": csrf, "seat": "tables"})
+    assert made.status_code == 200
+    links = re.findall(r'class="link-text"><a href="([^"]+)"', made.text)
+    assert len(links) == 3 and made.text.count('<svg viewBox="0 0') == 3
+    for table, (old, new) in enumerate(zip(party["table_links"].values(), links, strict=True),
+                                       start=1):
+        assert old != new
+        assert client.get(old.removeprefix("http://testserver")).status_code == 404
+        assert console.seat_of(party["id"], new.rsplit("/", 1)[1]) == ("table", str(table))
+    assert client.post(f"/console/{party['id']}/gm/links",  # without the signed form token
+                       data={"seat": "tables"}).status_code == 403
+    assert client.post(f"/console/{party['id']}/gm/links",
+                       data={"csrf": csrf, "seat": "table:9"}).status_code == 404

@@ -1,8 +1,9 @@
 """The game-night console's HTML pages (``kit serve``): start, GM link, GM console, public page,
-big-screen standings, report files, a player's own page, a table scorer's page. This module is
-the router; the pages are ``pages_start``, ``pages_gm``, ``pages_public``, ``pages_player`` and
-``pages_scorer``, over ``page_kit`` (none imports back). A game's own pages are its templates
-(``<package>/console/``), filled from its views.
+big-screen standings, report files, a player's own page, a table scorer's page, new seat
+links. This module is the router; the pages are ``pages_start``, ``pages_gm``,
+``pages_public``, ``pages_player``, ``pages_scorer`` and ``pages_links``, over ``page_kit``
+(none imports back). A game's own pages are its templates (``<package>/console/``), filled
+from its views.
 
 Pages are the site's Jinja2 environment (``kit.web.pages.site_environment``: autoescaped, one
 per language, ``jinja2.ext.i18n``) rendering ``templates/console/``; their language is

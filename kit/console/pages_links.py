@@ -1,12 +1,16 @@
 """The game master's new links: ``POST /console/{id}/gm/links`` (GM cookie, CSRF token, same
 origin) with ``seat`` = ``player:NAME`` (that player's), ``players`` (every player's, to
-hand out) or ``gm`` (the game master's own). Each old link stops at once; the new ones are
-shown once, on the answer itself (never in an address: a redirect would put them in one), at
-the address ``addressing.base_url`` gives. A new GM link also becomes this browser's cookie.
+hand out), ``tables`` (every table's scorer's link) or ``gm`` (the game master's own). Each
+old link stops at once; the new ones are shown once, on the answer itself (never in an
+address: a redirect would put them in one), at the address ``addressing.base_url`` gives. A
+new GM link also becomes this browser's cookie. The tables' links come on cards to print and
+cut out, each with a QR code of its link (``segno``, drawn as an inline SVG path, so the page
+loads nothing else).
 """
 
 from __future__ import annotations
 
+from markupsafe import Markup
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -17,6 +21,16 @@ from .tokens import SEAT_LINKS, new_token, token_hash
 from .views import guard
 
 COOKIE_DAYS = 120
+TABLE_HINT = N_("Open it on a phone: type each round’s choices, read the tally back.")
+
+
+def qr_svg(link: str) -> Markup:
+    """The QR code of ``link`` as inline SVG (error correction M, 4-module quiet zone)."""
+    import segno
+
+    code = segno.make(link, error="m", micro=False, boost_error=False)
+    return Markup(code.svg_inline(scale=1, omitsize=True, title=None, svgclass="qr",
+                                  lineclass=None))
 
 
 def _rotate(service, game_id: str, seats: list[tuple[str, str]]) -> dict[tuple[str, str], str]:
@@ -35,8 +49,8 @@ def _seats(service, game_id: str, wanted: str) -> list[tuple[str, str]]:
     loaded = service.load(game_id)
     named = loaded.game.token_seats
     seats = list(named(loaded.facts)) if named else []
-    if wanted == "players":
-        return [s for s in seats if s[0] == "player"]
+    if wanted in ("players", "tables"):
+        return [s for s in seats if s[0] == wanted.removesuffix("s")]
     kind, _, name = wanted.partition(":")
     return [s for s in seats if s == (kind, name)]
 
@@ -67,6 +81,10 @@ async def new_links(request: Request) -> Response:
     made = await call(_rotate, service, game_id, seats)
     links = [{"label": name, "href": f"{base}/console/{game_id}/{SEAT_LINKS[k]}/{token}"}
              for (k, name), token in made.items()]
+    if wanted == "tables":
+        cards = [{"label": w.gettext("Table %(name)s", name=link["label"]), "link": link["href"],
+                  "qr": qr_svg(link["href"]), "hint": w.gettext(TABLE_HINT)} for link in links]
+        return render(request, "console/seat_links.html", cards=cards, back=back)
     heading = w.gettext("A new link for %(name)s", name=links[0]["label"]) if len(links) == 1 \
         else w.ngettext("New link for %(num)s player", "New links for %(num)s players",
                         len(links))
