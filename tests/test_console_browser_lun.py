@@ -251,3 +251,42 @@ def test_scorers_links_printed_with_qr_codes_and_a_scorers_phone(browser, base_u
     for page in (host, phone, screen):
         assert page.problems == []  # type: ignore[attr-defined]
         page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "de", "es", "ru"])
+def test_the_new_pages_pass_axe_in_every_language(browser, base_url: str, lang: str):  # noqa: F811
+    from helpers import axe_source, check_page
+
+    party = new_party(base_url, [(1, {"Ann": 1, "Bob": 2, "Cy": 2, "Dee": "pass"})])
+    context = browser.new_context(bypass_csp=True, viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    source = axe_source()
+    q = f"?lang={lang}"
+    try:
+        gm_login(page, base_url, party["id"], party["gm_token"])
+        pages = [f"/console/{party['id']}/gm{q}", f"/console/{party['id']}/gm{q}&amend=1-1",
+                 party["table_links"]["3"][party["table_links"]["3"].index("/console/"):] + q,
+                 f"/console/{party['id']}/standings{q}"]
+        scorer = party["table_links"]["1"]
+        pages.append(scorer[scorer.index("/console/"):] + f"{q}&amend=1-1")
+        for path in pages:
+            page.goto(base_url + path)
+            page.wait_for_load_state("load")
+            assert page.evaluate("document.documentElement.lang") == lang
+            assert page.locator("h1").count() == 1, path
+            assert page.evaluate("document.documentElement.scrollWidth") <= 390, path
+            check_page(page, source)
+        page.goto(f"{base_url}/console/{party['id']}/gm{q}")
+        page.locator("form:has(input[name=seat][value=tables]) button").click()
+        page.wait_for_url(re.compile(r"/gm/links"))
+        assert page.locator(".link-card").count() == 3
+        check_page(page, source)
+        # an error page of a scorer's form: its problems beside the boxes, in the language
+        link = page.locator(".link-text a").nth(1).inner_text()
+        page.goto(base_url + link[link.index("/console/"):] + q)
+        page.fill("#t2-c0", "x")
+        page.locator("button[type=submit]").click()
+        assert page.locator("#table-2-problems li").count() == 5  # Eve's x, four empty boxes
+        check_page(page, source)
+    finally:
+        context.close()
