@@ -305,6 +305,12 @@ class ConsoleGame:
     # entry it makes, posted with the table's seat (``EntryKind.seat_param``)
     table_page: Callable[..., GmPage] | None = None
     table_forms: Mapping[str, Callable[..., FormRead]] = field(default_factory=dict)
+    # facts and each player's link by name -> a PDF the game master prints and hands out
+    # (the secret-number slips, each with its player's link as a QR code); None: no such sheet
+    link_sheet: Callable[[Mapping[str, Any], Mapping[str, str]], bytes] | None = None
+    # (state, facts, turn) -> each player's own part of a published turn, as their view says
+    # it (a letter's slip), for all players at once; None: each player's view's "slips"
+    turn_slips: Callable[[Any, Mapping[str, Any], int], Mapping[str, str]] | None = None
 
     def entry(self, kind: str) -> EntryKind | None:
         """The entry of that kind, if the game takes it."""

@@ -22,9 +22,10 @@ from kit.layout.pdf import PdfPage, draw
 from kit.layout.qr import QUIET_MODULES, QrCode
 from kit.paper import paper
 
-LINKS = {name: f"http://192.168.1.20:8000/console/Qx7Kp2mZt9aB/p/{token}" for name, token in [
-    ("Ann", "Zb3wQ9rT1yUe7sLk0pXcVa"), ("Bob", "Mn4hG8jF2dS6aP0oIu9yTr"),
-    ("Zoë", "Lk9jH7gF5dS3aQ1wE8rT6y")]}
+# as the console makes them: a LAN address, a 12-character game id, a 43-character token
+LINKS = {name: f"http://192.168.178.120:8000/console/Qx7Kp2mZt9aB/p/{token}" for name, token in [
+    ("Ann", "Zb3wQ9rT1yUe7sLk0pXcVaWMWMn4hG8jF2dS6aP0oIu"), ("Bob", "Mn4hG8jF2dS6aP0oIu9yTrWM"
+     "WMZb3wQ9rT1yUe7sLk0"), ("Zoë", "Lk9jH7gF5dS3aQ1wE8rT6yWMWMZb3wQ9rT1yUe7sLk0p")]}
 
 
 def dark_cells(items: list[Box], x: float, y: float, size_mm: float, modules: int

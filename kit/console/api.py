@@ -33,6 +33,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..errors import KitError, Problems
+from ..mail.book import Opener
 from ..web.guard import refuse_wrong_token
 from ..web.http import BodyError, parse_json
 from .addressing import base_url
@@ -142,6 +143,13 @@ async def _caller(request: Request, seats: frozenset[str] = frozenset()
     raise ApiError(403, "authorization", "that is not this game's game master token")
 
 
+def opener(request: Request) -> Opener:
+    """A GM request's token (checked by ``_gm``) and the address players reach us at: what
+    opens the players' links for their letters (``kit.mail.book``)."""
+    token = request.headers.get("authorization", "").partition(" ")[2].strip()
+    return Opener(token, base_url(request))
+
+
 def _links(request: Request, created: Created) -> dict[str, Any]:
     base = base_url(request)
     links = {"id": created.id, "gm_token": created.gm_token,
@@ -245,8 +253,9 @@ def entry_endpoint(path: str) -> Handler:
         if seat is not None:
             game = console_of(await run_in_threadpool(console.kind, game_id))
             params = seat_params(game, kind, seat, params)
-        entered = await run_in_threadpool(
-            lambda: console.enter(game_id, kind, body, params, version=_version(body)))
+        mail = opener(request) if seat is None else None  # a seat's token opens no links
+        entered = await run_in_threadpool(lambda: console.enter(
+            game_id, kind, body, params, version=_version(body), opener=mail))
         return JSONResponse({**entered.answer, "version": entered.version}, status,
                             headers=NO_STORE)
 

@@ -47,6 +47,6 @@ def folder_name(data: Mapping[str, Any]) -> str:
     return report_folder(data, "game.toml")
 
 
-def text(data: Mapping[str, Any], lang: str) -> str:
-    """``kit report --format text`` of ``data``."""
-    return report_text(data, lang=lang)
+def text(data: Mapping[str, Any], lang: str, turn: int | None = None) -> str:
+    """``kit report --format text`` of ``data`` (``turn``: with ``--turn N``)."""
+    return report_text(data, lang=lang, turn=turn)

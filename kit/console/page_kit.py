@@ -14,8 +14,10 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from ..i18n import N_, words
+from ..mail.book import Opener
 from ..web.guard import refuse_wrong_token
 from ..web.pages import language_links, negotiate, site_environment
+from .addressing import base_url
 from .refusals import NotFound
 from .views import guard
 
@@ -127,6 +129,12 @@ async def gm_post(request: Request) -> tuple[str, dict[str, str]]:
                              "or browser. Nothing changed. Reload the game master page and "
                              "try again."))
     return game_id, values
+
+
+def opener(request: Request) -> Opener:
+    """The GM cookie's token and the address players reach us at: what opens the players'
+    links for their letters (``kit.mail.book``)."""
+    return Opener(guard.gm_token(request) or "", base_url(request))
 
 
 def see_other(url: str) -> RedirectResponse:

@@ -36,6 +36,7 @@ from . import pages_public as public
 from . import pages_scorer as scorer
 from . import pages_start as start
 from .page_kit import page
+from .pages_mail import mail_routes
 
 CSS_PATH = "console/console.css"
 
@@ -57,6 +58,7 @@ def routes() -> list[Route]:
         Route("/console/{id}/gm/links", page(links.new_links), methods=["POST"]),
         Route("/console/{id}/gm/{action}", page(gm.gm_action), methods=["POST"]),
         Route("/console/{id}/gm/{token}", page(gm.gm_link), methods=["GET"]),
+        *mail_routes(),
         Route("/console/{id}/log.toml", page(gm.export_log)),
         Route("/console/{id}/files/{name:path}", page(public.report_file)),
         Route("/console/{id}/standings", page(public.standings_page)),

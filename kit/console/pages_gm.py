@@ -26,10 +26,12 @@ from .page_kit import (
     console,
     gm_post,
     language,
+    opener,
     render,
     require_gm,
     see_other,
 )
+from .pages_mail import mail_context
 from .pages_public import game_templates, report_links
 from .refusals import Conflict
 from .service import GameState
@@ -87,6 +89,7 @@ async def _page(request: Request, state: GameState, status: int = 200,
     if context.pop("show_files", True) and posted is None:
         context["files"] = await report_links(request, state.id, state.kind, private=True,
                                               published=int(seen.get("published", 1)))
+        context["mail"] = await call(mail_context, request, state.id, seen)
     return render(request, game_templates(state.kind) + made.template, status, script=True,
                   **context)
 
@@ -157,11 +160,11 @@ async def _post(request: Request, state: GameState, posted: FormRead,
     if posted.ok():
         if posted.absorb is None:
             await _checked(request, service.enter, state.id, posted.kind, posted.body,
-                           posted.params, version=version)
+                           posted.params, version=version, opener=opener(request))
             return _back(request, state.id, posted.done)
         try:
             entered = await call(service.enter, state.id, posted.kind, posted.body,
-                                 posted.params, version=version)
+                                 posted.params, version=version, opener=opener(request))
         except KitError as error:
             if isinstance(error, Conflict):
                 raise
@@ -170,7 +173,7 @@ async def _post(request: Request, state: GameState, posted: FormRead,
             if entered.recorded and posted.then is not None:
                 then = posted.then
                 await _checked(request, service.enter, state.id, then.kind, then.body,
-                               then.params, version=entered.version)
+                               then.params, version=entered.version, opener=opener(request))
             if entered.recorded:
                 return _back(request, state.id, posted.done)
             return await _page(request, state, 200, posted, entered.answer)

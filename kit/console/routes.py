@@ -6,6 +6,7 @@ from starlette.routing import BaseRoute
 
 from . import pages
 from .api import api_routes
+from .api_mail import mail_routes
 from .players import seat_routes
 from .tokens import install_log_filter
 
@@ -14,4 +15,4 @@ def routes() -> list[BaseRoute]:
     """The console's routes (API first, then the pages); also keeps GM tokens out of the
     access log."""
     install_log_filter()
-    return [*api_routes(), *seat_routes(), *pages.routes()]
+    return [*api_routes(), *seat_routes(), *mail_routes(), *pages.routes()]

@@ -28,6 +28,9 @@ from ..cache import STAGING, default_folder, private_folder, sweep_staging
 from ..errors import ConfigError, GameLogError, Msg, Problems
 from ..game import ConsoleGame, EntryKind, View
 from ..i18n import N_
+from ..mail import book
+from ..mail.book import Opener
+from ..mail.postbox import Postbox
 from ..tomlhelp import explained
 from ..tomlhelp import loads as loads_toml
 from . import engine, kept
@@ -153,6 +156,7 @@ class Console:
         self.answers = Kept(KEPT_BYTES)  # views and public answers, by version: never stale
         self.folders = ReportFolders(files)
         self._flights = Flights()
+        self.mail = Postbox(store.engine)  # players' letters: queued on publish, or drafts
 
     # --- games -------------------------------------------------------------------------------
 
@@ -163,12 +167,26 @@ class Console:
         return self.store.engine.dialect.name == "sqlite"
 
     def create_game(self, spec: Mapping[str, Any], client: str | None = None) -> Created:
-        """A new game from an API/form spec (``specs.check_new_game``); raises Problems.
-        ``client``: the address asking (its games an hour are capped, ``quota``)."""
-        kind, facts, log = check_new_game(spec, random_source.SystemRandom())
+        """A new game from an API/form spec (``specs.check_new_game``; ``"emails"``: the
+        players' addresses, ``kit.mail.book``); raises Problems. ``client``: the address
+        asking (its games an hour are capped, ``quota``)."""
+        given = spec.get("emails")
+        rest = {k: v for k, v in spec.items() if k != "emails"}
+        try:
+            kind, facts, log = check_new_game(rest, random_source.SystemRandom())
+        except Problems as exc:  # the addresses' problems too, every one at once
+            raise Problems([*exc.problems, *book.check_emails(given, None)[1]]) from None
+        emails, bad = book.check_emails(given, self._player_seats(kind, facts))
+        if bad:
+            raise Problems(bad)
         engine.check(log)
         self.quota.take(client)
-        return self._insert(kind, facts, [("create", {"log": log})])
+        return self._insert(kind, facts, [("create", {"log": log})], emails)
+
+    @staticmethod
+    def _player_seats(kind: str, facts: Mapping[str, Any]) -> list[str]:
+        named = console_of(kind).token_seats
+        return [name for k, name in (named(facts) if named else ()) if k == book.PLAYER]
 
     def import_log(self, toml_text: str, *, lang: str | None = None,
                    paper: str | None = None, client: str | None = None) -> Created:
@@ -194,13 +212,17 @@ class Console:
         return self._insert(kind, facts, entries)
 
     def _insert(self, kind: str, facts: dict[str, Any],
-                entries: list[tuple[str, dict[str, Any]]]) -> Created:
+                entries: list[tuple[str, dict[str, Any]]],
+                emails: Mapping[str, str] | None = None) -> Created:
         token = new_token()
         game_id = new_game_id()
         named = console_of(kind).token_seats
         seats = {seat: new_token() for seat in (named(facts) if named else ())}
-        version = self.store.create(game_id, kind, facts, token_hash(token), entries,
-                                    {seat: token_hash(t) for seat, t in seats.items()})
+        players = {name: t for (k, name), t in seats.items() if k == book.PLAYER}
+        version = self.store.create(
+            game_id, kind, facts, token_hash(token), entries,
+            {seat: token_hash(t) for seat, t in seats.items()},
+            also=lambda conn: book.save(conn, game_id, token, players, emails or {}))
         return Created(game_id, token, version, seats)
 
     def authorize(self, game_id: str, token: str | None) -> bool:
@@ -338,19 +360,23 @@ class Console:
     # --- entries -----------------------------------------------------------------------------
 
     def _append(self, game_id: str, version: int | None,
-                build: Callable[[Loaded], tuple[str, dict[str, Any]]]
+                build: Callable[[Loaded], tuple[str, dict[str, Any]]],
+                opener: Opener | None = None
                 ) -> tuple[int, Loaded, Played, dict[str, Any], object]:
         """Check and append one entry. ``build(loaded)`` returns its kind and payload; the
         state it makes is checked by the engine first (its running check is kept beside the
-        game). Stale versions raise ``Conflict``."""
+        game). Stale versions raise ``Conflict``. An entry that publishes a turn queues its
+        letters in the same transaction."""
         for attempt in range(RETRIES):
             loaded = self.load(game_id)
             if version is not None and version != loaded.row.version:
                 raise self._conflict(loaded, version, loaded.row.version)
             kind, payload = build(loaded)
             after, checked = self._candidate(loaded, kind, payload)
+            letters = self._letters(loaded, after, kind, payload, opener)
             try:
-                new = self.store.append(game_id, loaded.row.version, kind, payload)
+                new = self.store.append(game_id, loaded.row.version, kind, payload,
+                                        also=self.mail.queue_in(letters))
             except Stale as stale:
                 if version is not None:
                     raise self._conflict(loaded, version, stale.current) from None
@@ -359,8 +385,21 @@ class Console:
                 time.sleep(random_source.SystemRandom().uniform(0, 0.002 * (attempt + 1)))
                 continue
             self.kept.note_checked(game_id, loaded.row.version, checked)
+            if letters:
+                self.mail.wake()
             return new, loaded, after, payload, checked
         raise self._conflict(loaded, loaded.row.version, self._row(game_id).version)
+
+    def _letters(self, loaded: Loaded, after: Played, kind: str, payload: Mapping[str, Any],
+                 opener: Opener | None) -> list[Any]:
+        """The players' letters of a turn this entry publishes (with a mail server)."""
+        entry = loaded.game.entry(kind)
+        turn = payload.get("turn")
+        if entry is None or not entry.closes or not isinstance(turn, int) \
+                or not self.mail.sending:
+            return []
+        return self.mail.turn_letters(loaded.row.id, loaded.game, loaded.facts, after.state,
+                                      turn, opener)
 
     @staticmethod
     def _candidate(loaded: Loaded, kind: str, payload: dict[str, Any]
@@ -393,10 +432,11 @@ class Console:
         return entry.kind, entry.status
 
     def enter(self, game_id: str, kind: str, body: Mapping[str, Any],
-              params: Mapping[str, Any] | None = None, *, version: int | None = None
-              ) -> Entered:
+              params: Mapping[str, Any] | None = None, *, version: int | None = None,
+              opener: Opener | None = None) -> Entered:
         """One entry of the game's ``kind`` from the API's body and path parameters. An entry
-        that needs confirming and is not confirmed is checked and answered, not recorded."""
+        that needs confirming and is not confirmed is checked and answered, not recorded.
+        ``opener``: the GM's token and address, so a publish's letters carry links."""
         params = params or {}
         loaded = self.load(game_id)
         entry = self._entry(loaded, kind)
@@ -412,7 +452,7 @@ class Console:
         def build(now: Loaded) -> tuple[str, dict[str, Any]]:
             return kind, self._entry(now, kind).payload(now.played.state, body, params)
 
-        new, before, after, payload, checked = self._append(game_id, version, build)
+        new, before, after, payload, checked = self._append(game_id, version, build, opener)
         return Entered(new, entry.answer(before.played.state, after.state, payload, True,
                                          **({"checked": checked} if entry.reads_check else {})))
 

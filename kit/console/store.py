@@ -22,7 +22,7 @@ import json
 import os
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -70,6 +70,7 @@ seat_tokens = sa.Table(
 )
 
 Seat = tuple[str, str]  # (kind, name): ("player", "Ann")
+Also = Callable[[sa.Connection], object]  # more writes in a transaction of the store's
 
 
 @dataclass(frozen=True)
@@ -227,9 +228,10 @@ class Store:
 
     def create(self, game_id: str, kind: str, public: Mapping[str, Any], gm_hash: str,
                entries: Sequence[tuple[str, Mapping[str, Any]]],
-               seat_hashes: Mapping[Seat, str] | None = None) -> int:
+               seat_hashes: Mapping[Seat, str] | None = None,
+               also: Also | None = None) -> int:
         """Add a game with its first journal entries and its seats' token hashes (one
-        transaction); returns its version (entries made)."""
+        transaction, with ``also``'s writes); returns its version (entries made)."""
         now = time.time()
         with self._writer() as conn, conn.begin():
             conn.execute(games.insert().values(
@@ -244,6 +246,8 @@ class Store:
                 conn.execute(seat_tokens.insert(), [
                     {"game_id": game_id, "kind": kind_, "seat": seat, "token_hash": hashed}
                     for (kind_, seat), hashed in seat_hashes.items()])
+            if also is not None:
+                also(conn)
         return len(entries)
 
     def seat_of(self, game_id: str, hashed: str) -> Seat | None:
@@ -291,8 +295,10 @@ class Store:
         game = GameRow(row.id, row.kind, json.loads(row.public), row.gm_hash, row.version)
         return game, [Row(e.seq, e.kind, json.loads(e.payload), e.at) for e in entries]
 
-    def append(self, game_id: str, seen: int, kind: str, payload: Mapping[str, Any]) -> int:
+    def append(self, game_id: str, seen: int, kind: str, payload: Mapping[str, Any],
+               also: Also | None = None) -> int:
         """Append one entry if the game is still at version ``seen``; returns the new version.
+        ``also`` writes more in the same transaction (a publish's letters to the outbox).
 
         Raises ``Stale`` (nothing written) when another append came first, ``Missing`` for an
         unknown game.
@@ -310,6 +316,8 @@ class Store:
             conn.execute(journal.insert().values(
                 game_id=game_id, seq=seen + 1, kind=kind, payload=json.dumps(payload),
                 at=time.time()))
+            if also is not None:
+                also(conn)
         return seen + 1
 
     def since(self, game_id: str, seen: int) -> list[Row]:

@@ -35,7 +35,8 @@ def address(key: str, text: str) -> str:
     try:
         parsed = Address(addr_spec=text.strip())
         domain = parsed.domain.encode("idna").decode("ascii") if parsed.domain else ""
-    except (ValueError, UnicodeError, email.errors.HeaderParseError):
+    except (ValueError, UnicodeError, IndexError, email.errors.HeaderParseError):
+        # IndexError: the standard parser on an address that ends at its "@" ("bob@")
         parsed, domain = None, ""
     if parsed is None or not parsed.username or not domain:
         raise ConfigError(key, f"must be one e-mail address (name@domain); got {shown(text)}")

@@ -449,6 +449,8 @@ def create_app(*, workers: int = 2, queue: int | None = None, cache_mb: int = 25
         folders.use(service.pool)
     app.state.mail = None if mail is None else SenderThread(
         Sender(app.state.console.store.engine, mail.server, mail.mail_from))
+    if app.state.mail is not None and hasattr(app.state.console, "mail"):
+        app.state.console.mail.attach(app.state.mail)  # a publish's letters are queued
     app.state.css, app.state.icon = site_css(), site_icon()
     # the address the links a game hands out carry (kit.console.addressing)
     app.state.public_url, app.state.listen_host = public_url, listen_host

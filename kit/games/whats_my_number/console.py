@@ -13,6 +13,7 @@ from . import (
     console_pages,
     console_player,
     console_player_page,
+    console_slips,
     console_start,
     console_state,
 )
@@ -40,4 +41,6 @@ CONSOLE = ConsoleGame(
     player_page=console_player_page.player_page,
     player_form=console_player_page.player_form,
     player_text=console_player_page.player_text,
+    link_sheet=console_slips.link_sheet,
+    turn_slips=console_slips.turn_slips,
 )

@@ -20,8 +20,9 @@ from .people import answer, labels
 from .reports import row_label
 
 MAX_NAMES = 120
-FIELDS = ("names", "players", "range", "secrets")  # in page order
+FIELDS = ("names", "players", "range", "secrets", "emails")  # in page order
 _SECRET_LINE = re.compile(r"\s*(.+?)\s*(?:=|:|\s)\s*(-?[0-9]+)\s*")
+_EMAIL_LINE = re.compile(r"\s*(.+?)\s*(?:=|:)\s*(\S+@\S+)\s*")
 
 
 def fields(values: Mapping[str, str], problems: Mapping[str, list[str]], w: Words,
@@ -44,7 +45,29 @@ def fields(values: Mapping[str, str], problems: Mapping[str, list[str]], w: Word
          "choices": [("random", _("Draw them at random")), ("typed", _("I type them below"))]},
         field("wmn", "secrets", _("Secret numbers, if you type them"), _("One line per "
               "player: name = number, e.g. Ann = 17."), values, problems, "textarea", rows=4),
+        field("wmn", "emails", _("E-mail addresses (optional)"), _("One line per player who "
+              "gets each turn’s report by e-mail: name = address, e.g. Ann = ann@example.org. "
+              "You can add or remove addresses later."), values, problems, "textarea", rows=4),
     ]
+
+
+def _emails(form: Form, names: list[str], w: Words) -> dict[str, str]:
+    """``name = address`` lines; the console checks each address."""
+    emails: dict[str, str] = {}
+    for line in form.values.get("emails", "").splitlines():
+        if not line.strip():
+            continue
+        found = _EMAIL_LINE.fullmatch(line)
+        if found is None:
+            form.add("emails", w.gettext("%(line)s: write a name and an address, e.g. Ann = "
+                                         "ann@example.org.", line=line.strip()[:60]))
+            continue
+        real = next((n for n in names if n.casefold() == found[1].casefold()), None)
+        if real is None:
+            form.add("emails", not_a_player(found[1], names, w))
+        else:
+            emails[real] = found[2]
+    return emails
 
 
 def _secrets(form: Form, names: list[str], w: Words) -> dict[str, int]:
@@ -107,6 +130,8 @@ def wmn_form(values: Mapping[str, str], w: Words) -> Form:
         _range(form, given_range, len(names), w)
     if values.get("draw", "random") == "typed" and names:
         form.spec["secrets"] = _secrets(form, names, w)
+    if values.get("emails", "").strip() and names:
+        form.spec["emails"] = _emails(form, names, w)
     return form
 
 

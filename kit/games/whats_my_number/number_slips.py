@@ -73,7 +73,7 @@ def slip_text_size(b: slip.SlipBands, words: str) -> float:
 
 SLIP_QR_FLAP_MM = 22.0  # a flap with the link's QR code: the code and room for the fold's label
 SLIP_URL_PT = MIN_TEXT_PT
-SLIP_URL_LINES = 3
+SLIP_URL_LINES = 4  # a LAN address, a game id and a 43-character token at 8 pt
 
 
 def slip_link(link: str, b: slip.SlipBands, x: float, box_w: float) -> tuple[list[Item], float]:

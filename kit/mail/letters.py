@@ -1,0 +1,63 @@
+"""What the console's letters to players say, in the game's language: a published turn's letter
+(the player's link, their own slip, the turn's shared report) and the reminder to a player
+whose orders are not in. The texts come from the game's views (``kit.mail.postbox``); this
+module only puts them in order and words the lines around them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..i18n import N_, words
+from .letter import Letter
+
+RULE = "-" * 32
+
+
+@dataclass(frozen=True)
+class Turned:
+    """One player's part of a published turn: their slip and link (None: not known)."""
+
+    player: str
+    to: str
+    slip: str
+    link: str | None
+
+
+def _name(title: str, lang: str) -> str:
+    return title or words(lang).gettext(N_("Game night"))
+
+
+def _link_line(link: str | None, lang: str) -> str:
+    w = words(lang)
+    if link is None:  # a rotated link, or one the GM token could not open
+        return w.gettext(N_("Your page: the link on your secret-number slip."))
+    return w.gettext(N_("Your page (orders, slips and reports): %(link)s"), link=link)
+
+
+def turn_letter(part: Turned, *, title: str, lang: str, turn: int, report: str) -> Letter:
+    """The letter of published turn ``turn`` to one player: only their own slip, and the
+    report every player gets."""
+    w = words(lang)
+    subject = w.gettext(N_("%(game)s: turn %(turn)s report"), game=_name(title, lang),
+                        turn=turn)
+    lines = [w.gettext(N_("Hello %(player)s, the game master has published turn %(turn)s."),
+                       player=part.player, turn=turn), "", _link_line(part.link, lang), ""]
+    if part.slip:
+        lines += [RULE, w.gettext(N_("Your slip (for you alone)")), RULE, part.slip.strip(), ""]
+    lines += [RULE, w.gettext(N_("Turn %(turn)s report (every player gets it)"), turn=turn),
+              RULE, report.strip(), ""]
+    return Letter(part.to, subject[:200], "\n".join(lines))
+
+
+def reminder(player: str, to: str, link: str | None, *, title: str, lang: str, turn: int,
+             deadline: str | None) -> Letter:
+    """A short reminder to a player whose orders for ``turn`` are not in."""
+    w = words(lang)
+    subject = w.gettext(N_("%(game)s: your orders for turn %(turn)s"), game=_name(title, lang),
+                        turn=turn)
+    lines = [w.gettext(N_("Hello %(player)s, the game master has no orders from you for turn "
+                          "%(turn)s yet."), player=player, turn=turn)]
+    if deadline:
+        lines.append(w.gettext(N_("The deadline is %(deadline)s."), deadline=deadline))
+    lines += ["", _link_line(link, lang), ""]
+    return Letter(to, subject[:200], "\n".join(lines))

@@ -1,0 +1,221 @@
+"""The console's mail to players: the address book, the letters a publish queues in its own
+transaction, reminders to the players whose orders are not in, and drafts (``.eml`` and
+``mailto:``) when no mail server is set.
+
+What a letter says comes from the game's views only: the public view's log gives the turn's
+shared report (the text ``kit report --format text --turn N`` prints), the player's own view
+gives their slip (``"slips"``, by turn), the game master's view who is ``"missing"``. So a
+player's letter holds exactly what that player's own page shows, never another's secret or
+guesses. Links are opened from the address book with the game master's token (``book``).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Engine
+
+from ..console import engine as rules_engine
+from ..errors import ConfigError, KitError, Msg, Problems
+from ..game import ConsoleGame
+from ..i18n import N_
+from . import book
+from .book import Opener
+from .letter import Letter, draft, mailto
+from .letters import Turned, reminder, turn_letter
+from .outbox import Key, SenderThread, queue_all
+
+REPORT, REMINDER = "report", "reminder"  # the outbox kinds of a player's letters
+
+
+@dataclass(frozen=True)
+class Queued:
+    """What a publish or a reminder did: the players whose letter was queued now, and those
+    whose letter was queued before (a second press, another server)."""
+
+    queued: tuple[str, ...]
+    before: tuple[str, ...]
+
+
+def shared_report(game: ConsoleGame, facts: Mapping[str, Any], state: Any, turn: int) -> str:
+    """The turn's report as the public view gives it, as text."""
+    log = game.public_view(state, facts).log
+    if not log:
+        return ""
+    data = {k: v for k, v in log.items() if k != "published"}
+    return rules_engine.text(data, str(facts["lang"]), turn=turn)
+
+
+def slip_of(game: ConsoleGame, facts: Mapping[str, Any], state: Any, player: str,
+            turn: int) -> str:
+    """The player's own slip of ``turn``, as their view gives it ('' if it gives none)."""
+    slips = game.player_view(state, facts, player).data.get("slips") or {}
+    return str(slips.get(str(turn), ""))
+
+
+class Postbox:
+    """The mail of one console's database; sends through a ``SenderThread`` once attached
+    (``kit serve --smtp``), else offers drafts."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._sender: SenderThread | None = None
+
+    def attach(self, sender: SenderThread) -> None:
+        """Letters go out through ``sender`` (woken after each commit that queues some)."""
+        self._sender = sender
+
+    @property
+    def sending(self) -> bool:
+        """Whether a mail server is set: letters are queued, not offered as drafts."""
+        return self._sender is not None
+
+    def wake(self) -> None:
+        if self._sender is not None:
+            self._sender.wake()
+
+    def _writer(self) -> sa.Connection:
+        return self.engine.connect().execution_options(write=True)
+
+    # --- the address book ------------------------------------------------------------------
+
+    def addresses(self, game_id: str) -> dict[str, str]:
+        with self.engine.connect() as conn:
+            return book.addresses(conn, game_id)
+
+    def set_address(self, game_id: str, players: Sequence[str], player: str,
+                    text: str | None) -> str | None:
+        """Give ``player`` the address ``text``, or remove theirs (None or ''); the address
+        kept. Problems name the field and say why."""
+        problems: list[KitError] = []
+        if player not in players:
+            problems.append(ConfigError("player", Msg(N_(
+                "“%(name)s” is not a player of this game; the players are %(players)s"),
+                name=player, players=", ".join(players))))
+        checked = None
+        if text:
+            found, bad = book.check_emails({player: text.strip()}, None)
+            checked, problems = found.get(player), problems + bad
+        if problems:
+            raise Problems(problems)
+        with self._writer() as conn, conn.begin():
+            book.set_address(conn, game_id, player, checked)
+        return checked
+
+    def links(self, game_id: str, opener: Opener) -> dict[str, str]:
+        with self.engine.connect() as conn:
+            return book.links(conn, game_id, opener)
+
+    # --- a publish ------------------------------------------------------------------------
+
+    def turn_letters(self, game_id: str, game: ConsoleGame, facts: Mapping[str, Any],
+                     state: Any, turn: int, opener: Opener | None) -> list[tuple[Key, Letter]]:
+        """The letters of published turn ``turn`` (``state``: after the publish) to each
+        player with an address."""
+        with self.engine.connect() as conn:
+            to = book.addresses(conn, game_id)
+            links = book.links(conn, game_id, opener) if opener and to else {}
+        if not to:
+            return []
+        report = shared_report(game, facts, state, turn)
+        slips = game.turn_slips(state, facts, turn) if game.turn_slips else {
+            player: slip_of(game, facts, state, player, turn) for player in to}
+        title, lang = str(facts.get("title", "")), str(facts["lang"])
+        return [(Key(game_id, player, turn, REPORT), turn_letter(
+            Turned(player, address, slips.get(player, ""), links.get(player)),
+            title=title, lang=lang, turn=turn, report=report))
+            for player, address in sorted(to.items())]
+
+    @staticmethod
+    def queue_in(letters: Sequence[tuple[Key, Letter]]
+                 ) -> Callable[[sa.Connection], object] | None:
+        """What queues ``letters`` in the caller's transaction (None: nothing to queue)."""
+        if not letters:
+            return None
+        return lambda conn: queue_all(conn, letters)
+
+    # --- reminders and drafts ------------------------------------------------------------
+
+    def remind(self, game_id: str, gm: Mapping[str, Any], facts: Mapping[str, Any],
+               opener: Opener) -> Queued:
+        """Queue a reminder to each player the GM view says is ``missing`` for the open turn
+        and who has an address; one per player and turn (a second press queues none)."""
+        letters = self.reminders(game_id, gm, facts, opener)
+        if not letters:
+            return Queued((), ())
+        with self._writer() as conn, conn.begin():
+            done = queue_all(conn, letters, time.time())
+        self.wake()
+        names = [(key.player, key.ident in done) for key, _ in letters]
+        return Queued(tuple(n for n, now in names if now), tuple(n for n, now in names
+                                                                 if not now))
+
+    def reminders(self, game_id: str, gm: Mapping[str, Any], facts: Mapping[str, Any],
+                  opener: Opener) -> list[tuple[Key, Letter]]:
+        """The reminders of the open turn, one to each missing player with an address."""
+        turn = int(gm.get("published", 0)) + 1
+        with self.engine.connect() as conn:
+            to = book.addresses(conn, game_id)
+            links = book.links(conn, game_id, opener)
+        title, lang = str(facts.get("title", "")), str(facts["lang"])
+        deadline = gm.get("deadline")
+        return [(Key(game_id, player, turn, REMINDER), reminder(
+            player, to[player], links.get(player), title=title, lang=lang, turn=turn,
+            deadline=str(deadline) if deadline else None))
+            for player in gm.get("missing", []) if player in to]
+
+
+def drafts(letters: Sequence[tuple[Key, Letter]]) -> dict[str, dict[str, Any]]:
+    """Each letter as the GM sends it by hand: its ``mailto:`` link and ``.eml`` bytes."""
+    return {key.player: {"to": letter.to, "mailto": mailto(letter), "eml": draft(letter)}
+            for key, letter in letters}
+
+
+def letters_now(console: Any, game_id: str, kind: str, opener: Opener
+                ) -> list[tuple[Key, Letter]]:
+    """The letters of ``kind`` the game is at now: the last published turn's (``report``)
+    or the open turn's reminders (``reminder``), to each player with an address."""
+    loaded = console.load(game_id)
+    gm = console.view(game_id, "gm", loaded).data
+    if kind == REPORT:
+        turn = int(gm.get("published", 0))
+        if not turn:
+            return []
+        return console.mail.turn_letters(game_id, loaded.game, loaded.facts,
+                                         loaded.played.state, turn, opener)
+    return console.mail.reminders(game_id, gm, loaded.facts, opener)
+
+
+def remind(console: Any, game_id: str, opener: Opener) -> dict[str, Any]:
+    """``Remind the missing``: with a mail server, the reminders queued (each player and turn
+    once); without, a ``mailto:`` draft for each. Players without an address are named."""
+    loaded = console.load(game_id)
+    gm = console.view(game_id, "gm", loaded).data
+    turn = int(gm.get("published", 0)) + 1
+    missing = list(gm.get("missing", []))
+    have = console.mail.addresses(game_id)
+    answer: dict[str, Any] = {"turn": turn, "missing": missing,
+                              "without_address": [p for p in missing if p not in have]}
+    if console.mail.sending:
+        done = console.mail.remind(game_id, gm, loaded.facts, opener)
+        answer.update(queued=list(done.queued), before=list(done.before))
+    else:
+        letters = console.mail.reminders(game_id, gm, loaded.facts, opener)
+        answer["drafts"] = {p: {"to": d["to"], "mailto": d["mailto"]}
+                            for p, d in drafts(letters).items()}
+    return answer
+
+
+def link_slips(console: Any, game_id: str, opener: Opener) -> bytes | None:
+    """The game's sheet of players' links (``ConsoleGame.link_sheet``: What's My Number?'s
+    secret-number slips with QR codes) as a PDF, links opened with the GM token; None when
+    the game has none."""
+    loaded = console.load(game_id)
+    sheet = loaded.game.link_sheet
+    if sheet is None:
+        return None
+    return sheet(loaded.facts, console.mail.links(game_id, opener))
