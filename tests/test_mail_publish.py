@@ -327,3 +327,16 @@ def test_the_gm_s_slips_carry_each_player_s_link_as_a_code_that_reads_back(
     page = client.get(f"/console/{made['id']}/gm").text
     assert f'href="/console/{made["id"]}/mail/slips.pdf"' in page
     assert client.get(f"/console/{made['id']}/mail/slips.pdf").content == pdf.content
+
+
+def test_rotated_links_are_the_ones_the_letters_and_slips_carry(client, console: Console
+                                                                 ) -> None:  # noqa: ANN001
+    made = client.post("/api/games", json=SPEC).json()
+    game, gm = made["id"], {"authorization": f"Bearer {made['gm_token']}"}
+    new_ann = client.post(f"/api/games/{game}/players/Ann/rotate", headers=gm).json()
+    new_gm = client.post(f"/api/games/{game}/rotate", headers=gm).json()["token"]
+    base = str(client.base_url).rstrip("/")
+    with console.store.engine.connect() as conn:
+        opened = book.links(conn, game, Opener(new_gm, base))
+        assert book.links(conn, game, Opener(made["gm_token"], base)) == {}  # the old GM's
+    assert opened == {**made["player_links"], "Ann": new_ann["link"]}
