@@ -1,7 +1,7 @@
 """The three views of a game (game master, public, one player), tested as an attacker would: a
 What's My Number? game with a published turn holding a void guess, an ignored guess and a
 partial list, an amendment of it, and an open turn, seen through every channel each viewer
-has (page, JSON, text, PDF, HTML; a player's own page, me.json and report.txt by their
+has (page, JSON, text, PDF, HTML, e-mail; a player's own page, me.json and report.txt by their
 link). What a viewer may not see is looked for in each."""
 
 from __future__ import annotations
@@ -226,5 +226,44 @@ def test_a_partys_rounds_are_public_once_entered(tmp_path: Path) -> None:
         assert public.data["rounds_entered"] == {"1": 1, "2": 0}
         assert fay.data["table"] == 2 and fay.data["tables"] == public.data["tables"]
         assert "log" in gm.data and "log" not in public.data and "log" not in fay.data
+    finally:
+        console.close()
+
+
+def test_each_players_letter_holds_only_their_own_data(tmp_path: Path) -> None:
+    """The e-mail channel: the letters a publish queues (a sender attached, never run), one
+    per player with an address, read from the outbox."""
+    import sqlalchemy as sa
+
+    from kit.mail.book import Opener
+    from kit.mail.outbox import Sender, SenderThread, outbox
+    from kit.mail.smtp import SmtpServer
+
+    console = open_console(str(tmp_path / "console.sqlite3"), tmp_path / "files")
+    try:
+        sender = Sender(console.store.engine, SmtpServer.parse("smtp://127.0.0.1:1"),
+                        "gm@example.org")
+        console.mail.attach(SenderThread(sender))  # queued on publish; nothing is sent
+        made = console.create_game({
+            "game": "whats-my-number", "players": PLAYERS, "secrets": SECRETS,
+            "range": "1-500", "title": "Views",
+            "emails": {p: f"{p.lower()}@example.org" for p in PLAYERS}})
+        console.enter(made.id, "orders", {"orders": TURN_1})
+        console.enter(made.id, "publish", {}, {"turn": 1},
+                      opener=Opener(made.gm_token, "http://192.168.1.20:8000"))
+        console.enter(made.id, "orders", {"orders": OPEN})
+        with console.store.engine.connect() as conn:
+            letters = {row.player: row for row in conn.execute(sa.select(outbox))}
+        assert sorted(letters) == sorted(PLAYERS)
+        for player, letter in letters.items():
+            assert letter.recipient == f"{player.lower()}@example.org"
+            assert f"\u2068{player}\u2069 · turn 1 · private" in letter.body  # their own slip
+            assert f"/console/{made.id}/p/" in letter.body  # their link
+            others = [p for p in PLAYERS if p != player]
+            mine = GUESSED[player] - {253, 254}  # never amended here
+            assert all(has(n, letter.body) for n in mine), player
+            for number in [*(SECRETS[p] for p in others), *UNPUBLISHED,
+                           *set().union(*(GUESSED[p] for p in others))]:
+                assert not has(number, letter.body), (player, number)
     finally:
         console.close()
