@@ -137,7 +137,7 @@ def _page_made(request: Request, game_id: str, view: View) -> Made:
         if context.get("shown") else []
     making = any(f.get("making") for f in files)
     page = render(request, "console/public.html", public=public, game_id=game_id,
-                  files=files, making=making, refresh=REFRESH_SECONDS, **context)
+                  files=files, making=making, **context)
     return Made(bytes(page.body), making=making)
 
 
@@ -152,8 +152,11 @@ async def public_page(request: Request) -> Response:
                       lambda view: _page_made(request, game_id, view))
     if made.making:
         await call(service.report_listing, game_id, PUBLIC, client_of(request))
+    # a Refresh header, not <meta http-equiv="refresh">: the same reload without a script,
+    # and the page keeps saying why (axe refuses a timed meta refresh)
+    again = {"refresh": str(REFRESH_SECONDS)} if made.making else {}
     return conditional(request, made.etag, lambda: HTMLResponse(
-        made.body, headers=page_headers(page["lang"], PAGE_CSP)))
+        made.body, headers={**page_headers(page["lang"], PAGE_CSP), **again}))
 
 
 def standings_script(request: Request, game_id: str) -> str:
@@ -191,8 +194,8 @@ def _being_made(request: Request) -> Response:
     """The answer for a file still being made: say so, and come back by itself."""
     w = words(language(request)["lang"])
     return render(request, "console/message.html", 503, heading=w.gettext(MAKING_HEADING),
-                  text=w.gettext(MAKING_FILE), refresh=RETRY_S,
-                  headers={"retry-after": str(RETRY_S)})
+                  text=w.gettext(MAKING_FILE),
+                  headers={"retry-after": str(RETRY_S), "refresh": str(RETRY_S)})
 
 
 async def _text(request: Request, game_id: str) -> Response:
