@@ -18,7 +18,7 @@ from .console_gm_players import FORMS as PLAYER_FORMS
 from .console_gm_players import context as players_context
 from .console_grid import Grid, absorb, grid_rows, read_grid, typed_rows
 from .console_state import NO_ORDERS
-from .console_turns import open_turn, published_reports
+from .console_turns import RECENT_TURNS, open_turn, played, published_reports
 from .snapshot import NEXT_TURN
 
 NOTICES = {"published": N_("Turn %(turn)s is published: its report is below."),
@@ -72,7 +72,9 @@ def gm_page(seen: Mapping[str, Any], w: Words, query: Mapping[str, str],
     log = seen["log"]
     turn = open_turn(log, published, w)
     # the answers in the game's letters, which its players' labels avoid (as its printed reports)
-    reports, _ = published_reports(log, published, w, words(seen.get("lang") or w.lang))
+    # the latest turns only: the page's cost does not grow with the game
+    reports, _ = published_reports(log, published, w, words(seen.get("lang") or w.lang),
+                                   RECENT_TURNS)
     values = posted.values if grid is not None and posted is not None else None
     notice = _notice(query, w, seen)
     if "saved" in query and turn.rulings:  # a typo of 0 or 555 is seen before publishing
@@ -81,6 +83,7 @@ def gm_page(seen: Mapping[str, Any], w: Words, query: Mapping[str, str],
             "%(num)s rulings to check: their boxes are marked.", len(turn.rulings))
     return GmPage("gm.html", {
         "state": seen, "turn": turn, "reports": reports, "notice": notice,
+        "older_turns": published - len(reports),
         "rows": grid_rows(turn.players, turn.allowance, entries(turn, seen), w, values, grid,
                           turn.marks),
         "general": grid.general if grid else [], "problems": _problems(grid),
@@ -94,7 +97,7 @@ def amend_context(seen: Mapping[str, Any], number: int, w: Words, posted: FormRe
                   answer: Mapping[str, Any] | None) -> dict[str, Any]:
     """A published turn's grid, prefilled with its orders, for an amendment."""
     log = seen["log"]
-    _, result = published_reports(log, int(seen["published"]), w)
+    result = played(log, int(seen["published"]))
     report = result.turns[number - 1]
     orders = dict(log.get("turn", [])[number - 1])
     grid = posted.form if posted is not None else None
@@ -178,7 +181,7 @@ def read_amend(values: Mapping[str, str], seen: Mapping[str, Any], w: Words) -> 
     if not 1 <= number <= int(seen["published"]):
         return FormRead("amend", {"orders": {}}, params={"turn": number})
     log = seen["log"]
-    _, result = published_reports(log, int(seen["published"]), w)
+    result = played(log, int(seen["published"]))
     orders = dict(log.get("turn", [])[number - 1])
     return _grid_read("amend", values, tuple(seen["players"]),
                       dict(result.turns[number - 1].allowance), orders, w,

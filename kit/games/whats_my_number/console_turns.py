@@ -6,6 +6,8 @@ Nothing here decides a rule.
 from __future__ import annotations
 
 import copy
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import SimpleNamespace
@@ -39,7 +41,30 @@ class TurnView:
 MARKS = {"out-of-range": "void", "extra-guesses": "ignored"}  # ruling -> its boxes' mark
 
 
+RECENT_TURNS = 10  # published turns laid out on the GM page; older ones are in the files
+_PLAYED_KEPT = 8  # replays kept: a page and its forms read one log a few times
+_played_kept: OrderedDict[tuple[int, int], tuple[Mapping[str, Any], Any]] = OrderedDict()
+_played_lock = threading.Lock()
+
+
 def _played(log: Mapping[str, Any], turns: int) -> Any:
+    """The game ``log`` plays over its first ``turns`` turns, replayed once per log: a GM
+    view's log is one object per version, so the page and its forms share the replay."""
+    key = (id(log), turns)
+    with _played_lock:
+        kept = _played_kept.get(key)
+        if kept is not None and kept[0] is log:  # the log itself is kept: its id is not reused
+            _played_kept.move_to_end(key)
+            return kept[1]
+    result = _replay(log, turns)
+    with _played_lock:
+        _played_kept[key] = (log, result)
+        while len(_played_kept) > _PLAYED_KEPT:
+            _played_kept.popitem(last=False)
+    return result
+
+
+def _replay(log: Mapping[str, Any], turns: int) -> Any:
     data = copy.deepcopy(dict(log))
     data.pop("published", None)
     kept = list(data.get("turn", []))[:turns]
@@ -73,33 +98,31 @@ def open_turn(log: Mapping[str, Any], published: int, w: Words) -> TurnView:
     players = tuple(log.get("players", ()))
     turns = list(log.get("turn", []))
     number = published + 1
-    before = _played(log, published)
     entries = dict(turns[published]) if len(turns) > published else {}
-    view = TurnView(number, players, dict(before.next_allowance), entries,
-                    winners=tuple(before.winners), over=bool(before.winners))
-    if entries:
-        try:
-            now = _played(log, number)
-        except KitError:
-            return view
-        if len(now.turns) >= number:
-            report = now.turns[number - 1]
-            view.rulings = [ruling_text(r, w) for r in report.rulings if r.kind != "no-orders"]
-            for r in report.rulings:
-                mark = MARKS.get(r.kind, "")
-                for position in getattr(r, "positions", ()) if mark else ():
-                    view.marks.setdefault(r.player, {})[int(position)] = mark
-    return view
+    result = played(log, published)
+    if len(result.turns) >= number:  # the open turn played too: its report has its allowance
+        report = result.turns[number - 1]
+        won = next((tuple(t.winners) for t in result.turns[:published] if t.winners), ())
+        view = TurnView(number, players, dict(report.allowance), entries, winners=won,
+                        over=bool(won))
+        view.rulings = [ruling_text(r, w) for r in report.rulings if r.kind != "no-orders"]
+        for r in report.rulings:
+            mark = MARKS.get(r.kind, "")
+            for position in getattr(r, "positions", ()) if mark else ():
+                view.marks.setdefault(r.player, {})[int(position)] = mark
+        return view
+    return TurnView(number, players, dict(result.next_allowance), entries,
+                    winners=tuple(result.winners), over=bool(result.winners))
 
 
 def why_won(report: Any, w: Words) -> str:
     """Why a winning turn's winners won: the printed report's lines ("Fay wins in turn 4, by a
     fully correct list. Finished this turn: ..."); "" for a turn nobody won. ``report``: the
     engine's turn report, or its JSON (the public view's)."""
+    if not (report.get("winners") if isinstance(report, Mapping) else report.winners):
+        return ""  # (a turn's JSON is large: made only for a winning turn)
     data = to_json(report) if not isinstance(report, Mapping) else report
     winners = list(data.get("winners", ()))
-    if not winners:
-        return ""
     finishers = [SimpleNamespace(**f) for f in data.get("finishers", ())]
     shaped = SimpleNamespace(winners=winners, reason=data.get("reason"), finishers=finishers)
     return " ".join(filter(None, (win_text(winners, shaped.reason, int(data["number"]), w),
@@ -124,16 +147,32 @@ def report_rows(report: Any, players: Sequence[str], w: Words, letters: Words | 
     return rows
 
 
+def played(log: Mapping[str, Any], published: int) -> Any:
+    """The game played over the published turns and, when its entries play, the open one:
+    one replay per log for the whole page (read ``turns[:published]`` for the published)."""
+    turns = list(log.get("turn", []))
+    if len(turns) > published and turns[published]:
+        try:
+            return _played(log, published + 1)
+        except KitError:
+            pass  # entries the rules refuse yet: the published turns alone
+    return _played(log, published)
+
+
 def published_reports(log: Mapping[str, Any], published: int, w: Words,
-                      letters: Words | None = None) -> tuple[list[dict[str, object]], Any]:
-    """Every published turn's report rows (newest first) and the game result so far; the
-    answers in the letters of ``letters`` (the game's language)."""
+                      letters: Words | None = None, recent: int | None = None
+                      ) -> tuple[list[dict[str, object]], Any]:
+    """The published turns' report rows (newest first; the ``recent`` latest only, when
+    given) and the game result so far; the answers in the letters of ``letters`` (the
+    game's language)."""
     result = _played(log, published)
     players = tuple(log.get("players", ()))
-    number_range = rules.parse_game_log({k: v for k, v in log.items() if k != "published"}
-                                        ).range
+    # the header alone gives the range: parsing the turns again would cost a replay's share
+    number_range = rules.parse_game_log({k: v for k, v in log.items()
+                                         if k not in ("published", "turn")}).range
+    shown = result.turns[:published]
     turns = []
-    for report in result.turns[:published]:
+    for report in shown[-recent:] if recent else shown:
         turns.append({"number": report.number, "rows": report_rows(report, players, w, letters),
                       "no_orders": list(getattr(report, "no_orders", ())),
                       # as the printed report says them (which guess, never its number)
