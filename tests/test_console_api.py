@@ -402,3 +402,15 @@ def test_every_problem_of_an_entry_at_once(client: TestClient) -> None:
     assert answer.status_code == 422, answer.text
     text = answer.text
     assert "5O" in text and "70" in text, text  # the form's kind and the engine's, in one answer
+
+
+def test_the_gm_page_lays_out_the_latest_ten_published_turns(client: TestClient) -> None:
+    game = new_wmn(client)
+    for turn in range(1, 13):
+        post_turn(client, game, {"Ann": [60 - turn, 61 - turn]})
+        assert publish(client, game, turn).status_code == 200
+    client.get(f"/console/{game['id']}/gm/{game['gm_token']}")
+    page = client.get(f"/console/{game['id']}/gm").text
+    shown = [n for n in range(1, 13) if f"Turn {n} report" in page or f"id=\"turn-{n}\"" in page]
+    assert "The reports of turns 1 to 2 are in the game’s report files above." in page
+    assert 3 in shown and 12 in shown and 1 not in shown and 2 not in shown
