@@ -10,12 +10,16 @@ from __future__ import annotations
 import email
 import email.policy
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import pytest
+import sqlalchemy as sa
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult, LoginPassword
+
+from kit.mail.outbox import Sender, outbox
 
 USER, PASSWORD = "relay-login@example.net", "s3cr3t-p@ss:word"
 
@@ -89,3 +93,17 @@ def smtp_server() -> Iterator[Server]:
         yield server
     finally:
         server.stop()
+
+
+def drain(sender: Sender, until: float = 10.0) -> None:
+    """Run the sender until no row is queued (retries included) or ``until`` seconds pass."""
+    deadline = time.monotonic() + until
+    while time.monotonic() < deadline:
+        sender.run_once()
+        with sender.engine.connect() as conn:
+            left = conn.execute(sa.select(sa.func.count()).select_from(outbox)
+                                .where(outbox.c.state == "queued")).scalar()
+        if not left:
+            return
+        time.sleep(0.02)
+    raise AssertionError("messages still queued")

@@ -30,7 +30,7 @@ pytest.importorskip("aiosmtpd", reason="aiosmtpd is not installed: pip install '
 
 import sqlalchemy as sa  # noqa: E402
 from helpers import ROOT  # noqa: E402
-from mail_server import PASSWORD, USER, Server  # noqa: E402
+from mail_server import PASSWORD, USER, Server, drain  # noqa: E402
 
 from kit.cli import main  # noqa: E402
 from kit.console.store import database_url, make_engine, migrate  # noqa: E402
@@ -81,20 +81,6 @@ def put(engine: sa.Engine, key: Key, letter: Letter) -> bool:
 def letter_for(name: str, turn: int = 1) -> Letter:
     return Letter(f"{name.lower()}@example.org", f"Turn {turn}: your report",
                   f"Hello {name},\nturn {turn}: 3 guesses, 2 allowed. Zoë says hi.\n")
-
-
-def drain(sender: Sender, until: float = 10.0) -> None:
-    """Run the sender until no row is queued (retries included) or ``until`` seconds pass."""
-    deadline = time.monotonic() + until
-    while time.monotonic() < deadline:
-        sender.run_once()
-        with sender.engine.connect() as conn:
-            left = conn.execute(sa.select(sa.func.count()).select_from(outbox)
-                                .where(outbox.c.state == "queued")).scalar()
-        if not left:
-            return
-        time.sleep(0.02)
-    raise AssertionError("messages still queued")
 
 
 # --- the URL ------------------------------------------------------------------------------------

@@ -19,7 +19,6 @@ import subprocess
 import sys
 import textwrap
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import unquote
@@ -31,7 +30,7 @@ pytest.importorskip("aiosmtpd", reason="aiosmtpd is not installed: pip install '
 
 import sqlalchemy as sa  # noqa: E402
 from helpers import ROOT  # noqa: E402
-from mail_server import Server  # noqa: E402
+from mail_server import Server, drain  # noqa: E402
 
 from kit.console.service import Console, open_console  # noqa: E402
 from kit.errors import Problems  # noqa: E402
@@ -69,19 +68,6 @@ def attach(console: Console, server: Server) -> Sender:
     made = sender(console, server)
     console.mail.attach(SenderThread(made))  # never started: ``drain`` sends
     return made
-
-
-def drain(made: Sender, until: float = 10.0) -> None:
-    deadline = time.monotonic() + until
-    while time.monotonic() < deadline:
-        made.run_once()
-        with made.engine.connect() as conn:
-            left = conn.execute(sa.select(sa.func.count()).select_from(outbox)
-                                .where(outbox.c.state == "queued")).scalar()
-        if not left:
-            return
-        time.sleep(0.02)
-    raise AssertionError("letters still queued")
 
 
 def rows(console: Console) -> list:
