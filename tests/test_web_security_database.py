@@ -18,6 +18,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -162,6 +163,8 @@ class Unavailable:
     """A console whose database says it is full (or whose disk is) on every call."""
 
     stored_locally = True
+    folders = SimpleNamespace(use=lambda pool: None)  # the app hands it the render pool
+    mail = SimpleNamespace(attach=lambda sender: None)
 
     def __init__(self, error: Exception) -> None:
         self.error = error

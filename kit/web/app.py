@@ -444,12 +444,10 @@ def create_app(*, workers: int = 2, queue: int | None = None, cache_mb: int = 25
     # the game-night console: --database / KIT_DATABASE_URL, else the user data folder
     app.state.console = console if console is not None else open_console(database)
     share_tickets(service, app.state.console)  # result ids in its database: any server finds them
-    folders = getattr(app.state.console, "folders", None)
-    if folders is not None:  # the console's report renders take the kits' fair line
-        folders.use(service.pool)
+    app.state.console.folders.use(service.pool)  # its report renders take the kits' fair line
     app.state.mail = None if mail is None else SenderThread(
         Sender(app.state.console.store.engine, mail.server, mail.mail_from))
-    if app.state.mail is not None and hasattr(app.state.console, "mail"):
+    if app.state.mail is not None:
         app.state.console.mail.attach(app.state.mail)  # a publish's letters are queued
     app.state.css, app.state.icon = site_css(), site_icon()
     # the address the links a game hands out carry (kit.console.addressing)
