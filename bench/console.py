@@ -14,7 +14,8 @@ Starts ``python -m kit serve`` on 127.0.0.1 on a free port with a temporary SQLi
   players     20 players of one game posting their orders at once (threads, 3 posts
               each, the last one replacing the first): errors must be 0
   healthz     GET /healthz: what any request costs over this server and transport
-  --night     a 36-player, 30-turn night instead (``bench/night.py``): public.json, the
+  --night     a 36-player, 30-turn night instead (``bench/night.py``): each turn entered and
+              published (the last 10: a new turn on a grown game), public.json, the
               standings, the public page, report.txt, 12 standings screens polling
   in_process  the same turn and public view through ``Console`` directly (no HTTP): the
               console's own share of each figure
@@ -24,18 +25,21 @@ on the server's database: their logs are past the API's 64 KB body), a 36-player
 night and a 100-player 200-turn one, each with its last turn open; for each, the GM page
 (first and warm), one player's orders entered into the open turn, and ``public.json``; then a
 9,000-guess row posted to a new game (refused: it must be answered in well under 1 s), and the
-server's peak memory (``VmHWM``). ``--postgres`` runs it on a throwaway PostgreSQL cluster
-(``tests/console_db.py``).
+server's peak memory (``VmHWM``). ``--postgres`` runs it (or ``--night``) on a throwaway
+PostgreSQL cluster (``tests/console_db.py``).
 
     python bench/console.py                  # targets: turn p95 <= 300 ms, standings <= 50 ms,
                                              # player post <= 150 ms, me.json <= 50 ms
     python bench/console.py --turns 30 --gms 20 --database postgresql://...
     python bench/console.py --big [--postgres]   # GM page <= 1 s, entry <= 300 ms, <= 1 GB
+    python bench/console.py --night [--postgres]  # public.json, standings <= 50 ms, page and
+                                                  # new turn <= 300 ms, polled page <= 300 ms
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import socket
@@ -45,6 +49,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -365,6 +370,20 @@ def postgres_cluster():  # noqa: ANN201
     return cluster, new_database(cluster.url)
 
 
+@contextlib.contextmanager
+def chosen_database(args: argparse.Namespace) -> Iterator[tuple[str | None, str]]:
+    """The database URL to run on (None: a SQLite file of the run's own) and its name in the
+    figures: a throwaway PostgreSQL cluster with ``--postgres``, stopped afterwards."""
+    if not args.postgres:
+        yield args.database, "sqlite" if args.database is None else "given URL"
+        return
+    cluster, database = postgres_cluster()
+    try:
+        yield database, "postgresql"
+    finally:
+        cluster.stop()
+
+
 def start_server(database: str, cache: Path) -> tuple[subprocess.Popen, str]:
     port = free_port()
     env = {**os.environ, "KIT_CACHE_DIR": str(cache), "PYTHONPATH": str(ROOT)}
@@ -394,8 +413,8 @@ def main() -> int:
     parser.add_argument("--json", action="store_true", help="print JSON only")
     parser.add_argument("--big", action="store_true", help="the imported 36x30 and 100x200 "
                         "games and the 9,000-guess row instead")
-    parser.add_argument("--postgres", action="store_true", help="with --big: on a throwaway "
-                        "PostgreSQL cluster")
+    parser.add_argument("--postgres", action="store_true", help="with --big or --night: on a "
+                        "throwaway PostgreSQL cluster (tests/console_db.py)")
     parser.add_argument("--night", action="store_true", help="the 36-player, 30-turn night "
                         "instead (bench/night.py): public answers, 12 standings screens polling")
     parser.add_argument("--poll-seconds", type=float, default=60.0,
@@ -446,29 +465,23 @@ def main() -> int:
 
 def run_big(args: argparse.Namespace) -> int:
     """``--big``: print the figures (targets: GM page <= 1 s, entry <= 300 ms, <= 1 GB)."""
-    cluster = None
-    database = args.database
-    if args.postgres:
-        cluster, database = postgres_cluster()
-    try:
-        with tempfile.TemporaryDirectory(prefix="kit-console-bench-") as folder:
-            result = big(database, Path(folder), min(args.gets, 20))
-    finally:
-        if cluster is not None:
-            cluster.stop()
-    result["database"] = "postgresql" if args.postgres else (
-        "sqlite" if args.database is None else "given URL")
+    with chosen_database(args) as (database, named), \
+            tempfile.TemporaryDirectory(prefix="kit-console-bench-") as folder:
+        result = big(database, Path(folder), min(args.gets, 20))
+    result["database"] = named
     print(json.dumps(result, indent=2))
     return 0
 
 
 def run_night(args: argparse.Namespace) -> int:
     """``--night``: print the figures (targets: public.json and standings p95 <= 50 ms warm,
-    the public page <= 300 ms, another client's page p95 <= 300 ms while 12 screens poll)."""
+    the public page <= 300 ms, a new turn entered and published <= 300 ms, another client's
+    page p95 <= 300 ms while 12 screens poll)."""
     from night import big_night
 
-    with tempfile.TemporaryDirectory(prefix="kit-console-bench-") as folder:
-        database = args.database or str(Path(folder) / "console.sqlite3")
+    with chosen_database(args) as (given, named), \
+            tempfile.TemporaryDirectory(prefix="kit-console-bench-") as folder:
+        database = given or str(Path(folder) / "console.sqlite3")
         proc, base = start_server(database, Path(folder) / "cache")
         try:
             result = big_night(base, args.turns, max(10, args.gets // 10), args.poll_seconds)
@@ -478,7 +491,7 @@ def run_night(args: argparse.Namespace) -> int:
                 proc.wait(20)
             except subprocess.TimeoutExpired:
                 proc.kill()
-    result["database"] = "sqlite" if args.database is None else "given URL"
+    result["database"] = named
     print(json.dumps(result, indent=2))
     return 0
 

@@ -1,7 +1,9 @@
 """A big night at the console, against a live ``kit serve`` on loopback (``bench/console.py
 --night`` runs it; its server and helpers are that script's).
 
-A 36-player, 30-turn What's My Number? game entered and published through the API, then:
+A 36-player, 30-turn What's My Number? game entered and published through the API (each turn
+timed: its orders POSTed for all 36 players, then the publish POST; the last 10 turns are the
+bar's "a new turn entered and published" on a game that already has 20 to 29), then:
 ``public.json``, the big-screen standings and the public page (first view, then warm),
 ``report.txt``; then 12 standings screens polling as their page's script does (the address its
 script fetches, every 2 s, sending back the ETag it got) for ``--poll-seconds``, while another
@@ -20,22 +22,29 @@ from console import ms, party, timed_gets
 BIG = [f"B{n:02d}" for n in range(1, 37)]
 
 
-def night_game(client: httpx.Client, turns: int) -> str:
-    """A 36-player game, ``turns`` turns of two guesses each entered and published."""
+LAST_TURNS = 10  # the turns reported as "a new turn" on the grown game
+
+
+def night_game(client: httpx.Client, turns: int) -> tuple[str, list[float]]:
+    """A 36-player game, ``turns`` turns of two guesses each entered and published; the
+    seconds each turn took (the orders POST and the publish POST)."""
     made = client.post("/api/games", json={
         "game": "whats-my-number", "players": BIG, "range": "1-400",
         "secrets": {p: 40 + 10 * i for i, p in enumerate(BIG)}})
     made.raise_for_status()
     game = made.json()
     gm = {"Authorization": f"Bearer {game['gm_token']}"}
+    took = []
     for turn in range(1, turns + 1):
+        start = time.perf_counter()
         guesses = {p: [1 + (turn * 13 + i * 3) % 39, 1 + (turn * 29 + i * 5) % 39]
                    for i, p in enumerate(BIG)}
         client.post(f"/api/games/{game['id']}/turns", json={"orders": guesses},
                     headers=gm).raise_for_status()
         client.post(f"/api/games/{game['id']}/turns/{turn}/publish",
                     headers=gm).raise_for_status()
-    return game["id"]
+        took.append(time.perf_counter() - start)
+    return game["id"], took
 
 
 def poller(base: str, game: str, until: float, samples: list[float]) -> None:
@@ -60,11 +69,12 @@ def big_night(base: str, turns: int, gets: int, seconds: float) -> dict[str, obj
     reads another game's public page."""
     with httpx.Client(base_url=base, timeout=300) as client:
         start = time.perf_counter()
-        game = night_game(client, turns)
+        game, took = night_game(client, turns)
         made = time.perf_counter() - start
         first = timed_gets(client, f"/console/{game}", 1)
         result: dict[str, object] = {
             "players": len(BIG), "turns": turns, "setup_s": round(made, 1),
+            "turn_ms": ms(took), "new_turn_ms": ms(took[-LAST_TURNS:]),
             "public_json_bytes": len(client.get(f"/api/games/{game}/public.json").content),
             "public_page_first_ms": ms(first),
             "public_page_warm_ms": ms(timed_gets(client, f"/console/{game}", gets)),
