@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import hmac
 import ipaddress
 import logging
@@ -538,6 +539,10 @@ def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 2, queue: in
         print(f"kit: mail goes out through {mail.describe()}", file=sys.stderr)
     for line in start_lines(host, port):
         print(line, file=sys.stderr)
+    # what is alive now (modules, templates, the app) stays for the server's life: kept out of
+    # the cyclic collector, a full collection during a request walks only what came after
+    gc.collect()
+    gc.freeze()
     started = time.monotonic()
     try:
         # Hypercorn's protocol type of an ASGI app is stricter than Starlette's own signature
