@@ -44,12 +44,15 @@ def _header(data: Mapping) -> tuple[object, object, object]:
     return data.get("players"), data.get("range"), data.get("secrets", {})
 
 
-def check_game_log(data: object, kept: object = None) -> Checked:
+def check_game_log(data: object, kept: object = None,
+                   reports: list[TurnReport | None] | None = None) -> Checked:
     """``data`` checked as ``parse_game_log`` checks it, resumed from ``kept`` (an earlier
-    ``Checked``) where the two logs share their first turns; raises the same problems."""
+    ``Checked``) where the two logs share their first turns; raises the same problems.
+    ``reports``: the reports of the turns this check played (the last ones of the log; None
+    for a turn after the win), appended to it; the turns before them are ``kept``'s."""
     start = _resumable(data, kept)
     if start is None:
-        return _whole(data)
+        return _whole(data, reports)
     progress, before, kept, data = start
     raw: list = data["turn"]
     problems: list[KitError] = []
@@ -61,7 +64,7 @@ def check_game_log(data: object, kept: object = None) -> Checked:
                   turns=turns, title=head.title)
     progress = progress.copy()
     found: list = []
-    before = play_on(log, progress, False, found) or before
+    before = play_on(log, progress, False, found, reports) or before
     _raise(sorted([*problems, *found], key=_turn_of))
     return Checked(log, _header(data), tuple(raw), before, progress)
 
@@ -93,7 +96,7 @@ def _resumable(data: object, kept: object
     return None
 
 
-def _whole(data: object) -> Checked:
+def _whole(data: object, reports: list[TurnReport | None] | None = None) -> Checked:
     """``data`` checked from its first turn (``parse_game_log``'s steps, keeping the running
     state)."""
     problems: list[KitError] = []
@@ -106,6 +109,6 @@ def _whole(data: object) -> Checked:
                   turns=turns, title=head.title)
     progress = Progress(log.players)
     found: list = []
-    before = play_on(log, progress, False, found)
+    before = play_on(log, progress, False, found, reports)
     _raise(sorted([*problems, *found], key=_turn_of))
     return Checked(log, _header(cast(Mapping, data)), tuple(raw), before, progress)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -22,6 +22,7 @@ from ...published import diff_snapshots
 from . import rules
 from .checking import Checked
 from .console_limits import check_orders
+from .console_record import record as published_record
 from .snapshot import snapshot_turn
 
 # What a published row may show: the answers, never the guessed number (a number beside a
@@ -144,9 +145,10 @@ def export(state: Turns) -> dict[str, Any]:
 
 
 def handed_out(state: Turns) -> dict[str, Any]:
-    """The log as handed out: the published turns only."""
-    data = copy.deepcopy(dict(state.log))
-    data["turn"] = data.get("turn", [])[: state.published]
+    """The log as handed out: the published turns only. Its turn tables are the state's own
+    (never changed), so that the published record resumes where they are the same tables."""
+    data = dict(state.log)
+    data["turn"] = list(data.get("turn", [])[: state.published])
     if not data["turn"]:
         del data["turn"]
     data["published"] = state.published
@@ -271,16 +273,22 @@ def public_turn(report: rules.TurnReport) -> dict[str, Any]:
     return turn
 
 
-def shared(state: Turns, facts: Mapping[str, Any], result: rules.GameResult) -> dict[str, Any]:
-    """What everyone may see: the published turns' reports, the standings, no secret."""
+def shared(state: Turns, facts: Mapping[str, Any], result: rules.GameResult,
+           shown_as: Callable[[int, rules.TurnReport], dict[str, Any]] | None = None
+           ) -> dict[str, Any]:
+    """What everyone may see: the published turns' reports, the standings, no secret.
+    ``shown_as``: a published turn's report (by index) as ``public_turn`` gives it (a kept
+    one)."""
     published = result.turns[: state.published]
+    shown = [shown_as(i, t) if shown_as is not None else public_turn(t)
+             for i, t in enumerate(published)]
     found = dict.fromkeys(state.players, 0)
     for turn in published:
         for player, hits in turn.hits.items():
             found[player] = found.get(player, 0) + hits
     won = result.winning_turn
     return {"players": list(state.players), "range": list(facts.get("range", ())),
-            "published": state.published, "turns": [public_turn(t) for t in published],
+            "published": state.published, "turns": shown,
             "amended": sorted(state.amended),  # turns corrected after they were handed out
             "identified": found,  # numbers found by hits so far, per player
             "winners": list(result.winners) if won else [], "winning_turn": won,
@@ -290,4 +298,6 @@ def shared(state: Turns, facts: Mapping[str, Any], result: rules.GameResult) -> 
 def public_view(state: Turns, facts: Mapping[str, Any]) -> View:
     """The public's: handed-out turns only, never a secret, a guessed number or a list."""
     data = handed_out(state)
-    return View(shared(state, facts, play(data)), data, PRIVATE_FILES)
+    kept = published_record(data)  # each published turn played and shown once
+    return View(shared(state, facts, kept.result(),
+                       lambda i, _report: kept.public(i, public_turn)), data, PRIVATE_FILES)

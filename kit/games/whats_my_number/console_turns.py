@@ -5,7 +5,6 @@ Nothing here decides a rule.
 
 from __future__ import annotations
 
-import copy
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
@@ -18,7 +17,7 @@ from ...game import to_json
 from ...i18n import Words
 from . import rules
 from . import turn_notes as notes
-from .console_state import play
+from .console_record import record, with_turn
 from .people import answer
 from .reports import row_label, win_text
 
@@ -65,14 +64,15 @@ def _played(log: Mapping[str, Any], turns: int) -> Any:
 
 
 def _replay(log: Mapping[str, Any], turns: int) -> Any:
-    data = copy.deepcopy(dict(log))
-    data.pop("published", None)
-    kept = list(data.get("turn", []))[:turns]
-    if kept:
-        data["turn"] = kept
-    else:
-        data.pop("turn", None)
-    return play(data)
+    """The first ``turns`` turns played: the published ones from their kept record (each
+    played once), a turn after them (the open one) played on it."""
+    head = {k: v for k, v in log.items() if k not in ("published", "turn")}
+    kept = list(log.get("turn", []))[:turns]
+    base = min(turns, int(log.get("published", turns)))
+    played = record({**head, **({"turn": kept[:base]} if kept[:base] else {})})
+    if len(kept) > base:
+        played = with_turn(played, {**head, "turn": kept})
+    return played.result()
 
 
 def ruling_text(ruling: Any, w: Words) -> str:

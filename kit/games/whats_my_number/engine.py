@@ -140,17 +140,18 @@ class Progress:
 
 
 def play_on(log: GameLog, progress: Progress, strict: bool, problems: list[GameLogError],
-            reports: list[TurnReport] | None = None) -> Progress | None:
+            reports: list[TurnReport | None] | None = None) -> Progress | None:
     """Play the turns of ``log`` after those ``progress`` has played, on it (problems added
-    to ``problems``, reports to ``reports``); returns a copy of the progress before the last
-    turn (None when no turn was left to play)."""
+    to ``problems``; to ``reports``, each turn played: its report, None for one after the
+    win); returns a copy of the progress before the last turn (None when no turn was left to
+    play)."""
     before: Progress | None = None
     last = len(log.turns)
     for number in range(progress.turns + 1, last + 1):
         if number == last:
             before = progress.copy()
         report = progress.play(log, log.turns[number - 1], strict, problems)
-        if report is not None and reports is not None:
+        if reports is not None:
             reports.append(report)
     return before
 
