@@ -30,7 +30,9 @@ from starlette.responses import Response
 from ..game import ConsoleGame, View
 from .store import Row
 
-KEPT_BYTES = 64 * 1024 * 1024  # the console's views and public answers, in all
+# the console's views and public answers, in all: a quarter of it holds one answer as big as
+# a 100-player, 200-turn game's public view or public.json (about 20 MB each)
+KEPT_BYTES = 128 * 1024 * 1024
 # stored by the browser, asked again every time (a 304 when unchanged): public answers only
 REVALIDATE = "no-cache"
 
