@@ -30,6 +30,7 @@ from starlette.routing import Route
 
 from ..resources import templates_dir
 from . import pages_gm as gm
+from . import pages_handed as handed
 from . import pages_links as links
 from . import pages_player as player
 from . import pages_public as public
@@ -57,6 +58,7 @@ def routes() -> list[Route]:
         Route("/console/{id}/gm", page(gm.gm_page), methods=["GET"]),
         Route("/console/{id}/gm/links", page(links.new_links), methods=["POST"]),
         Route("/console/{id}/gm/{action}", page(gm.gm_action), methods=["POST"]),
+        Route("/console/{id}/gm/links", page(handed.link_cards), methods=["GET"]),
         Route("/console/{id}/gm/{token}", page(gm.gm_link), methods=["GET"]),
         *mail_routes(),
         Route("/console/{id}/log.toml", page(gm.export_log)),

@@ -31,6 +31,7 @@ from .page_kit import (
     require_gm,
     see_other,
 )
+from .pages_handed import handed_links
 from .pages_mail import mail_context
 from .pages_public import game_templates, report_links
 from .refusals import Conflict
@@ -90,6 +91,7 @@ async def _page(request: Request, state: GameState, status: int = 200,
         context["files"] = await report_links(request, state.id, state.kind, private=True,
                                               published=int(seen.get("published", 1)))
         context["mail"] = await call(mail_context, request, state.id, seen)
+    context["handed"] = await call(handed_links, console(request), state.id, request)
     return render(request, game_templates(state.kind) + made.template, status, script=True,
                   **context)
 
