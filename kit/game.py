@@ -312,6 +312,9 @@ class ConsoleGame:
     # (state, facts, turn) -> each player's own part of a published turn, as their view says
     # it (a letter's slip), for all players at once; None: each player's view's "slips"
     turn_slips: Callable[[Any, Mapping[str, Any], int], Mapping[str, str]] | None = None
+    # (a view's log, the turn or None for the whole folder) -> about how many pages its report
+    # folder has, known before it is rendered (the render line's page budget); None: 0
+    report_pages: Callable[[Mapping[str, Any], int | None], int] | None = None
 
     def entry(self, kind: str) -> EntryKind | None:
         """The entry of that kind, if the game takes it."""

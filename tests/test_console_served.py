@@ -314,7 +314,7 @@ def test_a_render_the_line_cannot_take_now_is_a_page_that_comes_back(site) -> No
     console, client = site
 
     class Full:
-        def submit_work(self, key, work, client=""):  # noqa: ANN001, ANN201
+        def submit_work(self, key, work, client="", pages=0):  # noqa: ANN001, ANN201
             raise ClientBusy
 
     game, _ = played(client)

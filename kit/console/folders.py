@@ -4,6 +4,9 @@ flight), in the server's render pool when it has one, and pruned.
 - ``ReportFolders.ensure`` starts (or joins) the render of a folder not made yet and returns
   its future, so a page need not wait for it; with a render pool (``use``: the server's, with
   its line per client and its share) the render runs in a worker, else in the calling thread.
+- Page budget: the game says about how many pages a folder has before it is rendered
+  (``ConsoleGame.report_pages``); one over ``WEB_MAX_PAGES`` (the cap of a kit made on the
+  web) is ``TooLarge``, never rendered; the pool charges the rest to the client's budget.
 - A render that failed with the kit's own error is remembered (a report that cannot be made
   is not made again for each request); another failure (a full disk) is tried again.
 - Pruning: once the newest wanted folder of a game and viewer is made, that viewer's older
@@ -26,8 +29,10 @@ from typing import Any, Protocol
 
 from ..cache import staging_folder
 from ..errors import KitError
+from ..web.limits import WEB_MAX_PAGES
 from ..web.pool import ClientBusy, Overloaded
 from .files import make_folder, served_path, viewer_tag
+from .specs import console_of
 from .store import GameRow, Row
 from .views_cache import Flights
 
@@ -40,7 +45,7 @@ class Renders(Protocol):
     """The server's render line (``kit.web.pool.RenderPool.submit_work``)."""
 
     def submit_work(self, key: str, work: Callable[[], object],
-                    client: str = "") -> tuple[Future, bool]: ...
+                    client: str = "", pages: int = 0) -> tuple[Future, bool]: ...
 
 
 class BeingMade(Exception):
@@ -60,6 +65,20 @@ class NotMade(Exception):
     """The report files could not be made (the render failed; it is not tried again)."""
 
 
+class TooLarge(NotMade):
+    """The report files would have more pages than a render here may make (never tried)."""
+
+    def __init__(self, pages: int, most: int) -> None:
+        super().__init__(f"the report files would have {pages} pages, at most {most}")
+        self.pages, self.most = pages, most
+
+
+def folder_pages(game_row: GameRow, data: Mapping[str, Any], turn: int | None) -> int:
+    """About how many pages the folder of ``data`` has, as its game estimates them."""
+    estimate = console_of(game_row.kind).report_pages
+    return 0 if estimate is None else estimate(data, turn)
+
+
 class ReportFolders:
     """The made report folders under ``files`` (``files/<game>/<viewer>-<content>/<folder>``)."""
 
@@ -67,6 +86,7 @@ class ReportFolders:
         self.files = files
         self.pool: Renders | None = None
         self.started = 0  # renders started here (single flight: one per folder)
+        self.max_pages = WEB_MAX_PAGES  # a folder over it is refused (TooLarge)
         self._lock = threading.Lock()
         self._reading: Counter[Path] = Counter()
         self._wanted: OrderedDict[tuple[str, str], tuple[int, Path]] = OrderedDict()
@@ -81,14 +101,18 @@ class ReportFolders:
                rows: Sequence[Row] | None, who: str, version: int, client: str = "",
                turn: int | None = None) -> Future | None:
         """None when ``target`` is made; else the future of its render (started, or joined).
-        Raises ``NotMade`` for a render that failed, ``Queued`` when the pool takes no render
-        now (its client share or line full)."""
+        Raises ``NotMade`` for a render that failed, ``TooLarge`` for one over the page cap,
+        ``Queued`` when the pool takes no render now (its client share, page budget or line
+        full)."""
         self._want(game_row.id, who, version, target)
         if target.is_dir():
             return None
         key = "console:" + str(target.relative_to(self.files))
         if key in self._failed:
             raise NotMade(key)
+        pages = folder_pages(game_row, data, turn)
+        if pages > self.max_pages:
+            raise TooLarge(pages, self.max_pages)
         work = partial(make_folder, target, self.files / game_row.id, dict(data), game_row,
                        None if rows is None else list(rows), turn)
         done = partial(self._done, key, game_row.id, who, target)
@@ -96,7 +120,7 @@ class ReportFolders:
             self._flights.run(key, lambda: self._inline(key, work, done))
             return None
         try:
-            future, started = self.pool.submit_work(key, work, client)
+            future, started = self.pool.submit_work(key, work, client, pages)
         except (ClientBusy, Overloaded):
             raise Queued(key) from None
         if started:

@@ -30,7 +30,7 @@ from ..i18n import N_, words
 from ..registry import game_spec
 from ..web.guard import refuse_wrong_token
 from ..web.pages import site_environment
-from .folders import BeingMade, NotMade, Queued
+from .folders import BeingMade, NotMade, Queued, TooLarge
 from .page_kit import (
     PAGE_CSP,
     PageProblem,
@@ -217,6 +217,11 @@ async def _file(request: Request, game_id: str, name: str, who: str) -> Answer |
                                        FILE_WAIT_S)
         except Queued:  # this client's share of renders is taken: the page comes back
             return None
+        except TooLarge as large:
+            raise PageProblem(413, N_("Report files too large"), N_(
+                "These report files would have about %(pages)s pages, and report files made "
+                "here may have at most %(max)s: make them with kit report on your own "
+                "computer."), pages=large.pages, max=large.most) from None
         except NotMade:
             raise PageProblem(500, N_("Report files unavailable"), N_(
                 "The report files of this game could not be made.")) from None

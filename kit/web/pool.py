@@ -10,7 +10,10 @@
   ``Overloaded``: 503 with ``Retry-After``). A request for a kit already waiting or running
   joins it. Background renders (ready-made kits) run only when no client waits, and leave a
   worker free. Other renders (the console's report files: ``submit_work``, any picklable
-  call) take the same line, share and workers, and join one of the same key the same way.
+  call) take the same line, share and workers, and join one of the same key the same way;
+  each says about how many pages it makes, and a client may have ``page_budget`` pages running
+  and waiting (past that ``ClientBusy``, as past its share; a client with nothing in line is
+  never refused for pages: one render's own cap is its caller's, ``limits.WEB_MAX_PAGES``).
 - ``KitService`` (``service.py``) ties the line to what is kept for the app.
 """
 
@@ -32,6 +35,7 @@ from functools import partial
 from ..config import KitConfig
 from ..errors import ConfigError, LayoutError
 from .kits import PREVIEW_PAGES, Rendered
+from .limits import WEB_MAX_PAGES
 
 log = logging.getLogger("kit.web")
 
@@ -41,6 +45,7 @@ STOP_GRACE_S = 10.0  # a running render may finish this long before its worker i
 MAX_FAILURES = 1000  # configs remembered as failing, so a repeat is refused without a render
 PER_CLIENT = 3  # renders one client may have running and waiting
 QUEUE = 100  # renders that may wait in all before new ones get 503
+PAGE_BUDGET = 2 * WEB_MAX_PAGES  # pages one client's renders may make, running and waiting
 REMEMBERED = (ConfigError, LayoutError)  # the same config fails the same way: no new render
 
 Render = Callable[[KitConfig, int], Rendered]
@@ -124,6 +129,7 @@ class Job:
     future: Future = field(default_factory=Future)
     started: float = 0.0
     seconds: float = 0.0  # how long the render took
+    pages: int = 0  # about how many pages it makes (``work``'s, said by its caller)
 
 
 class RenderPool:
@@ -137,10 +143,10 @@ class RenderPool:
                  render: Render | None = None,
                  on_done: Callable[[Job, Future], None] | None = None,
                  lookup: Callable[[str], Rendered | None] | None = None,
-                 per_client: int = PER_CLIENT) -> None:
+                 per_client: int = PER_CLIENT, page_budget: int = PAGE_BUDGET) -> None:
         self.workers, self.queue_max, self.kind = workers, queue, kind
         self.capacity = workers + queue
-        self.per_client = per_client
+        self.per_client, self.page_budget = per_client, page_budget
         self.render, self.on_done, self.lookup = render, on_done, lookup
         self._lock = threading.Lock()
         self._waiting: OrderedDict[str, deque[Job]] = OrderedDict()
@@ -209,25 +215,27 @@ class RenderPool:
         return job.future
 
     def submit_work(self, key: str, work: Callable[[], object],
-                    client: str = "") -> tuple[Future, bool]:
+                    client: str = "", pages: int = 0) -> tuple[Future, bool]:
         """Line up (or join) ``work`` (a picklable call: a render that is not a kit, such as a
-        game's report files) for ``client``, under the same share and line as kits; its
-        future, and whether this call started it (False: it joined the one of ``key``)."""
+        game's report files, of about ``pages`` pages) for ``client``, under the same share,
+        page budget and line as kits; its future, and whether this call started it (False: it
+        joined the one of ``key``, charged to the client that started it)."""
         with self._lock:
             job = self._jobs.get(key)
             if job is not None:
                 return job.future, False
-            self._admit(client)
-            job = Job(key, None, client, work=work)
+            self._admit(client, pages)
+            job = Job(key, None, client, work=work, pages=pages)
             self._jobs[key] = job
             self._waiting.setdefault(client, deque()).append(job)
             started = self._dispatch()
         self._watch(started)
         return job.future, True
 
-    def _admit(self, client: str) -> None:
-        mine = sum(1 for j in self._jobs.values() if j.client == client and not j.background)
-        if mine >= self.per_client:
+    def _admit(self, client: str, pages: int = 0) -> None:
+        mine = [j for j in self._jobs.values() if j.client == client and not j.background]
+        over = mine and sum(j.pages for j in mine) + pages > self.page_budget
+        if len(mine) >= self.per_client or over:
             self.shed += 1
             raise ClientBusy
         if len(self._running) >= self.workers and self.queued >= self.queue_max:

@@ -13,6 +13,7 @@ from . import (
     console_pages,
     console_player,
     console_player_page,
+    console_report_pages,
     console_slips,
     console_start,
     console_state,
@@ -43,4 +44,5 @@ CONSOLE = ConsoleGame(
     player_text=console_player_page.player_text,
     link_sheet=console_slips.link_sheet,
     turn_slips=console_slips.turn_slips,
+    report_pages=console_report_pages.report_pages,
 )
