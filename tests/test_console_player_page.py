@@ -68,18 +68,51 @@ def test_the_page_shows_the_allowance_and_echoes_the_rulings(client: TestClient,
 
 
 def test_every_problem_at_once_and_nothing_saved(client: TestClient, game: dict) -> None:
-    bad = send(client, game, "Bob", {"g1": "", "g2": "5O"})
+    bad = send(client, game, "Bob", {"g1": "", "g2": "5O", "g3": "x"})
     assert bad.status_code == 422
     seen = text(bad.text)
-    assert "2 problems to fix" in seen
-    assert "Guess 1 is empty: fill the boxes in order" in seen
-    assert "Guess 2: 5O is not a whole number" in seen and 'href="#g2"' in bad.text
+    assert "2 problems to fix" in seen  # an empty box is a place kept, not a problem
+    assert "Guess 2: “5O” is not a whole number." in seen and 'href="#g2"' in bad.text
+    assert "Guess 3: “x” is not a whole number." in seen and 'href="#g3"' in bad.text
+    empty = send(client, game, "Bob", {"g1": " ", "g2": ""})
+    assert empty.status_code == 422 and "Write at least one guess." in text(empty.text)
     bad = send(client, game, "Bob", {"send": "list", "l0": "70", "l2": "x"})
     assert bad.status_code == 422
     seen = text(bad.text)
     assert "Dee: x is not a whole number" in seen
     assert "the list gives Ann 70, outside the range 1 to 60" in seen  # the engine's, too
     assert "No orders received from you yet this turn." in seen
+
+
+def test_an_empty_box_keeps_its_place_as_in_the_gm_grid(client: TestClient,
+                                                        game: dict) -> None:
+    from kit.games.whats_my_number.console_grid import read_grid
+    from kit.i18n import words
+
+    posted = {"g1": "33", "g2": "", "g3": "5"}
+    sent = send(client, game, "Ann", posted, follow_redirects=True)
+    assert sent.status_code == 200, text(sent.text)
+    seen = text(sent.text)
+    assert re.search(r"sent by you: 33, —, 5", seen), seen
+    assert "guess 3 will be ignored" in seen  # the third stays the third
+    assert "An empty box keeps its guess’s place" in seen
+    gm = {"Authorization": f"Bearer {game['gm_token']}"}
+    turn = client.get(f"/api/games/{game['id']}/state.json", headers=gm).json()
+    grid = read_grid({f"g0_{k}": v for k, v in (("1", "33"), ("2", ""), ("3", "5"))},
+                     ["Ann"], {"Ann": 2}, {}, words("en"))
+    assert grid.ok and grid.orders == {"Ann": [33, "", 5]}
+    assert [33, "", 5] in [v for v in _values(turn)], turn
+
+
+def _values(data):
+    """Every value nested in ``data``."""
+    if isinstance(data, dict):
+        for v in data.values():
+            yield v
+            yield from _values(v)
+    elif isinstance(data, list):
+        for v in data:
+            yield from _values(v)
 
 
 def test_a_stale_form_gets_409_with_its_entry_kept(client: TestClient, game: dict) -> None:
@@ -142,4 +175,4 @@ def test_the_page_speaks_the_players_language(client: TestClient, game: dict) ->
     assert "Tour 1 : vous pouvez faire 2 essais" in text(page.text)
     refused = client.post(page_of(game, "Bob") + "?lang=fr",
                           data={"turn": "1", "send": "guesses", "g1": "abc"})
-    assert "Essai 1 : abc n’est pas un nombre entier" in text(refused.text)
+    assert "Essai 1 : « abc » n’est pas un nombre entier." in text(refused.text)

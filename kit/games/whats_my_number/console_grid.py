@@ -83,26 +83,45 @@ def _read_list(grid: Grid, values: Mapping[str, str], i: int, players: Sequence[
     return entries if i not in grid.rows else None
 
 
-def _read_guesses(grid: Grid, values: Mapping[str, str], i: int, boxes: int,
-                  w: Words) -> list[int | str]:
-    """A row's guesses in their boxes' places: an empty box before a filled one is a line
-    left blank (``rules.BLANK``), so the guesses after it keep their places (the tie rule
-    counts places); empty boxes after the last filled one say nothing."""
+def guesses_in_place(texts: Sequence[str], w: Words) -> tuple[list[int | str], dict[int, str]]:
+    """The guesses typed in boxes 1, 2, ... (``texts``) in their boxes' places, and each bad
+    box's problem by its number: an empty box before a filled one is a line left blank
+    (``rules.BLANK``), so the guesses after it keep their places (the tie rule counts
+    places); empty boxes after the last filled one say nothing. The GM's grid and a player's
+    own form read their boxes with this one rule."""
     guesses: list[int | str] = []
-    posted = [int(m[1]) for key in values if (m := re.fullmatch(rf"g{i}_([0-9]+)", key))]
-    boxes = min(max([boxes, *posted]), MAX_BOXES)  # extra boxes added as the slip says
-    for k in range(1, boxes + 1):
-        text = values.get(f"g{i}_{k}", "").strip()
+    bad: dict[int, str] = {}
+    for k, raw in enumerate(texts, start=1):
+        text = raw.strip()
         if not text:
             guesses.append(rules.BLANK)
             continue
         number = _number(text)
         if number is None:
-            grid.add(i, w.gettext("Guess %(k)s: %(value)s is not a whole number.", k=k,
-                                  value=w.quote(text[:12])), f"g{i}_{k}")
+            bad[k] = w.gettext("Guess %(k)s: %(value)s is not a whole number.", k=k,
+                               value=w.quote(text[:12]))
         guesses.append(rules.BLANK if number is None else number)
     while guesses and guesses[-1] == rules.BLANK:
         guesses.pop()
+    return guesses, bad
+
+
+def boxes_posted(values: Mapping[str, str], pattern: str, boxes: int = 0) -> int:
+    """How many guess boxes a post holds: at least ``boxes``, up to the highest box number
+    ``pattern`` (its group: the number) matches, at most ``MAX_BOXES``."""
+    posted = [int(m[1]) for key in values if (m := re.fullmatch(pattern, key))]
+    return min(max([boxes, *posted]), MAX_BOXES)
+
+
+def _read_guesses(grid: Grid, values: Mapping[str, str], i: int, boxes: int,
+                  w: Words) -> list[int | str]:
+    """A row's guesses in their boxes' places (``guesses_in_place``); extra boxes are added
+    as the slip says."""
+    count = boxes_posted(values, rf"g{i}_([0-9]+)", boxes)
+    guesses, bad = guesses_in_place([values.get(f"g{i}_{k}", "") for k in range(1, count + 1)],
+                                    w)
+    for k, message in bad.items():
+        grid.add(i, message, f"g{i}_{k}")
     return guesses
 
 

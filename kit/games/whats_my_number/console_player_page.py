@@ -17,6 +17,7 @@ from ...errors import KitError
 from ...game import FormRead, GmPage
 from ...i18n import Words
 from . import rules
+from .console_grid import boxes_posted, guesses_in_place
 from .console_player import ruling_said
 
 NUMBER = re.compile(r"[+-]?\d{1,9}")
@@ -131,23 +132,15 @@ def _number(form: PlayerForm, text: str, anchor: str, label: str, w: Words) -> i
     return int(text)
 
 
-def _guesses(values: Mapping[str, str], form: PlayerForm, w: Words) -> list[int]:
-    boxes = sorted((int(k[1:]), v) for k, v in values.items() if re.fullmatch(r"g\d{1,2}", k))
-    filled = [(i, v) for i, v in boxes if v.strip()]
-    if not filled:
+def _guesses(values: Mapping[str, str], form: PlayerForm, w: Words) -> list[int | str]:
+    """The guesses in their boxes' places, read as the GM's grid reads a row (an empty box
+    keeps its place)."""
+    count = boxes_posted(values, r"g([0-9]{1,2})")
+    guesses, bad = guesses_in_place([values.get(f"g{k}", "") for k in range(1, count + 1)], w)
+    for k, message in bad.items():
+        form.add(message, f"g{k}")
+    if not guesses and not bad:
         form.add(w.gettext("Write at least one guess."), "g1")
-        return []
-    last = filled[-1][0]
-    guesses = []
-    for index, text in boxes:
-        label = w.gettext("Guess %(index)s", index=index)
-        if index <= last and not text.strip():
-            form.add(w.gettext("%(box)s is empty: fill the boxes in order (a guess's place "
-                               "counts)", box=label), f"g{index}")
-        elif text.strip():
-            number = _number(form, text, f"g{index}", label, w)
-            if number is not None:
-                guesses.append(number)
     return guesses
 
 
