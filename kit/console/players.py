@@ -18,6 +18,9 @@ is a wrong token (403), and it reads no other seat's view. Links carry the addre
 
 from __future__ import annotations
 
+import hashlib
+import json
+
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -42,6 +45,7 @@ from .refusals import NotFound
 from .service import Console
 from .specs import console_games, console_of
 from .tokens import SEAT_LINKS, new_token, token_hash
+from .views_cache import conditional, etag
 
 NO_SEAT = Msg(N_("there is no such player"))
 
@@ -72,7 +76,12 @@ def seat_link(request: Request, game_id: str, kind: str, token: str) -> str:
 async def me_json(request: Request) -> Response:
     console, game_id, name = await _seat(request, "player")
     data = await run_in_threadpool(console.player_state, game_id, name)
-    return JSONResponse(data, headers=NO_STORE)
+    body = json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()
+    # the ETag names what this player sees, nothing else: another player's post leaves it
+    answer = conditional(request, etag(game_id, name, hashlib.sha256(body).hexdigest()),
+                         lambda: Response(body, media_type="application/json"))
+    answer.headers["cache-control"] = "private, no-cache"
+    return answer
 
 
 def seat_entry_endpoint(path: str, kind: str) -> Handler:
@@ -91,7 +100,9 @@ def seat_entry_endpoint(path: str, kind: str) -> Handler:
             raise ApiError(403, "authorization", "that is the game master's call")
         entered = await run_in_threadpool(
             lambda: console.enter(game_id, entry, body, params))
-        return JSONResponse({**entered.answer, "version": entered.version}, status,
+        seen = await run_in_threadpool(console.player_state, game_id, name) \
+            if kind == "player" else {"version": entered.version}
+        return JSONResponse({**entered.answer, "version": seen["version"]}, status,
                             headers=NO_STORE)
 
     endpoint.__name__ = f"{kind}_entry_" + "".join(c if c.isalnum() else "_" for c in path)

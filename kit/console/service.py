@@ -297,10 +297,10 @@ class Console:
             view = game.player_view(state, facts, who.partition(":")[2])
         else:
             view = game.public_view(state, facts)
-        # the public's version moves only with what everyone may see, so it counts no
-        # unpublished entry; the GM's (their forms send it back) and a player's (their own
-        # entries change what they see) are the journal's
-        version = public_version(game, loaded.rows) if who == PUBLIC else loaded.row.version
+        # the public's and a player's version move only with what everyone may see, so they
+        # count no unpublished entry (a player learns nothing of others' posts from it; what
+        # the player's own entries change, their answers' ETag says); the GM's is the journal's
+        version = loaded.row.version if who == GM else public_version(game, loaded.rows)
         head = {"id": loaded.row.id, "game": loaded.row.kind, "title": facts.get("title", ""),
                 "lang": facts["lang"], "version": version}
         return View({**head, **view.data}, view.log, view.hidden)
