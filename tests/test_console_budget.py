@@ -101,3 +101,35 @@ def test_a_client_past_its_page_budget_waits_and_another_does_not(site, held) ->
             making.future.result(60)
         break
     assert (console.files / games[2]).is_dir() and len(calls) == 3
+
+
+def test_folders_an_earlier_run_left_are_pruned_on_first_use(tmp_path) -> None:
+    import shutil
+
+    from kit.console.service import open_console
+
+    def console_at():  # noqa: ANN202
+        return open_console(str(tmp_path / "c.db"), tmp_path / "files")
+
+    console = console_at()
+    try:
+        game = console.create_game({"game": "whats-my-number", "players": PLAYERS,
+                                    "secrets": dict(zip(PLAYERS, (17, 22, 8, 25), strict=True)),
+                                    "range": "1-30"}).id
+        console.enter(game, "orders", {"orders": {p: [1, 2] for p in PLAYERS}})
+        console.enter(game, "publish", {}, {"turn": 1})
+        made = console.report_folder(game, PUBLIC)
+    finally:
+        console.close()
+    content = made.parent
+    left = content.with_name("public-" + "0" * 16)  # an older version's, left behind
+    shutil.copytree(content, left)
+    again = console_at()  # the next run
+    try:
+        assert again.report_folder(game, PUBLIC) == made
+        names = sorted(p.name for p in (tmp_path / "files" / game).iterdir()
+                       if not p.name.startswith("."))
+        assert names == [content.name] and not left.exists() and made.is_dir()
+        assert again.folders.prune(game, PUBLIC) == 0
+    finally:
+        again.close()

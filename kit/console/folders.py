@@ -10,7 +10,9 @@ flight), in the server's render pool when it has one, and pruned.
 - A render that failed with the kit's own error is remembered (a report that cannot be made
   is not made again for each request); another failure (a full disk) is tried again.
 - Pruning: once the newest wanted folder of a game and viewer is made, that viewer's older
-  folders of the game go, except one being read (``read`` holds it while it reads).
+  folders of the game go, except one being read (``read`` holds it while it reads); the
+  first ask for a game and viewer in a process prunes too, so folders an earlier run left
+  go (one game's folder listed once per viewer, not every game's).
 """
 
 from __future__ import annotations
@@ -104,8 +106,10 @@ class ReportFolders:
         Raises ``NotMade`` for a render that failed, ``TooLarge`` for one over the page cap,
         ``Queued`` when the pool takes no render now (its client share, page budget or line
         full)."""
-        self._want(game_row.id, who, version, target)
+        first = self._want(game_row.id, who, version, target)
         if target.is_dir():
+            if first:  # older folders left by an earlier run (or a killed one): once here
+                self.prune(game_row.id, who)
             return None
         key = "console:" + str(target.relative_to(self.files))
         if key in self._failed:
@@ -149,7 +153,9 @@ class ReportFolders:
             raise NotMade(key)
         future.result()
 
-    def _want(self, game_id: str, who: str, version: int, target: Path) -> None:
+    def _want(self, game_id: str, who: str, version: int, target: Path) -> bool:
+        """Note ``target`` as the newest wanted folder of the game and viewer, if it is;
+        whether this is the first ask for them since this process started (or forgot)."""
         key = (game_id, viewer_tag(who))
         target = self.files / game_id / target.relative_to(self.files / game_id).parts[0]
         with self._lock:
@@ -159,6 +165,7 @@ class ReportFolders:
             self._wanted.move_to_end(key)
             while len(self._wanted) > REMEMBERED:
                 self._wanted.popitem(last=False)
+        return now is None
 
     def _done(self, key: str, game_id: str, who: str, target: Path, future: Future) -> None:
         error = None if future.cancelled() else future.exception()
