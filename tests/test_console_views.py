@@ -179,6 +179,22 @@ def test_a_players_own_link_shows_their_own_and_the_shared_reports_only(night) -
         assert client.get(f"/console/{game}/p/{seat}x").status_code in (403, 404)
 
 
+def test_a_players_page_links_each_handed_out_turns_report_pdf_holding_no_secret(night) -> None:
+    console, client, game, token = night
+    for player in PLAYERS:
+        seat = client.seats[("player", player)]
+        page = client.get(f"/console/{game}/p/{seat}").text
+        links = re.findall(r'href="(/console/[^"]+/files/turn-\d+\.pdf)"', page)
+        assert links == [f"/console/{game}/files/turn-1.pdf"], (player, links)
+        answer = client.get(links[0])
+        assert answer.status_code == 200 and answer.content.startswith(b"%PDF"), player
+        text = "\n".join(p.extract_text() or "" for p in PdfReader(io.BytesIO(
+            answer.content)).pages)
+        assert "1" in text and player in text
+        for number in [*SECRETS.values(), *set().union(*GUESSED.values()), *UNPUBLISHED]:
+            assert not has(number, text), (player, number)
+
+
 def test_each_players_slip_in_the_gm_slips_holds_only_their_own(night) -> None:
     console, _, game, _ = night
     text = pdf_text(console.report_file(game, "private-slips.pdf", "gm"))

@@ -72,6 +72,14 @@ def _boxes(data: Mapping[str, Any], values: Mapping[str, str] | None) -> dict[st
             "list": [(p, str(listed.get(p, ""))) for p in players]}
 
 
+def turn_files(game_id: str, turn: int, w: Words) -> list[dict[str, str]]:
+    """The shared report of handed-out turn ``turn`` as PDF: the public's file, the one the
+    public page links (it holds no secret, guess or list)."""
+    label = w.gettext("Report of turn %(turn)s", turn=turn)
+    return [{"href": f"/console/{game_id}/files/turn-{turn}.pdf",
+             "text": w.gettext("%(document)s (PDF, to print)", document=label)}]
+
+
 def player_page(data: Mapping[str, Any], w: Words, query: Mapping[str, str],
                 posted: FormRead | None = None, refusal: str = "") -> GmPage:
     """The player's page: the open turn and its form, then the reports and slips."""
@@ -89,7 +97,8 @@ def player_page(data: Mapping[str, Any], w: Words, query: Mapping[str, str],
     heading = w.ngettext("Turn %(turn)s: you may make %(num)s guess",
                          "Turn %(turn)s: you may make %(num)s guesses", int(allowance or 0),
                          turn=data.get("turn")) if allowance is not None else ""
-    slips = [{"turn": s["turn"], "lines": s["text"].splitlines()}
+    slips = [{"turn": s["turn"], "lines": s["text"].splitlines(),
+              "files": turn_files(str(data.get("id", "")), int(s["turn"]), w)}
              for s in reversed(data.get("slips", ()))]
     return GmPage("player.html", {
         "heading": heading, "received": received, "rulings": _rulings(data, w),
