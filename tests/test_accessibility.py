@@ -18,7 +18,7 @@ from helpers import check_page, require_browser, served
 pytestmark = pytest.mark.slow
 require_browser()
 
-from playwright.sync_api import Page  # noqa: E402
+from playwright.sync_api import Page, expect  # noqa: E402
 
 from kit.cache import RenderCache  # noqa: E402
 from kit.registry import GAMES  # noqa: E402
@@ -97,7 +97,7 @@ def test_form_errors_are_announced_and_tied_to_their_fields(page: Page, axe_sour
     page.wait_for_load_state("load")
     summary = page.locator("#error-summary")
     assert summary.get_attribute("role") == "alert"
-    assert page.evaluate("document.activeElement.id") == "error-summary"  # focus moved there
+    expect(summary).to_be_focused()  # focus moved there (autofocus runs at the next frame)
     invalid = page.evaluate("""() => [...document.querySelectorAll('[aria-invalid="true"]')]
         .map(el => ({id: el.id, described: el.getAttribute('aria-describedby') || ''}))""")
     assert invalid, "no field is marked invalid"

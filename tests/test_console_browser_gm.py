@@ -20,6 +20,8 @@ pytestmark = pytest.mark.slow
 
 require_browser()
 
+from playwright.sync_api import expect  # noqa: E402
+
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
 
 
@@ -56,7 +58,7 @@ def test_publish_saves_a_typed_grid_and_names_who_has_no_orders(page, base_url):
     turn = log_of(base_url, game_id, token)["turn"][0]
     assert turn["Ann"] == [10, 25] and turn["Bob"] == [5, 21]
     assert "No orders from Cy and Dee." in page.inner_text("p.notice-ok")
-    assert page.evaluate("document.activeElement.id") == "g0_1"  # back in the new turn's grid
+    expect(page.locator("#g0_1")).to_be_focused()  # back in the new turn's grid
     # undo right after publishing: no button; posted anyway, the game's page says why
     assert page.locator("text=Undo last entry").count() == 0
     assert "Nothing to undo since turn 1 was published" in page.inner_text("#grid")

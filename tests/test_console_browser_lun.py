@@ -286,7 +286,7 @@ def test_the_new_pages_pass_axe_in_every_language(browser, base_url: str, lang: 
         page.goto(base_url + link[link.index("/console/"):] + q)
         page.fill("#t2-c0", "x")
         page.locator("button[type=submit]").click()
-        assert page.locator("#table-2-problems li").count() == 5  # Eve's x, four empty boxes
+        expect(page.locator("#table-2-problems li")).to_have_count(5)  # Eve's x, four empty boxes
         check_page(page, source)
     finally:
         context.close()

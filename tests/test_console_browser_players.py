@@ -24,7 +24,7 @@ from test_console_browser import (  # noqa: F401
 pytestmark = pytest.mark.slow
 require_browser()
 
-from playwright.sync_api import Page  # noqa: E402
+from playwright.sync_api import Page, expect  # noqa: E402
 
 from kit.i18n import LANGUAGES  # noqa: E402
 
@@ -141,13 +141,13 @@ def test_the_player_pages_pass_axe_in_every_language(browser, base_url: str,  # 
         no_sideways_scroll(page)
         page.fill("#g1", "x")
         page.click("button[value=guesses]")
-        assert page.locator("#orders-problems li").count() == 1
+        expect(page.locator("#orders-problems li")).to_have_count(1)
         check_page(page, axe_source)
         page.fill("#g1", "3")
         page.fill("#g2", "50")
         page.fill("#g3", "4")
         page.click("button[value=guesses]")
-        assert page.locator("#received li").count() == 2
+        expect(page.locator("#received li")).to_have_count(2)
         check_page(page, axe_source)
         no_sideways_scroll(page)
         api(base_url, f"/api/games/{made['id']}/turns/1/close", {}, made["gm_token"])
@@ -158,7 +158,7 @@ def test_the_player_pages_pass_axe_in_every_language(browser, base_url: str,  # 
         page.goto(f"{base_url}/console/{made['id']}/gm?lang={lang}")
         check_page(page, axe_source)
         page.click("#players form.actions:has(input[value=players]) button")
-        assert page.locator("dl.links dd").count() == len(PLAYERS)
+        expect(page.locator("dl.links dd")).to_have_count(len(PLAYERS))
         check_page(page, axe_source)
     finally:
         context.close()
