@@ -343,3 +343,19 @@ def test_site_counts_one_kit_in_the_singular(capsys: pytest.CaptureFixture[str],
                          str(tmp_path / "site"), "--games", "lowest-unique")
     assert code == 0 and out.splitlines()[-1] == str(tmp_path / "site" / "index.html")
     assert re.fullmatch(r"1 kit in [0-9]+\.[0-9] s\n", err)
+
+
+def test_serve_without_the_web_extra_names_what_is_missing(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        tmp_path: Path) -> None:
+    """Missing web modules are named in one Error line before anything starts."""
+    from kit.web import commands
+
+    monkeypatch.setattr(commands, "WEB_EXTRA_MODULES", ("json", "no_such_module_for_kit"))
+    code, out, err = run(capsys, "serve", "--database", str(tmp_path / "games.sqlite"))
+    assert code == 2
+    assert err.splitlines() == [
+        "Error: serve: needs the web extra (no_such_module_for_kit missing): pip install "
+        "'number-party-kit[web]' (from the source folder: pip install '.[web]'; with pipx: "
+        "pipx install --force '.[web]')"]
+    assert not (tmp_path / "games.sqlite").exists()

@@ -10,6 +10,7 @@ got 99999``.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import ipaddress
 import json
 import os
@@ -27,6 +28,9 @@ from ..options import IntRange
 from ..paper import PAPERS
 from .kits import READY_MAX_PLAYERS, ready_configs
 from .limits import CACHE_MB, PORT, QUEUE, WORKERS
+
+# the third-party modules of the web extra that kit serve imports (pyproject.toml, [web])
+WEB_EXTRA_MODULES = ("starlette", "sqlalchemy", "alembic", "filelock", "itsdangerous", "hypercorn")
 
 JOBS = WORKERS
 DEFAULT_WORKERS = min(os.cpu_count() or 1, 4)
@@ -204,12 +208,12 @@ def run_serve(args: argparse.Namespace) -> int:
     mail = mail_setup(args)
     if mail is not None:
         check_server(mail)  # a wrong address or password: an error now, not at the first publish
-    try:
-        from .app import serve
-    except ImportError as exc:
-        raise ConfigError("serve", f"needs the web extra ({exc.name} is missing): "
+    missing = [name for name in WEB_EXTRA_MODULES if importlib.util.find_spec(name) is None]
+    if missing:
+        raise ConfigError("serve", f"needs the web extra ({', '.join(missing)} missing): "
                           "pip install 'number-party-kit[web]' (from the source folder: pip "
-                          "install '.[web]'; with pipx: pipx install --force '.[web]')") from None
+                          "install '.[web]'; with pipx: pipx install --force '.[web]')")
+    from .app import serve
     serve(host=args.host, port=port, workers=workers, queue=queue, cache_mb=cache_mb,
           prewarm=args.prewarm, games=args.games, players=args.players, papers=args.paper,
           database=args.database, allowed_hosts=hosts, forwarded_allow_ips=proxies,
