@@ -106,7 +106,9 @@ class GameReport:
     turns: Callable[[Any], int] | None = None
     snapshots: Callable[[Any], Mapping[int, Mapping]] | None = None
     summary: Callable[[Any, int, Words], str] | None = None
-    slips: Callable[[Any, Words, int], str] | None = None  # a turn's private slips as text
+    # a turn's private slips as text (log, words, turn, player=None: that player's alone);
+    # a game with them takes ``player=`` in ``plan`` too (that player's own slips alone)
+    slips: Callable[..., str] | None = None
     strict: bool = False  # ``parse`` takes ``strict=True`` (house rulings become errors)
     # (TOML data, an earlier result of it or None) -> ``parse``'s check, kept as a running
     # state: resumed from the earlier one, checking a log one turn longer costs that turn
@@ -294,10 +296,15 @@ class ConsoleGame:
     # checked before the engine reads it
     limits: Callable[[Mapping[str, Any]], list[KitError]] | None = None
     # a player's own page (their link): (the player's view data, words, query, the posted
-    # form read or None, the console's refusal text) -> its template and context; the form
-    # it posts: (values, the player's view data, words) -> the entry it makes; the player's
-    # view as text (their reports and slips, for ``.../p/TOKEN/report.txt``)
+    # form read or None, the console's refusal text, own= the address of their own files,
+    # ``.../p/TOKEN/files/``, or '' without ``player_files``) -> its template and context;
+    # the form it posts: (values, the player's view data, words) -> the entry it makes; the
+    # player's view as text (their reports and slips, for ``.../p/TOKEN/report.txt``)
     player_page: Callable[..., GmPage] | None = None
+    # whether a player's link serves their own slip of each handed-out turn as PDF
+    # (``.../p/TOKEN/files/slips-turn-N.pdf``: the game's report ``plan`` and ``slips`` take
+    # ``player=``, that player's own slips alone)
+    player_files: bool = False
     player_form: Callable[..., FormRead] | None = None
     player_text: Callable[[Mapping[str, Any], Words], str] | None = None
     # a table's scorer's page (its link, /console/ID/t/TOKEN): (the GM view's data, the
@@ -312,9 +319,10 @@ class ConsoleGame:
     # (state, facts, turn) -> each player's own part of a published turn, as their view says
     # it (a letter's slip), for all players at once; None: each player's view's "slips"
     turn_slips: Callable[[Any, Mapping[str, Any], int], Mapping[str, str]] | None = None
-    # (a view's log, the turn or None for the whole folder) -> about how many pages its report
-    # folder has, known before it is rendered (the render line's page budget); None: 0
-    report_pages: Callable[[Mapping[str, Any], int | None], int] | None = None
+    # (a view's log, the turn or None for the whole folder, the player whose own files alone
+    # it holds or None) -> about how many pages its report folder has, known before it is
+    # rendered (the render line's page budget); None: 0
+    report_pages: Callable[[Mapping[str, Any], int | None, str | None], int] | None = None
 
     def entry(self, kind: str) -> EntryKind | None:
         """The entry of that kind, if the game takes it."""

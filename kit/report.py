@@ -161,15 +161,19 @@ def _published(data: Mapping, report: GameReport, log: object, folder: Path, ame
 def write_reports(data: Mapping, *, out: Path, folder: str, paper: str = "a4",
                   lang: str = DEFAULT, turn: int | None = None, strict: bool = False,
                   amend: bool = False, cache: RenderCache | None = None, workers: int = 0,
-                  source: str | None = None) -> list[Path]:
+                  source: str | None = None, player: str | None = None) -> list[Path]:
     """Write the report folder ``out/folder`` (or, with ``turn``, only that turn's files into
-    it) and return the files written; nothing is written when a problem is found."""
+    it) and return the files written; nothing is written when a problem is found.
+    ``player``: that player's own files alone (their slips; no shared report, no record),
+    for a game whose reports have them (``GameReport.slips``)."""
     from .build import build, plan_recipe
     from .paper import paper as paper_size
 
     log = check_log(data, strict=strict, source=source)
     spec, report = _spec(data)
     _turn(report, log, turn)
+    if player is not None and report.slips is None:
+        raise ConfigError("player", "this game's reports have no player's own files")
     sheet = paper_size(paper)
     record, amendments = _published(data, report, log, out / folder, amend)
     config = KitConfig(game=spec.name, players=0, names=(), paper=sheet.name, range=(1, 1),
@@ -179,14 +183,17 @@ def write_reports(data: Mapping, *, out: Path, folder: str, paper: str = "a4",
         extra["turn"] = turn
     if amendments:
         extra["amendments"] = amendments
+    if player is not None:
+        extra["player"] = player
     recipe = plan_recipe(report.plan(log, config, **extra), config)
-    if turn is not None:
+    if turn is not None and player is None:
         recipe.files[f"turn-{turn}.md"] = plain_text(
             report.text(log, words(lang), turn=turn)).encode()
-        if report.slips is not None:  # GM only, like the slips' PDF: one block per player
-            recipe.files[f"slips-turn-{turn}.md"] = plain_text(
-                report.slips(log, words(lang), turn)).encode()
-    if record is not None:
+    if turn is not None and report.slips is not None:  # GM only, like the slips' PDF: one
+        own = {} if player is None else {"player": player}  # block per player (or theirs)
+        recipe.files[f"slips-turn-{turn}.md"] = plain_text(
+            report.slips(log, words(lang), turn, **own)).encode()
+    if record is not None and player is None:
         recipe.files["published.json"] = record_bytes(record)
     return build([], cache, recipes=[recipe], workers=workers,
                  keep="all" if turn is not None else "foreign")

@@ -35,11 +35,12 @@ def _problems(checker: Callable[..., object], *args: object) -> object:
 
 
 def write(data: Mapping[str, Any], *, out: Path, folder: str, paper: str, lang: str,
-          turn: int | None = None) -> list[Path]:
+          turn: int | None = None, player: str | None = None) -> list[Path]:
     """Write the report files of ``data`` into ``out/folder``: what ``kit report`` writes
-    (with ``turn``, what ``kit report --turn N`` writes: that turn's files only)."""
+    (with ``turn``, what ``kit report --turn N`` writes: that turn's files only; with
+    ``player``, that player's own files alone)."""
     return write_reports(data, out=out, folder=folder, paper=paper, lang=lang, turn=turn,
-                         cache=default_cache())
+                         cache=default_cache(), player=player)
 
 
 def folder_name(data: Mapping[str, Any]) -> str:

@@ -73,6 +73,12 @@ def viewer_tag(who: str) -> str:
     return who
 
 
+def own_player(who: str) -> str | None:
+    """The player whose own files a viewer's folders hold (``player:<name>``: that player's
+    slips alone, never the shared or another's), else None."""
+    return who.partition(":")[2] if who.startswith("player:") else None
+
+
 def file_turn(name: str) -> int | None:
     """The turn of a one-turn file (``turn-3.pdf``, ``slips-turn-3.html``), else None."""
     one_turn = TURN_FILE.fullmatch(name)
@@ -97,21 +103,22 @@ def report_folder(files: Path, game_row: GameRow, view: View, who: str,
 
 
 def make_folder(target: Path, game: Path, data: Mapping[str, Any], game_row: GameRow,
-                rows: Sequence[Row] | None, turn: int | None = None) -> None:
+                rows: Sequence[Row] | None, turn: int | None = None,
+                player: str | None = None) -> None:
     """Write the report folder ``target`` of the log ``data`` (in a worker process; ``turn``:
-    that turn's files only): staged in the game's folder ``game``, then moved into place
-    whole. ``rows``: the journal, when it changed what was handed out (then the record of
-    what was, and the erratum, are made)."""
+    that turn's files only; ``player``: that player's own files alone): staged in the game's
+    folder ``game``, then moved into place whole. ``rows``: the journal, when it changed what
+    was handed out (then the record of what was, and the erratum, are made)."""
     game.mkdir(parents=True, exist_ok=True)
     staging = staging_folder(game)  # a killed process's is swept at start
     try:
-        if rows is not None and turn is None:  # the reports as first handed out: the erratum
+        if rows is not None and turn is None and player is None:  # as first handed out
             seeded = staging / target.name
             seeded.mkdir()
             (seeded / RECORD).write_bytes(record_bytes(published_record(game_row, rows)))
             (seeded / MANIFEST).write_text(f"{RECORD}\n", encoding="utf-8")  # the kit's
         engine.write(data, out=staging, folder=target.name, paper=game_row.public["paper"],
-                     lang=game_row.public["lang"], turn=turn)
+                     lang=game_row.public["lang"], turn=turn, player=player)
         private_tree(staging / target.name)  # served by us alone, GM-only files among them
         target.parent.mkdir(parents=True, exist_ok=True)
         with contextlib.suppress(OSError):  # another server made it first: same bytes

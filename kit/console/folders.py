@@ -33,7 +33,7 @@ from ..cache import staging_folder
 from ..errors import KitError
 from ..web.limits import WEB_MAX_PAGES
 from ..web.pool import ClientBusy, Overloaded
-from .files import make_folder, served_path, viewer_tag
+from .files import make_folder, own_player, served_path, viewer_tag
 from .specs import console_of
 from .store import GameRow, Row
 from .views_cache import Flights
@@ -75,10 +75,12 @@ class TooLarge(NotMade):
         self.pages, self.most = pages, most
 
 
-def folder_pages(game_row: GameRow, data: Mapping[str, Any], turn: int | None) -> int:
-    """About how many pages the folder of ``data`` has, as its game estimates them."""
+def folder_pages(game_row: GameRow, data: Mapping[str, Any], turn: int | None,
+                 player: str | None = None) -> int:
+    """About how many pages the folder of ``data`` has (``player``: their own files alone),
+    as its game estimates them."""
     estimate = console_of(game_row.kind).report_pages
-    return 0 if estimate is None else estimate(data, turn)
+    return 0 if estimate is None else estimate(data, turn, player)
 
 
 class ReportFolders:
@@ -114,11 +116,12 @@ class ReportFolders:
         key = "console:" + str(target.relative_to(self.files))
         if key in self._failed:
             raise NotMade(key)
-        pages = folder_pages(game_row, data, turn)
+        player = own_player(who)  # a player's folders hold their own files alone
+        pages = folder_pages(game_row, data, turn, player)
         if pages > self.max_pages:
             raise TooLarge(pages, self.max_pages)
         work = partial(make_folder, target, self.files / game_row.id, dict(data), game_row,
-                       None if rows is None else list(rows), turn)
+                       None if rows is None else list(rows), turn, player)
         done = partial(self._done, key, game_row.id, who, target)
         if self.pool is None:  # no server: here and now, once however many ask
             self._flights.run(key, lambda: self._inline(key, work, done))

@@ -67,6 +67,7 @@ def routes() -> list[Route]:
         Route("/console/{id}/p/{token}", page(player.player_page), methods=["GET"]),
         Route("/console/{id}/p/{token}", page(player.player_post), methods=["POST"]),
         Route("/console/{id}/p/{token}/report.txt", page(player.player_text)),
+        Route("/console/{id}/p/{token}/files/{name:path}", page(player.player_file)),
         Route("/console/{id}/t/{token}", page(scorer.scorer_page), methods=["GET"]),
         Route("/console/{id}/t/{token}/{action}", page(scorer.scorer_post), methods=["POST"]),
         Route("/console/{id}", page(public.public_page)),

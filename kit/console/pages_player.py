@@ -11,6 +11,8 @@ back to the page, which echoes what was received and the rulings it will get.
 
 from __future__ import annotations
 
+import re
+
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -18,12 +20,13 @@ from ..errors import Problems
 from ..game import FormRead
 from ..i18n import N_, words
 from ..web.guard import refuse_wrong_token
-from .page_kit import PageProblem, call, console, language, render, see_other
-from .pages_public import game_templates, report_links
+from .page_kit import PageProblem, call, client_of, console, language, render, see_other
+from .pages_public import being_made, game_templates, report_links, waited_file
 from .refusals import Closed
 from .specs import console_of
 from .views import guard
 
+OWN_FILE = re.compile(r"slips-turn-[1-9][0-9]{0,3}\.pdf")  # a turn's own slip, as PDF
 WRONG_LINK = (N_("This link does not work"),
               N_("It is not a player's link of this game, or the game master has replaced it "
                  "with a new one. Ask the game master for your link."))
@@ -52,7 +55,8 @@ async def _page(request: Request, game_id: str, kind: str, player: str, status: 
     if game.player_page is None:
         raise PageProblem(404, *WRONG_LINK)
     data = await call(console(request).player_state, game_id, player)
-    made = game.player_page(data, w, dict(request.query_params), posted, refusal)
+    own = _address(request, game_id) + "/files/" if game.player_files else ""
+    made = game.player_page(data, w, dict(request.query_params), posted, refusal, own=own)
     files = await report_links(request, game_id, kind, private=False,
                                published=int(data.get("published", 1)))
     address = _address(request, game_id)
@@ -106,6 +110,21 @@ async def player_post(request: Request) -> Response:
     keep = language(request)["keep"]
     return see_other(_address(request, game_id) + (f"{keep}&" if keep else "?") +
                      posted.done)
+
+
+async def player_file(request: Request) -> Response:
+    """One of the player's own files of a handed-out turn (their slip as PDF), made from
+    their view in a folder holding their own files alone; never kept by the browser."""
+    game_id, kind, player = await _player(request)
+    name = request.path_params["name"]
+    if not console_of(kind).player_files or not OWN_FILE.fullmatch(name):
+        raise PageProblem(404, N_("Not found"), N_("There is no such report file."))
+    made = await waited_file(console(request).read_own, game_id, name, player,
+                             client_of(request))
+    if made is None:
+        return being_made(request)
+    return Response(made.body, media_type="application/pdf",
+                    headers={"cache-control": "private, no-store"})
 
 
 async def player_text(request: Request) -> Response:

@@ -19,7 +19,7 @@ import contextlib
 import hashlib
 import mimetypes
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from starlette.requests import Request
@@ -190,7 +190,7 @@ async def _viewer(request: Request, game_id: str) -> str:
     return GM if token and await call(console(request).authorize, game_id, token) else PUBLIC
 
 
-def _being_made(request: Request) -> Response:
+def being_made(request: Request) -> Response:
     """The answer for a file still being made: say so, and come back by itself."""
     w = words(language(request)["lang"])
     return render(request, "console/message.html", 503, heading=w.gettext(MAKING_HEADING),
@@ -207,10 +207,16 @@ async def _text(request: Request, game_id: str) -> Response:
 
 async def _file(request: Request, game_id: str, name: str, who: str) -> Answer | None:
     """The file's answer, waiting a little for its render; None if it is still being made."""
-    service = console(request)
+    return await waited_file(console(request).read_report, game_id, name, who,
+                             client_of(request))
+
+
+async def waited_file(read: Callable[..., Answer], *args: object) -> Answer | None:
+    """``read(*args)``, a report file's answer, waiting a little for its render; None if it
+    is still being made (or the client's share of renders is taken); the problems' pages."""
     for _ in range(2):
         try:
-            return await call(service.read_report, game_id, name, who, client_of(request))
+            return await call(read, *args)
         except BeingMade as making:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(making.future)),
@@ -247,7 +253,7 @@ async def report_file(request: Request) -> Response:
         return await _text(request, game_id)
     made = await _file(request, game_id, name, who)
     if made is None:
-        return _being_made(request)
+        return being_made(request)
     media = mimetypes.guess_type(name)[0] or "application/octet-stream"
     headers = {}
     if name.endswith(".html"):

@@ -538,6 +538,20 @@ class Console:
                 return Answer(body, etag(target.relative_to(self.files), name))
         raise NotFound("file", NO_FILE)
 
+    def read_own(self, game_id: str, name: str, player: str, client: str = "") -> Answer:
+        """The bytes of one turn's file ``name`` of ``player``'s own folder (it holds their
+        own files alone: ``files.own_player``), and its ETag; ``BeingMade`` while it is being
+        made, ``NotFound`` for a name of no turn handed out, or not in that folder."""
+        turn = file_turn(name)
+        if turn is None:
+            raise NotFound("file", NO_FILE)
+        for _ in range(3):  # the folder may be pruned by another server as we read it
+            target = self.report_folder(game_id, f"player:{player}", client, turn)
+            body = self.folders.read(target, name)
+            if body is not None:
+                return Answer(body, etag(target.relative_to(self.files), name))
+        raise NotFound("file", NO_FILE)
+
     def report_file(self, game_id: str, name: str, who: str = GM) -> Path:
         """A report file of the game as ``who`` may see it (``name`` inside the report
         folder), waiting for its render if need be; NotFound when it has no such file or

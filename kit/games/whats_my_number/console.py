@@ -40,6 +40,7 @@ CONSOLE = ConsoleGame(
     token_seats=console_create.token_seats,
     limits=console_limits.log_limits,
     player_page=console_player_page.player_page,
+    player_files=True,
     player_form=console_player_page.player_form,
     player_text=console_player_page.player_text,
     link_sheet=console_slips.link_sheet,

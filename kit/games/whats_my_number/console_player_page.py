@@ -72,17 +72,24 @@ def _boxes(data: Mapping[str, Any], values: Mapping[str, str] | None) -> dict[st
             "list": [(p, str(listed.get(p, ""))) for p in players]}
 
 
-def turn_files(game_id: str, turn: int, w: Words) -> list[dict[str, str]]:
+def turn_files(game_id: str, turn: int, w: Words, own: str = "") -> list[dict[str, str]]:
     """The shared report of handed-out turn ``turn`` as PDF: the public's file, the one the
-    public page links (it holds no secret, guess or list)."""
+    public page links (it holds no secret, guess or list); then, under ``own`` (the
+    player's own files' address, if given), the player's own slip of that turn as PDF."""
     label = w.gettext("Report of turn %(turn)s", turn=turn)
-    return [{"href": f"/console/{game_id}/files/turn-{turn}.pdf",
-             "text": w.gettext("%(document)s (PDF, to print)", document=label)}]
+    files = [{"href": f"/console/{game_id}/files/turn-{turn}.pdf",
+              "text": w.gettext("%(document)s (PDF, to print)", document=label)}]
+    if own:
+        slip = w.gettext("Your slip of turn %(turn)s", turn=turn)
+        files.append({"href": f"{own}slips-turn-{turn}.pdf",
+                      "text": w.gettext("%(document)s (PDF, to print)", document=slip)})
+    return files
 
 
 def player_page(data: Mapping[str, Any], w: Words, query: Mapping[str, str],
-                posted: FormRead | None = None, refusal: str = "") -> GmPage:
-    """The player's page: the open turn and its form, then the reports and slips."""
+                posted: FormRead | None = None, refusal: str = "", own: str = "") -> GmPage:
+    """The player's page: the open turn and its form, then the reports and slips (``own``:
+    the address of the player's own files, their link's ``files/``)."""
     form = posted.form if posted is not None else None
     entered = data.get("entered") or {}
     received = ""
@@ -98,7 +105,7 @@ def player_page(data: Mapping[str, Any], w: Words, query: Mapping[str, str],
                          "Turn %(turn)s: you may make %(num)s guesses", int(allowance or 0),
                          turn=data.get("turn")) if allowance is not None else ""
     slips = [{"turn": s["turn"], "lines": s["text"].splitlines(),
-              "files": turn_files(str(data.get("id", "")), int(s["turn"]), w)}
+              "files": turn_files(str(data.get("id", "")), int(s["turn"]), w, own)}
              for s in reversed(data.get("slips", ()))]
     return GmPage("player.html", {
         "heading": heading, "received": received, "rulings": _rulings(data, w),

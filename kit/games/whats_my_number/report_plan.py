@@ -9,9 +9,10 @@ import csv
 import io
 from collections.abc import Sequence
 
-from ...errors import shown
+from ...errors import ConfigError, Msg, shown
+from ...fonts import isolate
 from ...game import KitConfig
-from ...i18n import Words
+from ...i18n import N_, Words
 from ...options import printable_text
 from ...paper import paper
 from ...plan import Document, KitPlan
@@ -27,16 +28,26 @@ from .slips import slip_lines, slip_pages
 from .snapshot import snapshots
 
 
-def plan_reports(log: rules.GameLog, result: rules.GameResult, config: KitConfig, *,
-                 turn: int | None = None, amendments: Sequence[Amendment] = ()) -> KitPlan:
-    """The report folder's documents: every turn's report, the register and the private
-    slips; or, with ``turn``, only that turn's report (``turn-N``) and slips
-    (``slips-turn-N``). ``amendments``: every correction of a published turn recorded so
-    far, oldest first (the register lists them; each gets a page of ``erratum``)."""
-    for label in log.players:  # printed on every page: only what our fonts can draw
+def printable(log: rules.GameLog) -> None:
+    """Refuse a label or title our fonts cannot draw: they are printed on every page."""
+    for label in log.players:
         printable_text("players", f"the label {shown(label)}", label, rules.MAX_LABEL_LENGTH)
     if log.title:  # in every page's header, as a kit's title
         printable_text("title", "the title", log.title, len(log.title))
+
+
+def plan_reports(log: rules.GameLog, result: rules.GameResult, config: KitConfig, *,
+                 turn: int | None = None, amendments: Sequence[Amendment] = (),
+                 player: str | None = None) -> KitPlan:
+    """The report folder's documents: every turn's report, the register and the private
+    slips; or, with ``turn``, only that turn's report (``turn-N``) and slips
+    (``slips-turn-N``). ``amendments``: every correction of a published turn recorded so
+    far, oldest first (the register lists them; each gets a page of ``erratum``).
+    ``player``: that player's own slips alone (``slips-turn-N``, or ``private-slips`` of
+    every turn), the folder a player's link may fetch whole."""
+    if player is not None:
+        return own_slips(log, result, config, player, turn)
+    printable(log)
     sheet = paper(config.paper)
     words = config.words
     _ = words.gettext
@@ -71,6 +82,31 @@ def plan_reports(log: rules.GameLog, result: rules.GameResult, config: KitConfig
     return KitPlan(folder=config.folder_name, game_title=name, banner=banner,
                    documents=tuple(documents), lang=words.lang, host_notice=notice,
                    title=log.title)
+
+
+def own_slips(log: rules.GameLog, result: rules.GameResult, config: KitConfig, player: str,
+              turn: int | None) -> KitPlan:
+    """One player's own slips (of ``turn``, or of every turn), and nothing else: no other
+    player's slip, no report, no register; each page says whose it is."""
+    if player not in log.players:
+        raise ConfigError("player", Msg(N_("there is no such player")))
+    printable(log)
+    sheet = paper(config.paper)
+    words = config.words
+    _ = words.gettext
+    name = game_title(words)
+    turns = None if turn is None else (turn,)
+    pages = tuple(slip_pages(log, result, sheet, words, turns, (player,)))
+    stem, title = ((f"slips-turn-{turn}", _("%(game)s — private slips, turn %(turn)s",
+                                             game=name, turn=turn))
+                   if turn is not None else
+                   ("private-slips", _("%(game)s — private slips", game=name)))
+    notice = _("PRIVATE — for %(player)s alone: keep these pages to yourself.",
+               player=isolate(player))
+    return KitPlan(folder=config.folder_name, game_title=name,
+                   banner=_("Secret numbers from %(range)s", range=range_words(log.range, words)),
+                   documents=(Document(stem, title, pages),) if pages else (),
+                   lang=words.lang, host_notice=notice, title=log.title)
 
 
 # --- what a turn report adds (the texts are ``turn_notes``', shared with the pages) ---------------
@@ -181,10 +217,11 @@ def csv_text(log: rules.GameLog) -> str:
 
 
 def plan_report(log: rules.GameLog, config: KitConfig, *, turn: int | None = None,
-                amendments: Sequence[Amendment] = ()) -> KitPlan:
+                amendments: Sequence[Amendment] = (), player: str | None = None) -> KitPlan:
     """``kit report``'s files for a log, in ``config.words``' language: it is replayed under
-    the rules, then laid out."""
-    return plan_reports(log, rules.play(log), config, turn=turn, amendments=amendments)
+    the rules, then laid out (``player``: that player's own slips alone)."""
+    return plan_reports(log, rules.play(log), config, turn=turn, amendments=amendments,
+                        player=player)
 
 
 def text_report(log: rules.GameLog, words: Words, turn: int | None = None) -> str:
@@ -192,12 +229,13 @@ def text_report(log: rules.GameLog, words: Words, turn: int | None = None) -> st
     return markdown(log, rules.play(log), words, turn)
 
 
-def slips_text(log: rules.GameLog, words: Words, turn: int) -> str:
+def slips_text(log: rules.GameLog, words: Words, turn: int, player: str | None = None) -> str:
     """``slips-turn-N.md``: every player's private slip of a turn as plain text, to paste into
-    one email each (GM only: each block holds that player's own numbers)."""
+    one email each (GM only: each block holds that player's own numbers); ``player``: that
+    player's alone."""
     report = rules.play(log).turns[turn - 1]
-    blocks = ["\n".join(text for text, _style in slip_lines(log, report, player, words))
-              for player in log.players]
+    blocks = ["\n".join(text for text, _style in slip_lines(log, report, name, words))
+              for name in log.players if player is None or name == player]
     return "\n\n---\n\n".join(blocks) + "\n"
 
 

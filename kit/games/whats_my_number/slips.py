@@ -234,9 +234,11 @@ def turn_slip_pages(slips: Sequence[Slip], body: Frame, continued: str
 
 
 def slip_pages(log: rules.GameLog, result: rules.GameResult, sheet: Paper, words: Words,
-               turns: Sequence[int] | None = None) -> list[Page]:
-    """The private slips of every turn (or of ``turns``): a turn starts a page, bookmarked
-    "Turn N slips" (HTML id ``slips-turn-N``)."""
+               turns: Sequence[int] | None = None, players: Sequence[str] | None = None
+               ) -> list[Page]:
+    """The private slips of every turn (or of ``turns``; of every player, or of
+    ``players``): a turn starts a page, bookmarked "Turn N slips" (HTML id
+    ``slips-turn-N``)."""
     body = sheet.body
     width = body.w / COLUMNS - 2 * PAD_MM
     pages: list[Page] = []
@@ -244,7 +246,7 @@ def slip_pages(log: rules.GameLog, result: rules.GameResult, sheet: Paper, words
         if turns is not None and report.number not in turns:
             continue
         slips = [laid_out(slip_lines(log, report, player, words), width)
-                 for player in log.players]
+                 for player in log.players if players is None or player in players]
         continued = words.gettext("(continued)")
         bodies = turn_slip_pages(slips, body, continued)
         for n, items in enumerate(bodies, start=1):
