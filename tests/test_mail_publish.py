@@ -32,7 +32,10 @@ import sqlalchemy as sa  # noqa: E402
 from helpers import ROOT  # noqa: E402
 from mail_server import Server, drain  # noqa: E402
 
+from kit.console import sealed  # noqa: E402
 from kit.console.service import Console, open_console  # noqa: E402
+from kit.console.store import database_url as database_url_of  # noqa: E402
+from kit.console.tokens import token_hash  # noqa: E402
 from kit.errors import Problems  # noqa: E402
 from kit.mail import book  # noqa: E402
 from kit.mail.book import Opener  # noqa: E402
@@ -282,7 +285,7 @@ def test_addresses_are_checked_changed_and_removed(client, console: Console) -> 
 def test_a_sealed_link_opens_with_the_gm_token_only(console: Console) -> None:
     created = console.create_game(SPEC)
     with console.store.engine.connect() as conn:
-        stored = conn.execute(sa.select(book.mail_players)).all()
+        stored = conn.execute(sa.select(sealed.sealed_links)).all()
         assert len(stored) == 5
         tokens = created.tokens("player")
         dump = " ".join(str(tuple(r)) for r in stored)
@@ -290,10 +293,11 @@ def test_a_sealed_link_opens_with_the_gm_token_only(console: Console) -> None:
         assert book.links(conn, created.id, Opener(created.gm_token, BASE)) == {
             n: f"{BASE}/console/{created.id}/p/{t}" for n, t in tokens.items()}
         assert book.links(conn, created.id, Opener(tokens["Ann"], BASE)) == {}
-    sealed = book.seal("gm", "g1", "Ann", "tok")
-    assert book.unseal("gm", "g1", "Ann", sealed) == "tok"
-    assert book.unseal("gm", "g1", "Bob", sealed) is None  # bound to its player
-    assert book.unseal("other", "g1", "Ann", sealed) is None
+    box = sealed.seal("gm", "g1", ("player", "Ann"), "tok")
+    assert sealed.unseal("gm", "g1", ("player", "Ann"), box) == "tok"
+    assert sealed.unseal("gm", "g1", ("player", "Bob"), box) is None  # bound to its player
+    assert sealed.unseal("gm", "g1", ("table", "Ann"), box) is None  # and to its seat's kind
+    assert sealed.unseal("other", "g1", ("player", "Ann"), box) is None
 
 
 def test_the_gm_s_slips_carry_each_player_s_link_as_a_code_that_reads_back(
@@ -326,3 +330,36 @@ def test_rotated_links_are_the_ones_the_letters_and_slips_carry(client, console:
         opened = book.links(conn, game, Opener(new_gm, base))
         assert book.links(conn, game, Opener(made["gm_token"], base)) == {}  # the old GM's
     assert opened == {**made["player_links"], "Ann": new_ann["link"]}
+
+
+def test_links_sealed_before_the_seats_table_still_open_after_its_migration(tmp_path: Path
+                                                                           ) -> None:
+    from alembic import command
+    from alembic.config import Config
+
+    import kit.console
+    from kit.console.store import make_engine, migrate
+
+    url = database_url_of(str(tmp_path / "old.db"))
+    engine = make_engine(url)
+    config = Config()
+    config.set_main_option("script_location", str(Path(kit.console.__file__).with_name(
+        "migrations")))
+    with engine.connect() as conn, conn.begin():  # a database as the links were sealed in
+        config.attributes["connection"] = conn
+        command.upgrade(config, "0005")
+        conn.execute(sa.text("INSERT INTO games VALUES ('g1', 'whats-my-number', '{}', 'h', 1, "
+                             "0)"))
+        conn.execute(sa.text("INSERT INTO seat_tokens VALUES ('g1', 'player', 'Ann', :h)"),
+                     {"h": token_hash("ann-token")})
+        conn.execute(sa.text("INSERT INTO mail_players VALUES ('g1', 'Ann', 'a@example.org', "
+                             ":s)"), {"s": sealed.seal("gm", "g1", ("player", "Ann"),
+                                                       "ann-token")})
+    migrate(engine)
+    with engine.connect() as conn:
+        assert book.links(conn, "g1", Opener("gm", BASE)) == {
+            "Ann": f"{BASE}/console/g1/p/ann-token"}
+        assert book.addresses(conn, "g1") == {"Ann": "a@example.org"}
+        assert conn.execute(sa.text("SELECT sealed FROM mail_players")).scalars().all() == [
+            None]  # the link is kept once, sealed in its new place
+    engine.dispose()

@@ -66,8 +66,8 @@ async def new_links(request: Request) -> Response:
     if wanted == "gm":
         token = new_token()
         await call(service.store.set_gm_hash, game_id, token_hash(token))
-        # the players' sealed links open with the GM token: sealed again under the new one
-        await call(service.mail.gm_rotated, game_id, guard.gm_token(request) or "", token)
+        # the seats' sealed links open with the GM token: sealed again under the new one
+        await call(service.sealed.gm_rotated, game_id, guard.gm_token(request) or "", token)
         link = f"{base}/console/{game_id}/gm/{token}"
         response = render(request, "console/links.html", links=[
             {"label": w.gettext("Game master link (keep it secret)"), "href": link}],
@@ -81,9 +81,8 @@ async def new_links(request: Request) -> Response:
     if not seats:
         raise PageProblem(404, N_("Not found"), N_("There is no such player."))
     made = await call(_rotate, service, game_id, seats)
-    players = {name: t for (k, name), t in made.items() if k == "player"}
-    if players:  # their sealed copies follow, so the GM page and the letters carry the new ones
-        await call(service.mail.rotated, game_id, guard.gm_token(request) or "", players)
+    # their sealed copies follow: the GM page, the cards and the letters carry the new ones
+    await call(service.sealed.sealed_again, game_id, guard.gm_token(request) or "", made)
     links = [{"label": name, "href": f"{base}/console/{game_id}/{SEAT_LINKS[k]}/{token}"}
              for (k, name), token in made.items()]
     if wanted == "tables":

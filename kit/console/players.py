@@ -122,8 +122,8 @@ async def rotate_player(request: Request) -> Response:
     console, game_id = await _gm(request)
     name = request.path_params["name"]
     token = await run_in_threadpool(_rotate_seat, console, game_id, "player", name)
-    await run_in_threadpool(console.mail.rotated, game_id, opener(request).gm_token,
-                            {name: token})  # its letters carry the new link
+    await run_in_threadpool(console.sealed.sealed_again, game_id, opener(request).gm_token,
+                            {("player", name): token})  # its letters carry the new link
     return JSONResponse({"token": token, "link": seat_link(request, game_id, "player", token)},
                         headers=NO_STORE)
 
@@ -134,8 +134,8 @@ async def rotate_gm(request: Request) -> Response:
     console, game_id = await _gm(request)
     token = new_token()
     await run_in_threadpool(console.store.set_gm_hash, game_id, token_hash(token))
-    await run_in_threadpool(console.mail.gm_rotated, game_id, opener(request).gm_token,
-                            token)  # the players' links open with the new token
+    await run_in_threadpool(console.sealed.gm_rotated, game_id, opener(request).gm_token,
+                            token)  # the seats' links open with the new token
     return JSONResponse({"token": token,
                          "link": f"{base_url(request)}/console/{game_id}/gm/{token}"},
                         headers=NO_STORE)

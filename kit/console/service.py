@@ -33,7 +33,7 @@ from ..mail.book import Opener
 from ..mail.postbox import Postbox
 from ..tomlhelp import explained
 from ..tomlhelp import loads as loads_toml
-from . import engine, kept
+from . import engine, kept, sealed
 from .files import NO_FILE, amended, file_turn, served_path, text_report
 from .files import report_folder as files_folder
 from .folders import BeingMade, NotMade, Queued, ReportFolders
@@ -157,6 +157,7 @@ class Console:
         self.folders = ReportFolders(files)
         self._flights = Flights()
         self.mail = Postbox(store.engine)  # players' letters: queued on publish, or drafts
+        self.sealed = sealed.SealedLinks(store.engine)  # every seat's link, for the GM to hand out
 
     # --- games -------------------------------------------------------------------------------
 
@@ -218,11 +219,10 @@ class Console:
         game_id = new_game_id()
         named = console_of(kind).token_seats
         seats = {seat: new_token() for seat in (named(facts) if named else ())}
-        players = {name: t for (k, name), t in seats.items() if k == book.PLAYER}
-        version = self.store.create(
+        version = self.store.create(  # the seats' links sealed, so the GM opens them again
             game_id, kind, facts, token_hash(token), entries,
-            {seat: token_hash(t) for seat, t in seats.items()},
-            also=lambda conn: book.save(conn, game_id, token, players, emails or {}))
+            {seat: token_hash(t) for seat, t in seats.items()}, also=sealed.sealing(
+                game_id, token, seats, lambda conn: book.save(conn, game_id, emails or {})))
         return Created(game_id, token, version, seats)
 
     def authorize(self, game_id: str, token: str | None) -> bool:

@@ -106,16 +106,6 @@ class Postbox:
             book.set_address(conn, game_id, player, checked)
         return checked
 
-    def rotated(self, game_id: str, gm_token: str, players: Mapping[str, str]) -> None:
-        """Seal the new tokens of rotated players' links (their letters carry the new link)."""
-        with self._writer() as conn, conn.begin():
-            book.reseal(conn, game_id, gm_token, players)
-
-    def gm_rotated(self, game_id: str, old_gm: str, new_gm: str) -> None:
-        """Every sealed link sealed again under the game master's new token."""
-        with self._writer() as conn, conn.begin():
-            book.reseal_all(conn, game_id, old_gm, new_gm)
-
     def links(self, game_id: str, opener: Opener) -> dict[str, str]:
         with self.engine.connect() as conn:
             return book.links(conn, game_id, opener)
