@@ -193,6 +193,37 @@ def test_the_standings_script_is_allowed_by_its_hash_and_asks_for_the_version(si
     assert f'fetch("/api/games/{game}/version.json"' in script and "public.json" not in script
 
 
+def test_a_standings_hit_at_an_unchanged_version_is_a_version_read_and_a_lookup(
+        site, monkeypatch) -> None:
+    import jinja2
+
+    console, client = site
+    game, gm = played(client)
+    first = client.get(f"/console/{game}/standings")
+    assert first.status_code == 200
+    renders: list[str] = []
+    reads: list[str] = []
+    render = jinja2.Template.render
+    monkeypatch.setattr(jinja2.Template, "render", lambda self, *a, **k: (
+        renders.append(str(self.name)), render(self, *a, **k))[1])
+    for name in ("game", "load", "since"):
+        real = getattr(console.store, name)
+        monkeypatch.setattr(console.store, name, lambda *a, _n=name, _r=real, **k: (
+            reads.append(_n), _r(*a, **k))[1])
+    again = client.get(f"/console/{game}/standings")
+    held = client.get(f"/console/{game}/standings",
+                      headers={"if-none-match": first.headers["etag"]})
+    assert again.status_code == 200 and again.content == first.content
+    assert again.headers["content-security-policy"] == first.headers["content-security-policy"]
+    assert held.status_code == 304 and held.headers["etag"] == first.headers["etag"]
+    assert renders == [] and reads == ["game", "game"]
+    orders(client, game, gm, 2)
+    publish(client, game, gm, 2)
+    moved = client.get(f"/console/{game}/standings",
+                       headers={"if-none-match": first.headers["etag"]})
+    assert moved.status_code == 200 and "console/standings.html" in renders
+
+
 # --- report files: single flight, being made, pruning ----------------------------------------
 
 @pytest.fixture

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
+import functools
 import hashlib
 import mimetypes
 import re
@@ -159,27 +160,32 @@ async def public_page(request: Request) -> Response:
         made.body, headers={**page_headers(page["lang"], PAGE_CSP), **again}))
 
 
-def standings_script(request: Request, game_id: str) -> str:
-    """The standings' script: ask for the public version, fetch the page when it moved."""
-    return site_environment(language(request)["lang"]).get_template(
-        "console/_standings.js").render(game_id=game_id, poll=POLL_MS)
+@functools.lru_cache(maxsize=1024)
+def standings_script(game_id: str) -> tuple[str, str]:
+    """The standings' script (ask for the public version, fetch the page when it moved) and
+    its base64 SHA-256 for the page's CSP: made once per game, so a hit renders nothing. It
+    has no words: the same in every language."""
+    script = site_environment().get_template("console/_standings.js").render(
+        game_id=game_id, poll=POLL_MS)
+    return script, base64.b64encode(hashlib.sha256(script.encode()).digest()).decode()
 
 
 async def standings_page(request: Request) -> Response:
+    """Kept per public version and language: a hit at an unchanged version is the game's
+    version read and a lookup (a 304 when the browser holds its ETag); the script only for a
+    game that exists."""
     game_id = request.path_params["id"]
     page = language(request)
-    script = standings_script(request, game_id)
-    sha = base64.b64encode(hashlib.sha256(script.encode()).digest()).decode()
 
     def made(view: View) -> bytes:
         context = _board(view.data, page["lang"])
         return bytes(render(request, "console/standings.html", public=view.data,
-                            game_id=game_id, refresh=REFRESH_SECONDS, standings_script=script,
-                            **context).body)
+                            game_id=game_id, refresh=REFRESH_SECONDS,
+                            standings_script=standings_script(game_id)[0], **context).body)
 
     answer = await call(console(request).answer, game_id,
                         ("standings", page["lang"], page["keep"]), made)
-    csp = page_csp(script_sha=sha, connect=True)
+    csp = page_csp(script_sha=standings_script(game_id)[1], connect=True)
     return conditional(request, answer.etag, lambda: HTMLResponse(
         answer.body, headers=page_headers(page["lang"], csp)))
 
