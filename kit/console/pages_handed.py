@@ -1,9 +1,10 @@
-"""The players' links as the game master hands them out, without making new ones: opened
-from the game's book with the GM cookie's token (``kit.mail.book``), shown on the GM page
-(open on the first page after the game is made) and as cards to print, each with its QR
-code, at ``GET /console/{id}/gm/links``. The links carry the address ``addressing.base_url``
-gives (``kit serve --public-url``). Tokens appear only on these GM pages, never in an
-address the players or the log see."""
+"""The seats' links as the game master hands them out, without making new ones: opened from
+the game's sealed links with the GM cookie's token (``kit.console.sealed``), shown on the GM
+page (the players' open on the first page after the game is made) and as cards to print, each
+with its QR code (``GET /console/{id}/gm/links`` the players', ``.../gm/links/tables`` the
+tables' scorers'). The links carry the address ``addressing.base_url`` gives
+(``kit serve --public-url``). Tokens appear only on these GM pages, never in an address the
+players or the log see."""
 
 from __future__ import annotations
 
@@ -14,36 +15,61 @@ from starlette.responses import Response
 
 from ..i18n import N_, Words, words
 from .addressing import base_url
-from .page_kit import call, console, language, opener, render, require_gm
-from .pages_links import qr_svg
+from .page_kit import PageProblem, call, console, language, opener, render, require_gm
+from .pages_links import TABLE_HINT, qr_svg
+from .specs import console_of
 
 PLAYER_HINT = N_("Open it on a phone: your own page of this game, to send your orders.")
+CARDS = {"players": "player", "tables": "table"}  # a cards page's address -> its seats
+
+
+def opened_links(service: Any, game_id: str, request: Request, kind: str) -> dict[str, str]:
+    """The current links of the game's seats of ``kind`` that the GM cookie's token opens,
+    by seat name, in the game's order of its seats."""
+    row = service.store.game(game_id)
+    named = console_of(row.kind).token_seats
+    keys = opener(request)
+    tokens = service.sealed.opened(game_id, keys.gm_token, kind)
+    return {name: keys.link(game_id, tokens[name], kind)
+            for k, name in (named(row.public) if named else ()) if k == kind and name in tokens}
 
 
 def handed_links(service: Any, game_id: str, request: Request) -> dict[str, Any]:
-    """The players' current links the GM token opens (none for a game without them), the
-    cards page, and the address they carry."""
-    opened = service.mail.links(game_id, opener(request))
-    if not opened:
-        return {}
-    return {"players": [{"label": name, "href": href} for name, href in opened.items()],
-            "cards": f"/console/{game_id}/gm/links{language(request)['keep']}",
-            "address": base_url(request)}
+    """The players' current links (none for a game without them), the cards pages and the
+    address they carry."""
+    keep = language(request)["keep"]
+    players = opened_links(service, game_id, request, "player")
+    tables = opened_links(service, game_id, request, "table")
+    return {"players": [{"label": name, "href": href} for name, href in players.items()],
+            "cards": f"/console/{game_id}/gm/links{keep}",
+            "tables": {"cards": f"/console/{game_id}/gm/links/tables{keep}"} if tables else {},
+            "address": base_url(request)} if players or tables else {}
 
 
-def _cards(opened: dict[str, str], w: Words) -> list[dict[str, Any]]:
+def _cards(opened: dict[str, str], kind: str, w: Words) -> list[dict[str, Any]]:
+    if kind == "table":
+        return [{"label": w.gettext("Table %(name)s", name=name), "link": href,
+                 "qr": qr_svg(href), "hint": w.gettext(TABLE_HINT)}
+                for name, href in opened.items()]
     return [{"label": name, "link": href, "qr": qr_svg(href), "hint": w.gettext(PLAYER_HINT)}
             for name, href in opened.items()]
 
 
-async def link_cards(request: Request) -> Response:
-    """``GET /console/{id}/gm/links``: a card with its QR code for each player's link."""
-    game_id = await require_gm(request)
-    opened = await call(console(request).mail.links, game_id, opener(request))
-    w = words(language(request)["lang"])
-    response = render(request, "console/seat_links.html", cards=_cards(opened, w),
-                      back=f"/console/{game_id}/gm{language(request)['keep']}", kept=True,
-                      address=base_url(request))
+def _private(response: Response) -> Response:
     response.headers["cache-control"] = "no-store"
     response.headers["referrer-policy"] = "no-referrer"
     return response
+
+
+async def link_cards(request: Request) -> Response:
+    """``GET /console/{id}/gm/links`` (the players') or ``.../gm/links/tables``: a card with
+    its QR code for each seat's current link."""
+    game_id = await require_gm(request)
+    kind = CARDS.get(request.path_params.get("seats", "players"))
+    if kind is None:
+        raise PageProblem(404, N_("Not found"), N_("There is no page here."))
+    opened = await call(opened_links, console(request), game_id, request, kind)
+    w = words(language(request)["lang"])
+    return _private(render(request, "console/seat_links.html", cards=_cards(opened, kind, w),
+                           back=f"/console/{game_id}/gm{language(request)['keep']}",
+                           kept=True, tables=kind == "table", address=base_url(request)))
