@@ -253,6 +253,18 @@ class FormRead:
 
 
 @dataclass(frozen=True)
+class SeatSheet:
+    """A PDF of the game's that the game master prints with each seat's current link on it
+    (a QR code and the address): made on a GM request only, from the links the GM token
+    opens (``kit.console.sealed``), at ``/console/{id}/gm/sheets/{file}``."""
+
+    kind: str  # the seats whose links it carries ("table")
+    label: str  # msgid: its link on the GM page
+    # (the game's state, facts, each seat's link by seat name) -> the PDF
+    make: Callable[[Any, Mapping[str, Any], Mapping[str, str]], bytes]
+
+
+@dataclass(frozen=True)
 class GmPage:
     """What a game's game master page is: a template of the game's and its context."""
 
@@ -316,6 +328,9 @@ class ConsoleGame:
     # facts and each player's link by name -> a PDF the game master prints and hands out
     # (the secret-number slips, each with its player's link as a QR code); None: no such sheet
     link_sheet: Callable[[Mapping[str, Any], Mapping[str, str]], bytes] | None = None
+    # more sheets with the seats' links, by file name ("tally-sheets.pdf": a table's tally
+    # sheet with its scorer's link)
+    seat_sheets: Mapping[str, SeatSheet] = field(default_factory=dict)
     # (state, facts, turn) -> each player's own part of a published turn, as their view says
     # it (a letter's slip), for all players at once; None: each player's view's "slips"
     turn_slips: Callable[[Any, Mapping[str, Any], int], Mapping[str, str]] | None = None

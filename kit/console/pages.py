@@ -60,6 +60,7 @@ def routes() -> list[Route]:
         Route("/console/{id}/gm/{action}", page(gm.gm_action), methods=["POST"]),
         Route("/console/{id}/gm/links", page(handed.link_cards), methods=["GET"]),
         Route("/console/{id}/gm/links/{seats}", page(handed.link_cards), methods=["GET"]),
+        Route("/console/{id}/gm/sheets/{file}", page(handed.seat_sheet), methods=["GET"]),
         Route("/console/{id}/gm/{token}", page(gm.gm_link), methods=["GET"]),
         *mail_routes(),
         Route("/console/{id}/log.toml", page(gm.export_log)),

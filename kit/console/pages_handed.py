@@ -1,8 +1,9 @@
 """The seats' links as the game master hands them out, without making new ones: opened from
 the game's sealed links with the GM cookie's token (``kit.console.sealed``), shown on the GM
-page (the players' open on the first page after the game is made) and as cards to print, each
+page (the players' open on the first page after the game is made), as cards to print, each
 with its QR code (``GET /console/{id}/gm/links`` the players', ``.../gm/links/tables`` the
-tables' scorers'). The links carry the address ``addressing.base_url`` gives
+tables' scorers'), and on the game's printed sheets (``GET /console/{id}/gm/sheets/{file}``,
+``ConsoleGame.seat_sheets``). The links carry the address ``addressing.base_url`` gives
 (``kit serve --public-url``). Tokens appear only on these GM pages, never in an address the
 players or the log see."""
 
@@ -15,6 +16,7 @@ from starlette.responses import Response
 
 from ..i18n import N_, Words, words
 from .addressing import base_url
+from .api_mail import pdf_response
 from .page_kit import PageProblem, call, console, language, opener, render, require_gm
 from .pages_links import TABLE_HINT, qr_svg
 from .specs import console_of
@@ -35,14 +37,18 @@ def opened_links(service: Any, game_id: str, request: Request, kind: str) -> dic
 
 
 def handed_links(service: Any, game_id: str, request: Request) -> dict[str, Any]:
-    """The players' current links (none for a game without them), the cards pages and the
-    address they carry."""
+    """The players' current links (none for a game without them), the cards pages, the
+    game's sheets and the address they carry."""
     keep = language(request)["keep"]
     players = opened_links(service, game_id, request, "player")
     tables = opened_links(service, game_id, request, "table")
+    sheets = console_of(service.kind(game_id)).seat_sheets
+    w = words(language(request)["lang"])
     return {"players": [{"label": name, "href": href} for name, href in players.items()],
             "cards": f"/console/{game_id}/gm/links{keep}",
-            "tables": {"cards": f"/console/{game_id}/gm/links/tables{keep}"} if tables else {},
+            "tables": {"cards": f"/console/{game_id}/gm/links/tables{keep}", "sheets": [
+                {"href": f"/console/{game_id}/gm/sheets/{file}", "label": w.gettext(s.label)}
+                for file, s in sheets.items() if s.kind == "table"]} if tables else {},
             "address": base_url(request)} if players or tables else {}
 
 
@@ -73,3 +79,24 @@ async def link_cards(request: Request) -> Response:
     return _private(render(request, "console/seat_links.html", cards=_cards(opened, kind, w),
                            back=f"/console/{game_id}/gm{language(request)['keep']}",
                            kept=True, tables=kind == "table", address=base_url(request)))
+
+
+def _sheet(service: Any, game_id: str, request: Request, file: str) -> bytes | None:
+    """The game's sheet ``file`` with its seats' current links; None: the game has none."""
+    loaded = service.load(game_id)
+    sheet = loaded.game.seat_sheets.get(file)
+    if sheet is None:
+        return None
+    return sheet.make(loaded.played.state, loaded.facts,
+                      opened_links(service, game_id, request, sheet.kind))
+
+
+async def seat_sheet(request: Request) -> Response:
+    """``GET /console/{id}/gm/sheets/{file}``: one of the game's sheets with the seats'
+    links (a table's tally sheet with its scorer's link), as a PDF made for this request."""
+    game_id = await require_gm(request)
+    file = request.path_params["file"]
+    made = await call(_sheet, console(request), game_id, request, file)
+    if made is None:
+        raise PageProblem(404, N_("Not found"), N_("There is no page here."))
+    return pdf_response(made, file)

@@ -1,13 +1,14 @@
 """Lowest Unique Number's part of the game-night console, as ``kit.game.ConsoleGame`` declares
 it: ``console_state`` (a new party, its state, its entry and its three views),
-``console_start`` (the start page's form, the public boards) and ``console_host`` (the host's
-per-table rounds); the pages are ``templates/console/``."""
+``console_start`` (the start page's form, the public boards), ``console_host`` (the host's
+per-table rounds) and ``console_sheets`` (the tally sheets with each table's link); the pages
+are ``templates/console/``."""
 
 from __future__ import annotations
 
-from ...game import ConsoleGame
+from ...game import ConsoleGame, SeatSheet
 from ...i18n import N_
-from . import console_host, console_start, console_state
+from . import console_host, console_sheets, console_start, console_state
 
 CONSOLE = ConsoleGame(
     spec_keys=console_state.SPEC_KEYS,
@@ -30,4 +31,6 @@ CONSOLE = ConsoleGame(
     token_seats=console_state.token_seats,
     table_page=console_host.table_page,
     table_forms=console_host.TABLE_FORMS,
+    seat_sheets={"tally-sheets.pdf": SeatSheet("table", console_sheets.SHEET,
+                                               console_sheets.tally_sheets)},
 )
