@@ -38,10 +38,10 @@ def test_schema_is_migrated_once(console: Console, console_url: str,  # noqa: F8
                                  tmp_path: Path) -> None:
     with console.store.engine.connect() as conn:
         assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() \
-            == "0006"
+            == "0007"
         names = set(sa.inspect(conn).get_table_names())
     assert {"games", "journal", "kit_requests", "seat_tokens", "mail_players", "sealed_links",
-            "alembic_version"} <= names
+            "mail_games", "alembic_version"} <= names
     game = new_game(console)
     again = open_console(console_url, tmp_path / "files")  # a restart: nothing to migrate
     try:
@@ -67,7 +67,7 @@ def test_servers_starting_at_once_migrate_once(console_url: str,  # noqa: F811
     try:
         with opened.store.engine.connect() as conn:
             assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalars() \
-                .all() == ["0006"]
+                .all() == ["0007"]
     finally:
         opened.close()
 

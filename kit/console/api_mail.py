@@ -1,6 +1,9 @@
 """The console's JSON API for players' e-mail (``kit.mail``), for the game master only:
 
-- ``GET /api/games/{id}/emails`` -> ``{"emails": {name: address}, "sending": bool}``
+- ``GET /api/games/{id}/emails`` -> ``{"emails": {name: address}, "sending": bool,
+  "attach_pdf": bool}``
+- ``PUT /api/games/{id}/mail`` ``{"attach_pdf": bool}`` -> the same: whether the turn letters
+  queued from now on carry the turn's report and the player's own slip as PDF
 - ``PUT /api/games/{id}/emails/{name}`` ``{"address": "..."}`` -> ``{"player", "address"}``;
   ``DELETE`` the same path removes the player's address (``"address": null``)
 - ``POST /api/games/{id}/remind`` -> ``{"turn", "missing", "without_address"}`` and, with a
@@ -27,7 +30,23 @@ from .api import NO_STORE, ApiError, _gm, _same_site, handled, opener, read_json
 async def emails(request: Request) -> Response:
     console, game_id = await _gm(request)
     book = await run_in_threadpool(console.mail.addresses, game_id)
-    return JSONResponse({"emails": book, "sending": console.mail.sending}, headers=NO_STORE)
+    attach = await run_in_threadpool(console.mail.attach_pdf, game_id)
+    return JSONResponse({"emails": book, "sending": console.mail.sending,
+                         "attach_pdf": attach}, headers=NO_STORE)
+
+
+@handled
+async def set_mail(request: Request) -> Response:
+    _same_site(request)
+    console, game_id = await _gm(request)
+    body = await read_json(request)
+    on = body.get("attach_pdf")
+    if not isinstance(on, bool):
+        raise ApiError(422, "attach_pdf", "give true (the turn letters carry PDFs) or false")
+    await run_in_threadpool(console.mail.set_attach_pdf, game_id, on)
+    book = await run_in_threadpool(console.mail.addresses, game_id)
+    return JSONResponse({"emails": book, "sending": console.mail.sending, "attach_pdf": on},
+                        headers=NO_STORE)
 
 
 @handled
@@ -96,6 +115,7 @@ def mail_routes() -> list[Route]:
     return [
         Route("/api/games/{id}/emails", emails, methods=["GET"]),
         Route("/api/games/{id}/emails/{name}", set_email, methods=["PUT", "DELETE"]),
+        Route("/api/games/{id}/mail", set_mail, methods=["PUT"]),
         Route("/api/games/{id}/remind", remind_missing, methods=["POST"]),
         Route("/api/games/{id}/drafts/{name}.eml", draft_file, methods=["GET"]),
         Route("/api/games/{id}/slips.pdf", slips_pdf, methods=["GET"]),

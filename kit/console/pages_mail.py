@@ -33,7 +33,10 @@ from .page_kit import (
 from .specs import console_of
 from .views import said
 
-NOTICES = {"address": N_("Address saved."), "removed": N_("Address removed.")}
+NOTICES = {"address": N_("Address saved."), "removed": N_("Address removed."),
+           "attach": N_("Each turn letter will carry the turn’s report and the player’s own "
+                        "slip as PDF."),
+           "plain": N_("Turn letters will carry no PDF.")}
 
 
 def _back(request: Request, game_id: str, flag: str) -> Response:
@@ -70,6 +73,7 @@ def mail_context(request: Request, game_id: str, seen: dict[str, Any]) -> dict[s
                 for kind in (REPORT, REMINDER) if row["player"] in made[kind]]
     sheet = console_of(str(seen.get("game", ""))).link_sheet if seen.get("game") else None
     return {"players": rows, "sending": service.mail.sending,
+            "attach_pdf": service.mail.attach_pdf(game_id),
             "slips": f"/console/{game_id}/mail/slips.pdf" if sheet else "",
             "action": f"/console/{game_id}/mail/", "notice": _notice(request, w),
             "missing": list(seen.get("missing", []))}
@@ -90,6 +94,15 @@ async def set_address(request: Request) -> Response:
         raise PageProblem(422, N_("Not saved"), N_("The address was not saved: %(reason)s"),
                           reason=w.semicolon.join(said.lines(error, w))) from None
     return _back(request, game_id, "address=1" if text else "removed=1")
+
+
+async def set_attach(request: Request) -> Response:
+    """``POST /console/{id}/mail/attach``: ``attach`` (checked) asks for the turn's report
+    and each player's own slip as PDF on the turn letters queued from now on."""
+    game_id, values = await gm_post(request)
+    on = values.get("attach") == "1"
+    await call(console(request).mail.set_attach_pdf, game_id, on)
+    return _back(request, game_id, "attach=1" if on else "plain=1")
 
 
 async def remind_missing(request: Request) -> Response:
@@ -127,5 +140,6 @@ def mail_routes() -> list[Route]:
         Route("/console/{id}/mail/slips.pdf", page(slips_pdf), methods=["GET"]),
         Route("/console/{id}/mail/address", page(set_address), methods=["POST"]),
         Route("/console/{id}/mail/remind", page(remind_missing), methods=["POST"]),
+        Route("/console/{id}/mail/attach", page(set_attach), methods=["POST"]),
         Route("/console/{id}/mail/{name}.eml", page(draft_file), methods=["GET"]),
     ]

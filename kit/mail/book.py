@@ -7,6 +7,7 @@ the links; a leaked database opens none, and a link made again since is never ma
 
 Table ``mail_players`` (migration ``0005``): ``(game_id, player)`` -> ``address`` (or NULL);
 its ``sealed`` column is empty since migration ``0006`` moved the links to ``sealed_links``.
+``mail_games`` (``0007``): whether the game's turn letters carry PDFs.
 """
 
 from __future__ import annotations
@@ -30,6 +31,12 @@ mail_players = sa.Table(  # the schema is kit/console/migrations/versions/0005_m
     sa.Column("game_id", sa.String(32), primary_key=True),
     sa.Column("player", sa.String(100), primary_key=True),
     sa.Column("address", sa.String(254), nullable=True),
+)
+
+mail_games = sa.Table(  # the schema is kit/console/migrations/versions/0007_mail_attach.py
+    "mail_games", metadata,
+    sa.Column("game_id", sa.String(32), primary_key=True),
+    sa.Column("attach_pdf", sa.Boolean, nullable=False),
 )
 
 PLAYER = sealed.PLAYER  # the seat kind whose links a letter carries
@@ -101,6 +108,20 @@ def addresses(conn: sa.Connection, game_id: str) -> dict[str, str]:
     rows = conn.execute(sa.select(mail_players.c.player, mail_players.c.address).where(
         mail_players.c.game_id == game_id, mail_players.c.address.is_not(None))).all()
     return {r.player: r.address for r in rows}
+
+
+def attach_pdf(conn: sa.Connection, game_id: str) -> bool:
+    """Whether the game master asked for the turn letters to carry PDFs."""
+    return bool(conn.execute(sa.select(mail_games.c.attach_pdf).where(
+        mail_games.c.game_id == game_id)).scalar())
+
+
+def set_attach_pdf(conn: sa.Connection, game_id: str, on: bool) -> None:
+    """Ask for PDFs on the game's turn letters queued from now on, or for none."""
+    done = conn.execute(mail_games.update().where(mail_games.c.game_id == game_id)
+                        .values(attach_pdf=on))
+    if done.rowcount == 0:
+        conn.execute(mail_games.insert().values(game_id=game_id, attach_pdf=on))
 
 
 def links(conn: sa.Connection, game_id: str, opener: Opener) -> dict[str, str]:

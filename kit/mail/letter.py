@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import email.errors
 import email.policy
+import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.generator import BytesGenerator
@@ -46,11 +48,13 @@ def address(key: str, text: str) -> str:
 @dataclass(frozen=True)
 class Letter:
     """What a message says and to whom: checked on creation (one address, a one-line
-    subject, a body within ``BODY_MAX``)."""
+    subject, a body within ``BODY_MAX``). ``attach``: the names of the report files it
+    carries, fetched when it is sent (``Sender``'s ``files``)."""
 
     to: str
     subject: str
     body: str
+    attach: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "to", address("to", self.to))
@@ -62,9 +66,12 @@ class Letter:
 
 
 def compose(letter: Letter, sender: str, *, message_id: str | None = None,
-            date: float | None = None) -> EmailMessage:
+            date: float | None = None, files: Sequence[tuple[str, bytes]] = ()
+            ) -> EmailMessage:
     """The message of ``letter`` from ``sender``; ``message_id`` (``<...@...>``) and ``date``
-    (seconds since the epoch) fixed by the caller, so the same row gives the same message."""
+    (seconds since the epoch) fixed by the caller, so the same row gives the same message.
+    ``files``: the PDFs it carries, by name (the boundary is drawn from the content, so the
+    same files give the same bytes)."""
     message = EmailMessage(policy=email.policy.SMTP)
     message["From"] = sender
     message["To"] = letter.to
@@ -76,6 +83,13 @@ def compose(letter: Letter, sender: str, *, message_id: str | None = None,
     message["Auto-Submitted"] = "auto-generated"  # RFC 3834: no vacation replies to a robot
     # quoted-printable, not 8bit: a server without 8BITMIME takes it as it is
     message.set_content(letter.body, cte=None if letter.body.isascii() else "quoted-printable")
+    if files:
+        digest = hashlib.sha256(letter.body.encode("utf-8", "surrogatepass"))
+        for name, data in files:
+            message.add_attachment(data, maintype="application", subtype="pdf",
+                                   filename=name)
+            digest.update(name.encode() + b"\x00" + data)
+        message.set_boundary("kit-" + digest.hexdigest()[:40])
     return message
 
 

@@ -58,6 +58,7 @@ outbox = sa.Table(  # the schema is kit/console/migrations/versions/0003_outbox.
     sa.Column("lease", sa.Float, nullable=False),  # wall-clock end of the lease; 0: none
     sa.Column("sent", sa.Float, nullable=True),
     sa.Column("error", sa.String(200), nullable=True),
+    sa.Column("attach", sa.String(200), nullable=True),  # 0007: report files, one a line
     sa.UniqueConstraint("game_id", "player", "turn", "kind", name="outbox_once"),
 )
 
@@ -102,7 +103,8 @@ def queue_all(conn: sa.Connection, letters: Sequence[tuple[Key, Letter]],
     rows = [{"id": key.ident, "game_id": key.game_id, "player": key.player, "turn": key.turn,
              "kind": key.kind, "recipient": letter.to, "subject": letter.subject,
              "body": letter.body, "created": now, "state": QUEUED, "attempts": 0, "due": now,
-             "owner": "", "lease": 0.0, "sent": None, "error": None}
+             "owner": "", "lease": 0.0, "sent": None, "error": None,
+             "attach": "\n".join(letter.attach) or None}
             for key, letter in letters]
     from sqlalchemy.dialects import postgresql, sqlite
 
@@ -156,14 +158,27 @@ class Claimed:
     attempts: int
     letter: Letter
     created: float
+    game_id: str = ""
+    player: str = ""
+
+
+class NotReady(Exception):
+    """A letter's attachments are still being made: the letter waits ``first_retry_s`` (a
+    try of its own) while the round goes on with the next, the server not taken as failing."""
+
+
+# (game id, player, file names) -> the files, by name; raises NotReady while being made
+Files = Callable[[str, str, Sequence[str]], Sequence[tuple[str, bytes]]]
 
 
 class Sender:
     """Sends the outbox of one database through one SMTP server, as ``mail_from``."""
 
     def __init__(self, engine: Engine, server: SmtpServer, mail_from: str,
-                 policy: Policy = Policy(), clock: Callable[[], float] = time.time) -> None:
+                 policy: Policy = Policy(), clock: Callable[[], float] = time.time,
+                 files: Files | None = None) -> None:
         self.engine = engine
+        self.files = files  # what fetches a letter's attachments (None: sent without)
         self.server = server
         self.mail_from = mail_from
         self.policy = policy
@@ -189,15 +204,30 @@ class Sender:
                     attempts=outbox.c.attempts + 1))
                 if won.rowcount == 1:
                     row = conn.execute(sa.select(outbox).where(outbox.c.id == ident)).one()
-                    letter = Letter(row.recipient, row.subject, row.body)
-                    return Claimed(ident, token, row.attempts, letter, row.created)
+                    letter = Letter(row.recipient, row.subject, row.body,
+                                    tuple(row.attach.split("\n")) if row.attach else ())
+                    return Claimed(ident, token, row.attempts, letter, row.created,
+                                   row.game_id, row.player)
         return None
 
     def message(self, claimed: Claimed) -> EmailMessage:
-        """The message of a claimed row: the same bytes on every try and every server."""
+        """The message of a claimed row: the same bytes on every try and every server (its
+        attachments are the report files of the game's version when sent); NotReady while
+        they are being made."""
+        names = claimed.letter.attach
+        files = self.files(claimed.game_id, claimed.player, names) \
+            if names and self.files is not None else ()
         return compose(claimed.letter, self.mail_from,
                        message_id=message_id(claimed.ident, self.mail_from),
-                       date=claimed.created)
+                       date=claimed.created, files=files)
+
+    def wait(self, claimed: Claimed) -> None:
+        """Try a claimed row again shortly: its attachments are being made."""
+        if claimed.attempts < self.policy.attempts:
+            self._finish(claimed, due=self.clock() + self.policy.first_retry_s,
+                         error="attachments being made")
+        else:
+            self._finish(claimed, state=FAILED, error="attachments not made")
 
     def _finish(self, claimed: Claimed, **values: object) -> bool:
         with self._writer() as conn, conn.begin():
@@ -238,9 +268,17 @@ class Sender:
                 if claimed is None:
                     break
                 try:
+                    message = self.message(claimed)
+                except NotReady:  # the next letter may be ready: this one waits a little
+                    self.wait(claimed)
+                    continue
+                except MailError as exc:  # its files cannot be made: the letter, not the server
+                    self.failed(claimed, exc)
+                    continue
+                try:
                     if session is None:
                         session = self.server.connect()
-                    send(session, self.message(claimed), self.server.label)
+                    send(session, message, self.server.label)
                 except MailError as exc:
                     self.failed(claimed, exc)
                     if exc.transient:  # the server is failing: the next round tries again

@@ -7,19 +7,28 @@ shared report (the text ``kit report --format text --turn N`` prints), the playe
 gives their slip (``"slips"``, by turn), the game master's view who is ``"missing"``. So a
 player's letter holds exactly what that player's own page shows, never another's secret or
 guesses. Links are opened from the address book with the game master's token (``book``).
+When the game master asks for PDFs (``book.attach_pdf``), a turn letter names the turn's
+shared report and the player's own slip, which ``report_files`` fetches through the console's
+render line as the letter is sent.
 """
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from ..console import engine as rules_engine
+from ..console.folders import BeingMade, NotMade
+from ..console.folders import Queued as RenderQueued
+from ..console.refusals import NotFound
 from ..errors import ConfigError, KitError, Msg, Problems
 from ..game import ConsoleGame
 from ..i18n import N_
@@ -27,9 +36,12 @@ from . import book
 from .book import Opener
 from .letter import Letter, draft, mailto
 from .letters import Turned, reminder, turn_letter
-from .outbox import Key, SenderThread, queue_all
+from .outbox import Files, Key, NotReady, SenderThread, queue_all
+from .smtp import MailError
 
 REPORT, REMINDER = "report", "reminder"  # the outbox kinds of a player's letters
+MAIL_CLIENT = "mail"  # the render line's client the letters' PDFs are made for
+SHARED = "public"  # the viewer whose report files every player may get (the console's)
 
 
 @dataclass(frozen=True)
@@ -110,6 +122,17 @@ class Postbox:
         with self.engine.connect() as conn:
             return book.links(conn, game_id, opener)
 
+    def attach_pdf(self, game_id: str) -> bool:
+        """Whether the game's turn letters carry the turn's report and the player's own
+        slip as PDF."""
+        with self.engine.connect() as conn:
+            return book.attach_pdf(conn, game_id)
+
+    def set_attach_pdf(self, game_id: str, on: bool) -> None:
+        """Ask for PDFs on the turn letters queued from now on, or for none."""
+        with self._writer() as conn, conn.begin():
+            book.set_attach_pdf(conn, game_id, on)
+
     # --- a publish ------------------------------------------------------------------------
 
     def turn_letters(self, game_id: str, game: ConsoleGame, facts: Mapping[str, Any],
@@ -119,15 +142,16 @@ class Postbox:
         with self.engine.connect() as conn:
             to = book.addresses(conn, game_id)
             links = book.links(conn, game_id, opener) if opener and to else {}
+            files = pdf_names(game, turn) if to and book.attach_pdf(conn, game_id) else ()
         if not to:
             return []
         report = shared_report(game, facts, state, turn)
         slips = game.turn_slips(state, facts, turn) if game.turn_slips else {
             player: slip_of(game, facts, state, player, turn) for player in to}
         title, lang = str(facts.get("title", "")), str(facts["lang"])
-        return [(Key(game_id, player, turn, REPORT), turn_letter(
+        return [(Key(game_id, player, turn, REPORT), dataclasses.replace(turn_letter(
             Turned(player, address, slips.get(player, ""), links.get(player)),
-            title=title, lang=lang, turn=turn, report=report))
+            title=title, lang=lang, turn=turn, report=report), attach=files))
             for player, address in sorted(to.items())]
 
     @staticmethod
@@ -167,6 +191,40 @@ class Postbox:
             player, to[player], links.get(player), title=title, lang=lang, turn=turn,
             deadline=str(deadline) if deadline else None))
             for player in gm.get("missing", []) if player in to]
+
+
+def pdf_names(game: ConsoleGame, turn: int) -> tuple[str, ...]:
+    """The PDFs a turn letter carries when the game master asks for them: the turn's shared
+    report, and the player's own slip if the game's player links serve one."""
+    return (f"turn-{turn}.pdf",) + ((f"slips-turn-{turn}.pdf",) if game.player_files else ())
+
+
+def report_files(console: Any, wait_s: float = 60.0) -> Files:
+    """What fetches a letter's PDFs for the sender, through the console's render line: the
+    shared report as the public may fetch it, the slip from the player's own folder (their
+    slips alone). A render still going on after ``wait_s`` raises ``NotReady``; a file that
+    cannot be made fails the letter for good."""
+
+    def one(game_id: str, player: str, name: str) -> bytes:
+        read = (partial(console.read_own, game_id, name, player, MAIL_CLIENT)
+                if name.startswith("slips-") else
+                partial(console.read_report, game_id, name, SHARED, MAIL_CLIENT))
+        for _ in range(2):
+            try:
+                return bytes(read().body)
+            except BeingMade as making:
+                with contextlib.suppress(Exception):  # a failed render: read says so
+                    making.future.result(timeout=wait_s)
+            except RenderQueued:
+                raise NotReady(name) from None
+            except (NotFound, NotMade):
+                raise MailError(f"attachment {name} not made", transient=False) from None
+        raise NotReady(name)
+
+    def files(game_id: str, player: str, names: Sequence[str]) -> list[tuple[str, bytes]]:
+        return [(name, one(game_id, player, name)) for name in names]
+
+    return files
 
 
 def drafts(letters: Sequence[tuple[Key, Letter]]) -> dict[str, dict[str, Any]]:

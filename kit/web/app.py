@@ -69,6 +69,7 @@ from ..fonts import FONT_FILES, LICENCE_FILES
 from ..i18n import LANGUAGES, N_, words
 from ..mail.commands import MailSetup
 from ..mail.outbox import Sender, SenderThread
+from ..mail.postbox import report_files
 from ..resources import fonts_dir
 from .addresses import start_lines
 from .answers import (
@@ -447,7 +448,8 @@ def create_app(*, workers: int = 2, queue: int | None = None, cache_mb: int = 25
     share_tickets(service, app.state.console)  # result ids in its database: any server finds them
     app.state.console.folders.use(service.pool)  # its report renders take the kits' fair line
     app.state.mail = None if mail is None else SenderThread(
-        Sender(app.state.console.store.engine, mail.server, mail.mail_from))
+        Sender(app.state.console.store.engine, mail.server, mail.mail_from,
+               files=report_files(app.state.console)))  # a letter's PDFs, when asked for
     if app.state.mail is not None:
         app.state.console.mail.attach(app.state.mail)  # a publish's letters are queued
     app.state.css, app.state.icon = site_css(), site_icon()
