@@ -195,6 +195,26 @@ def test_journal_is_one_row_per_version(console: Console) -> None:
     assert [(r.seq, r.kind) for r in rows] == [(1, "create"), (2, "orders")]
 
 
+def test_a_games_version_read_opens_no_transaction_on_postgresql(console: Console) -> None:
+    """Every public answer reads the game's row first: on PostgreSQL one statement, no BEGIN
+    and ROLLBACK around it (two round trips less a request)."""
+    game = new_game(console)
+    engine = console.store.engine
+    seen: list[str] = []
+
+    def after(conn, cursor, statement, *_):  # noqa: ANN001, ANN202
+        if "FROM games" in statement and engine.dialect.name == "postgresql":
+            seen.append(conn.connection.dbapi_connection.info.transaction_status.name)
+
+    sa.event.listen(engine, "after_cursor_execute", after)
+    try:
+        for _ in range(3):
+            assert console.store.game(game).version == 1
+    finally:
+        sa.event.remove(engine, "after_cursor_execute", after)
+    assert seen == ([] if engine.dialect.name != "postgresql" else ["IDLE"] * 3)
+
+
 def test_concurrent_writers_lose_nothing(console: Console) -> None:
     """Eight game masters post at once without a version: every entry lands, once."""
     game = new_game(console)
