@@ -7,6 +7,7 @@ import functools
 import io
 import json
 import os
+import re
 import subprocess
 from collections.abc import Iterator
 from functools import cache
@@ -17,6 +18,16 @@ from pypdf import PdfReader
 from kit.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def writes_number(number: int, text: str) -> bool:
+    """Whether ``number`` is written in ``text`` as a number of its own.
+
+    Not inside a longer number, and not inside a game id or token: those are letters and digits
+    at random, so one holds a given three digits now and then (a letter before and a letter or
+    digit after)."""
+    return re.search(rf"(?:(?<![\w.#-])|(?<=[A-Za-z])(?!{number}\w)){number}(?!\d|\.\d)",
+                     text) is not None
 A4 = (595.28, 841.89)
 LETTER = (612.0, 792.0)
 MM = 72 / 25.4

@@ -15,6 +15,7 @@ import pytest
 
 pytest.importorskip("starlette", reason="the console needs the web extra")
 
+from helpers import writes_number  # noqa: E402
 from pypdf import PdfReader  # noqa: E402
 from starlette.applications import Starlette  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
@@ -39,8 +40,8 @@ UNPUBLISHED = {161, 162, 371, 373, 375, 379}
 
 
 def has(number: int, text: str) -> bool:
-    """Whether ``number`` is written in ``text`` (not as part of a longer number)."""
-    return re.search(rf"(?<![\d.#-]){number}(?!\d|\.\d)", text) is not None
+    """Whether ``number`` is written in ``text`` (not as part of a longer number or an id)."""
+    return writes_number(number, text)
 
 
 def pdf_text(path: Path) -> str:

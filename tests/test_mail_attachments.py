@@ -18,6 +18,7 @@ pytest.importorskip("sqlalchemy", reason="the web extra is not installed: pip in
 pytest.importorskip("aiosmtpd", reason="aiosmtpd is not installed: pip install '.[test]'")
 
 import sqlalchemy as sa  # noqa: E402
+from helpers import writes_number  # noqa: E402
 from mail_server import Server, drain  # noqa: E402
 from pypdf import PdfReader  # noqa: E402
 
@@ -72,7 +73,8 @@ def text_of(data: bytes) -> str:
 
 
 def has(number: int, text: str) -> bool:
-    return re.search(rf"(?<![\d.#-]){number}(?!\d|\.\d)", text) is not None
+    """Whether ``number`` is written in ``text`` (not as part of a longer number or an id)."""
+    return writes_number(number, text)
 
 
 def numbers_of(player: str) -> set[int]:
