@@ -41,6 +41,9 @@ MARKS = {"out-of-range": "void", "extra-guesses": "ignored"}  # ruling -> its bo
 
 
 RECENT_TURNS = 10  # published turns laid out on the GM page; older ones are in the files
+# answers laid out on the GM page, all those turns together (the latest turn always): ten turns
+# of a 36-player night, one of a 100-player game, whose turn alone is 20,000 answers
+RECENT_CELLS = 30_000
 _PLAYED_KEPT = 8  # replays kept: a page and its forms read one log a few times
 _played_kept: OrderedDict[tuple[int, int], tuple[Mapping[str, Any], Any]] = OrderedDict()
 _played_lock = threading.Lock()
@@ -159,12 +162,25 @@ def played(log: Mapping[str, Any], published: int) -> Any:
     return _played(log, published)
 
 
+def _latest(reports: Sequence[Any], recent: int, cells: int) -> Sequence[Any]:
+    """The ``recent`` latest ``reports``, fewer when their answers pass ``cells`` (the latest
+    one always)."""
+    count, total = 0, 0
+    for report in reversed(reports[-recent:]):
+        total += sum(len(getattr(row, "cells", ())) or 1 for row in report.rows)
+        if count and total > cells:
+            break
+        count += 1
+    return reports[len(reports) - count:]
+
+
 def published_reports(log: Mapping[str, Any], published: int, w: Words,
-                      letters: Words | None = None, recent: int | None = None
-                      ) -> tuple[list[dict[str, object]], Any]:
-    """The published turns' report rows (newest first; the ``recent`` latest only, when
-    given) and the game result so far; the answers in the letters of ``letters`` (the
-    game's language)."""
+                      letters: Words | None = None, recent: int | None = None,
+                      cells: int | None = None) -> tuple[list[dict[str, object]], Any]:
+    """The published turns' report rows (newest first; with ``recent``, the latest ones only,
+    no more than that many nor, past the latest, more answers than ``cells``, by default
+    ``RECENT_CELLS``) and the game
+    result so far; the answers in the letters of ``letters`` (the game's language)."""
     result = _played(log, published)
     players = tuple(log.get("players", ()))
     # the header alone gives the range: parsing the turns again would cost a replay's share
@@ -172,7 +188,8 @@ def published_reports(log: Mapping[str, Any], published: int, w: Words,
                                          if k not in ("published", "turn")}).range
     shown = result.turns[:published]
     turns = []
-    for report in shown[-recent:] if recent else shown:
+    budget = RECENT_CELLS if cells is None else cells
+    for report in _latest(shown, recent, budget) if recent else shown:
         turns.append({"number": report.number, "rows": report_rows(report, players, w, letters),
                       "no_orders": list(getattr(report, "no_orders", ())),
                       # as the printed report says them (which guess, never its number)
