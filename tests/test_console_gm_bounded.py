@@ -58,3 +58,47 @@ def test_list_boxes_escape_names_and_keep_typed_values() -> None:
                         words("en"))
     assert 'id="l2_0" name="l2_0" value="7"' in str(entered[2]["list"])
     assert "<script" not in html
+
+
+def toml_log(turns: int) -> str:
+    """``log(turns)`` as the TOML an import reads, its last turn open."""
+    lines = ['game = "whats-my-number"', f"players = {PLAYERS!r}".replace("'", '"'),
+             'range = "1-30"', f"published = {turns - 1}", "", "[secrets]"]
+    lines += [f"{p} = {21 + i}" for i, p in enumerate(PLAYERS)]
+    for turn in range(1, turns + 1):
+        lines += ["", "[[turn]]"] + [f"{p} = [{turn}, {turn + 5}]" for p in PLAYERS[1:]]
+        lines += [] if turn == turns else [f"{PLAYERS[0]} = [{turn}, {turn + 6}]"]
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("page_first", [True, False])
+def test_an_entry_after_a_start_resumes_from_the_published_turns_a_page_played(
+        tmp_path, monkeypatch, page_first: bool) -> None:
+    from kit.console.service import open_console
+    from kit.console.specs import console_of
+    from kit.games.whats_my_number import checking, console_record
+
+    database = str(tmp_path / "console.sqlite3")
+    first = open_console(database, tmp_path / "files")
+    made = first.import_log(toml_log(6))
+    first.close()
+    with console_record._lock:
+        console_record._records.clear()  # a new server: nothing kept
+    with console_turns._played_lock:
+        console_turns._played_kept.clear()
+    console = open_console(database, tmp_path / "files")
+    try:
+        if page_first:
+            console_of("whats-my-number").gm_page(console.state(made.id).seen(), words("en"),
+                                                  {}, None, None)
+        whole: list[int] = []
+        checked_whole = checking._whole
+        monkeypatch.setattr(checking, "_whole", lambda data, reports=None: (
+            whole.append(len(data.get("turn", []))), checked_whole(data, reports))[1])
+        console.enter(made.id, "orders", {"orders": {PLAYERS[0]: [3, 4]}})
+        # the entry checked the open turn on the page's replay of the five published ones;
+        # with no page seen first, it checks the game whole (its six turns)
+        assert whole == ([] if page_first else [6])
+        assert console.state(made.id).seen()["log"]["turn"][5][PLAYERS[0]] == [3, 4]
+    finally:
+        console.close()

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ...game import GameReport, GameSpec
-from . import checking, console, options, planner, report_plan, rules
+from . import console, console_record, options, planner, report_plan, rules
 
 GAME = GameSpec(
     name=rules.NAME,
@@ -31,5 +31,5 @@ GAME = GameSpec(
                       text=report_plan.text_report, csv=report_plan.csv_text,
                       turns=report_plan.turn_count, snapshots=report_plan.turn_snapshots,
                       summary=report_plan.summary, slips=report_plan.slips_text,
-                      strict=True, resume=checking.check_game_log),
+                      strict=True, resume=console_record.resume),
 )

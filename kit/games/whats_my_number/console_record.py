@@ -125,3 +125,18 @@ def with_turn(kept: Record, data: Mapping[str, Any]) -> Record:
     played: list[rules.TurnReport | None] = []
     checked = check_game_log(body, kept.checked, played)
     return _resumed(kept, checked, played)
+
+
+def resume(data: Mapping[str, Any], kept: object = None,
+           reports: list[rules.TurnReport | None] | None = None) -> Checked:
+    """``check_game_log`` of ``data``, resumed from ``kept``, else from the record kept for the
+    same game (the published turns a page played): the first entry after a server start, or
+    after the game's kept state was dropped, costs its turn, not the game. The engine checks
+    that the turns it resumes from are the log's own."""
+    if kept is None:
+        body = {k: v for k, v in data.items() if k != "published"}
+        with _lock:
+            found = _records.get(header_key(body))
+        kept = found.checked if found is not None else None
+    return check_game_log(data, kept, reports)
+
