@@ -154,3 +154,16 @@ def page(handler: Callable[[Request], Awaitable[Response]]
     return endpoint
 
 
+async def seat_in_address(request: Request, seat: str, wrong: tuple[str, str]
+                          ) -> tuple[str, str, str]:
+    """The game id, its kind and the name of the ``seat`` (a kind of seat: "player",
+    "table") whose token the address holds; else a 404 page saying ``wrong`` (a wrong token
+    counts toward the guard's limit)."""
+    game_id, token = request.path_params["id"], request.path_params["token"]
+    service = console(request)
+    found = await call(service.seat_of, game_id, token)
+    if found is None or found[0] != seat:
+        refuse_wrong_token(request.scope)
+        raise PageProblem(404, *wrong)
+    return game_id, await call(service.kind, game_id), found[1]
+

@@ -19,8 +19,16 @@ from starlette.responses import Response
 from ..errors import Problems
 from ..game import FormRead
 from ..i18n import N_, words
-from ..web.guard import refuse_wrong_token
-from .page_kit import PageProblem, call, client_of, console, language, render, see_other
+from .page_kit import (
+    PageProblem,
+    call,
+    client_of,
+    console,
+    language,
+    render,
+    seat_in_address,
+    see_other,
+)
 from .pages_public import being_made, game_templates, report_links, waited_file
 from .refusals import Closed
 from .specs import console_of
@@ -35,13 +43,7 @@ WRONG_LINK = (N_("This link does not work"),
 async def _player(request: Request) -> tuple[str, str, str]:
     """The game id, its kind and the player whose token the address holds; else a 404 page
     (a wrong token counts toward the guard's limit)."""
-    game_id, token = request.path_params["id"], request.path_params["token"]
-    service = console(request)
-    seat = await call(service.seat_of, game_id, token)
-    if seat is None or seat[0] != "player":
-        refuse_wrong_token(request.scope)
-        raise PageProblem(404, *WRONG_LINK)
-    return game_id, await call(service.kind, game_id), seat[1]
+    return await seat_in_address(request, "player", WRONG_LINK)
 
 
 def _address(request: Request, game_id: str) -> str:

@@ -22,8 +22,7 @@ from starlette.responses import Response
 from ..errors import KitError, Problems
 from ..game import FormRead
 from ..i18n import N_, Words, words
-from ..web.guard import refuse_wrong_token
-from .page_kit import PageProblem, call, console, language, render, see_other
+from .page_kit import PageProblem, call, console, language, render, seat_in_address, see_other
 from .pages_public import game_templates
 from .refusals import Closed
 from .seats import NotYours, seat_params
@@ -39,15 +38,10 @@ WRONG_LINK = (N_("This link does not work"),
 async def _table(request: Request) -> tuple[str, str, str]:
     """The game id, its kind and the table whose token the address holds; else a 404 page
     (a wrong token counts toward the guard's limit)."""
-    game_id, token = request.path_params["id"], request.path_params["token"]
-    seat = await call(console(request).seat_of, game_id, token)
-    if seat is None or seat[0] != SEAT:
-        refuse_wrong_token(request.scope)
-        raise PageProblem(404, *WRONG_LINK)
-    kind = await call(console(request).kind, game_id)
+    game_id, kind, table = await seat_in_address(request, SEAT, WRONG_LINK)
     if console_of(kind).table_page is None:
         raise PageProblem(404, *WRONG_LINK)
-    return game_id, kind, seat[1]
+    return game_id, kind, table
 
 
 def _address(request: Request, game_id: str) -> str:
