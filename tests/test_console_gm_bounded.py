@@ -102,3 +102,44 @@ def test_an_entry_after_a_start_resumes_from_the_published_turns_a_page_played(
         assert console.state(made.id).seen()["log"]["turn"][5][PLAYERS[0]] == [3, 4]
     finally:
         console.close()
+
+
+def test_the_gm_page_is_made_and_rendered_off_the_event_loop(tmp_path, monkeypatch) -> None:
+    """A big game's page is a few hundred milliseconds of work: on the event loop it would
+    hold every other client's request for that long."""
+    import asyncio
+
+    from starlette.applications import Starlette
+    from starlette.testclient import TestClient
+
+    from kit.console import page_kit
+    from kit.console.routes import routes
+    from kit.console.service import open_console
+    from kit.games.whats_my_number import console_pages
+
+    def on_loop() -> bool:
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return False
+        return True
+
+    seen: list[tuple[str, bool]] = []
+    open_turn, environment = console_pages.open_turn, page_kit.site_environment
+    monkeypatch.setattr(console_pages, "open_turn", lambda *a: (
+        seen.append(("page", on_loop())), open_turn(*a))[1])
+    monkeypatch.setattr(page_kit, "site_environment", lambda *a: (
+        seen.append(("render", on_loop())), environment(*a))[1])
+    console = open_console(str(tmp_path / "console.sqlite3"), tmp_path / "files")
+    made = console.import_log(toml_log(3))
+    app = Starlette(routes=routes())
+    app.state.console = console
+    try:
+        with TestClient(app, base_url="http://localhost") as client:
+            client.get(f"/console/{made.id}/gm/{made.gm_token}", follow_redirects=False)
+            seen.clear()
+            assert client.get(f"/console/{made.id}/gm").status_code == 200
+    finally:
+        console.close()
+    assert ("page", False) in seen and ("render", False) in seen
+    assert not [what for what, loop in seen if loop]

@@ -84,7 +84,10 @@ async def _page(request: Request, state: GameState, status: int = 200,
     """The game's GM page for ``state`` (a refused or previewed form shown in it)."""
     w = words(language(request)["lang"])
     seen = state.seen()
-    made = console_of(state.kind).gm_page(seen, w, dict(request.query_params), posted, answer)
+    # off the event loop, as the render below: a 100-player game's page is a few hundred
+    # milliseconds of work that would hold every other request
+    made = await call(console_of(state.kind).gm_page, seen, w, dict(request.query_params),
+                      posted, answer)
     context = {**_common(request, state.id, w), "files": [], "refusal": refusal}
     context.update({k: v for k, v in made.context.items() if k != "notice" or v})
     if context.pop("show_files", True) and posted is None:
@@ -92,8 +95,8 @@ async def _page(request: Request, state: GameState, status: int = 200,
                                               published=int(seen.get("published", 1)))
         context["mail"] = await call(mail_context, request, state.id, seen)
     context["handed"] = await call(handed_links, console(request), state.id, request)
-    return render(request, game_templates(state.kind) + made.template, status, script=True,
-                  **context)
+    return await call(render, request, game_templates(state.kind) + made.template, status,
+                      script=True, **context)
 
 
 async def gm_page(request: Request) -> Response:

@@ -76,9 +76,11 @@ async def link_cards(request: Request) -> Response:
         raise PageProblem(404, N_("Not found"), N_("There is no page here."))
     opened = await call(opened_links, console(request), game_id, request, kind)
     w = words(language(request)["lang"])
-    return _private(render(request, "console/seat_links.html", cards=_cards(opened, kind, w),
-                           back=f"/console/{game_id}/gm{language(request)['keep']}",
-                           kept=True, tables=kind == "table", address=base_url(request)))
+    # off the event loop: a QR code a seat, a hundred of them for a big game
+    cards = await call(_cards, opened, kind, w)
+    return _private(await call(render, request, "console/seat_links.html", cards=cards,
+                               back=f"/console/{game_id}/gm{language(request)['keep']}",
+                               kept=True, tables=kind == "table", address=base_url(request)))
 
 
 def _sheet(service: Any, game_id: str, request: Request, file: str) -> bytes | None:
