@@ -86,7 +86,7 @@ def test_the_forecast_says_which_rulings_the_orders_will_get(client: TestClient,
     assert seen["entered"]["by"] == "player"
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", seen["entered"]["at"])
     # an answer before the turn is published would be a free guess: none is given
-    assert "cells" not in repr(seen["rulings"]) and seen["turns"] == []
+    assert "cells" not in repr(seen["rulings"]) and "turns" not in seen
 
 
 def test_a_repost_replaces_and_every_problem_comes_at_once(client: TestClient,

@@ -139,7 +139,10 @@ def test_a_player_sees_their_own_and_the_shared_reports(night) -> None:
         data = console.player_state(game, player)
         text = repr(data)
         assert data["player"] == player and data["secret"] == SECRETS[player]
-        assert data["turns"] == public["turns"]  # the shared, handed-out reports
+        # the shared, handed-out reports are the public view's, kept once for every player
+        assert "turns" not in data and public["turns"]
+        assert {k: data[k] for k in ("identified", "next_allowance", "published")} == \
+            {k: public[k] for k in ("identified", "next_allowance", "published")}
         others = [p for p in PLAYERS if p != player]
         open_orders = {p: set(re.findall(r"\d+", repr(o))) for p, o in OPEN.items()}
         for number in [*(SECRETS[p] for p in others),
@@ -169,6 +172,7 @@ def test_a_players_own_link_shows_their_own_and_the_shared_reports_only(night) -
         text = client.get(f"/console/{game}/p/{seat}/report.txt")
         assert page.status_code == me.status_code == text.status_code == 200, player
         assert has(SECRETS[player], page.text) and has(SECRETS[player], me.text)
+        assert 'id="report-1-caption"' in page.text  # the shared report, from the public view
         assert f"\u2068{player}\u2069 · turn 1 · private" in text.text  # their own slip
         others = [p for p in PLAYERS if p != player]
         for number in [*(SECRETS[p] for p in others), *set().union(*(GUESSED[p] for p in others)),

@@ -58,15 +58,18 @@ async def _page(request: Request, game_id: str, kind: str, player: str, status: 
         raise PageProblem(404, *WRONG_LINK)
     data = await call(console(request).player_state, game_id, player)
     own = _address(request, game_id) + "/files/" if game.player_files else ""
-    made = game.player_page(data, w, dict(request.query_params), posted, refusal, own=own)
+    made = await call(game.player_page, data, w, dict(request.query_params), posted, refusal,
+                      own=own)
     files = await report_links(request, game_id, kind, private=False,
                                published=int(data.get("published", 1)))
     address = _address(request, game_id)
     files.append({"href": f"{address}/report.txt", "private": True,
                   "text": w.gettext("Your reports and slips (text)")})
-    return render(request, game_templates(kind) + made.template, status, me=data,
-                  game_id=game_id, action=address + language(request)["keep"], files=files,
-                  game_templates=game_templates(kind), **game.board(data, w), **made.context)
+    # the shared reports and standings: the public view's, kept once for every player
+    board = await call(lambda: game.board(console(request).public_state(game_id), w))
+    return await call(render, request, game_templates(kind) + made.template, status, me=data,
+                      game_id=game_id, action=address + language(request)["keep"], files=files,
+                      game_templates=game_templates(kind), **board, **made.context)
 
 
 async def player_page(request: Request) -> Response:

@@ -10,8 +10,6 @@ would be a free guess) and never another player's orders.
 
 from __future__ import annotations
 
-import copy
-import json
 import threading
 import time
 from collections import OrderedDict
@@ -25,7 +23,8 @@ from ...game import EntryKind, View, match_names, to_json
 from ...i18n import N_, Words, words
 from . import rules
 from .console_limits import check_orders
-from .console_state import PRIVATE_FILES, Turns, handed_out, play, shared
+from .console_record import record, with_turn
+from .console_state import PRIVATE_FILES, Turns, handed_out, shared
 from .slips import slip_lines
 
 KEPT = 512  # handed-out games and slips kept (a publish or an amendment makes new ones)
@@ -58,17 +57,30 @@ def _kept(key: Any, make: Any) -> Any:
     return value
 
 
-def handed(state: Turns) -> tuple[dict[str, Any], str, rules.GameResult, rules.GameLog]:
-    """The handed-out log, its key, the game it plays and the log parsed."""
+class Same:
+    """A key that is one object itself (equal only to a key of the very same object): a
+    record of the handed-out turns, which the key keeps alive, so its id is never reused."""
+
+    __slots__ = ("of",)
+
+    def __init__(self, of: object) -> None:
+        self.of = of
+
+    def __hash__(self) -> int:
+        return id(self.of)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Same) and other.of is self.of
+
+
+def handed(state: Turns) -> tuple[dict[str, Any], Same, rules.GameResult, rules.GameLog]:
+    """The handed-out log, its key, the game it plays and the log parsed: from the kept
+    record of the handed-out turns (the one the game's pages play), which is the same object
+    until a publish or an amendment, so a key of it costs nothing (writing out a 200-turn
+    log to key it cost 50 ms a post)."""
     data = handed_out(state)
-    key = json.dumps(data, sort_keys=True, default=str)
-
-    def make() -> tuple[rules.GameResult, rules.GameLog]:
-        return play(data), rules.parse_game_log({k: v for k, v in data.items()
-                                                 if k != "published"})
-
-    result, log = _kept(key, make)
-    return data, key, result, log
+    kept = record(data)
+    return data, Same(kept), kept.result(), kept.checked.log
 
 
 def won(state: Turns) -> bool:
@@ -133,10 +145,10 @@ def sent_payload(state: Turns, body: Mapping[str, Any], params: Mapping[str, Any
     order = _order(state, player, body, problems)  # a bad body is 422, open turn or not
     check_orders(state.log, state.open_turn, {player: order})  # before any play
     if problems:  # with the engine's own problems of these orders: every problem at once
-        trial = handed_out(state)
-        trial["turn"] = [*trial.get("turn", []), {player: order}]
-        try:
-            play(trial)
+        data = handed_out(state)
+        trial = {**data, "turn": [*data.get("turn", []), {player: order}]}
+        try:  # the open turn played on the kept record: a bad post costs that turn
+            with_turn(record(data), trial)
         except Problems as exc:
             problems += exc.problems
         raise Problems(problems)
@@ -154,10 +166,12 @@ def forecast(state: Turns, player: str) -> tuple[int | None, list[rules.Ruling]]
     order = state.orders(state.open_turn).get(player)
     if order is None:
         return allowance, []
-    trial = copy.deepcopy(data)
-    trial["turn"] = [*trial.get("turn", []), {player: order}]
+    # the open turn with this player's orders alone, played on the kept record of the handed-out
+    # turns: a forecast costs that turn, not the game (the engine reads the tables, never
+    # changes them)
+    trial = {**data, "turn": [*data.get("turn", []), {player: order}]}
     try:
-        report = play(trial).turns[state.open_turn - 1]
+        report = with_turn(record(data), trial).played[state.open_turn - 1]
     except (KitError, IndexError):  # orders the engine refused are never recorded
         return allowance, []
     return allowance, [r for r in report.rulings if r.player == player and r.kind != "no-orders"]
@@ -201,7 +215,9 @@ def sent_answer(before: Turns, after: Turns, payload: Mapping[str, Any], recorde
 
 
 def _range(state: Turns) -> tuple[int, int]:
-    return rules.parse_game_log({k: v for k, v in state.log.items() if k != "published"}).range
+    # the header alone gives the range: parsing the turns too would play the whole game
+    return rules.parse_game_log({k: v for k, v in state.log.items()
+                                 if k not in ("published", "turn")}).range
 
 
 def _open_turn(state: Turns, params: Mapping[str, Any]) -> int:
@@ -256,9 +272,11 @@ ENTRIES = (
 
 
 def player_view(state: Turns, facts: Mapping[str, Any], player: str) -> View:
-    """One player's: the shared reports, and of their own only: their secret, the open turn
+    """One player's: the shared standings, and of their own only: their secret, the open turn
     (allowance, their orders as received, the rulings they will get, the deadline) and a slip
-    per handed-out turn (never another's orders, never an answer to an open turn)."""
+    per handed-out turn (never another's orders, never an answer to an open turn). The shared
+    reports are the public view's, kept once for every player (a 100-player game's are
+    megabytes: in each player's view they would be made and kept a hundred times)."""
     if player not in state.players:
         raise Problems([ConfigError("player", Msg(N_("there is no such player")))])
     data, key, result, log = handed(state)
@@ -267,13 +285,14 @@ def player_view(state: Turns, facts: Mapping[str, Any], player: str) -> View:
                     key)
     secret = dict(state.log.get("secrets", {})).get(player)
     common = _kept((key, "shared", lang, tuple(state.amended)),
-                   lambda: shared(state, facts, result))
+                   lambda: {k: v for k, v in shared(state, facts, result).items()
+                            if k != "turns"})
     return View({**common, "secret": secret, **mine, "published": state.published}, data,
                 PRIVATE_FILES)
 
 
 def own_part(state: Turns, player: str, log: rules.GameLog,
-             published: list[rules.TurnReport], words: Words, key: str) -> dict[str, Any]:
+             published: list[rules.TurnReport], words: Words, key: Same) -> dict[str, Any]:
     """What the player's view adds of their own: the open turn, and a slip per published
     turn (their orders, rulings and the slip's text; kept by the handed-out log's ``key``)."""
     lo, hi = log.range

@@ -19,6 +19,7 @@ from ...i18n import Words
 from . import rules
 from .console_grid import boxes_posted, guesses_in_place
 from .console_player import ruling_said
+from .console_turns import RECENT_TURNS
 
 NUMBER = re.compile(r"[+-]?\d{1,9}")
 EXTRA_BOXES = 1  # one box past the allowance: a guess there is ignored, and the page says so
@@ -87,9 +88,11 @@ def turn_files(game_id: str, turn: int, w: Words, own: str = "") -> list[dict[st
 
 
 def player_page(data: Mapping[str, Any], w: Words, query: Mapping[str, str],
-                posted: FormRead | None = None, refusal: str = "", own: str = "") -> GmPage:
+                posted: FormRead | None = None, refusal: str = "", own: str = "",
+                recent: int | None = RECENT_TURNS) -> GmPage:
     """The player's page: the open turn and its form, then the reports and slips (``own``:
-    the address of the player's own files, their link's ``files/``)."""
+    the address of the player's own files, their link's ``files/``). The ``recent`` latest
+    slips are written out, the older ones by their heading and files (None: every slip)."""
     form = posted.form if posted is not None else None
     entered = data.get("entered") or {}
     received = ""
@@ -104,9 +107,10 @@ def player_page(data: Mapping[str, Any], w: Words, query: Mapping[str, str],
     heading = w.ngettext("Turn %(turn)s: you may make %(num)s guess",
                          "Turn %(turn)s: you may make %(num)s guesses", int(allowance or 0),
                          turn=data.get("turn")) if allowance is not None else ""
-    slips = [{"turn": s["turn"], "lines": s["text"].splitlines(),
+    slips = [{"turn": s["turn"],
+              "lines": s["text"].splitlines()[:None if recent is None or n < recent else 1],
               "files": turn_files(str(data.get("id", "")), int(s["turn"]), w, own)}
-             for s in reversed(data.get("slips", ()))]
+             for n, s in enumerate(reversed(data.get("slips", ())))]
     return GmPage("player.html", {
         "heading": heading, "received": received, "rulings": _rulings(data, w),
         "deadline": deadline_text(data.get("deadline")), "refusal": refusal,
@@ -191,7 +195,7 @@ def player_form(values: Mapping[str, str], data: Mapping[str, Any], w: Words) ->
 def player_text(data: Mapping[str, Any], w: Words) -> str:
     """The player's page as text: the open turn's orders received, then their slips."""
     lines = [str(data.get("title") or w.gettext("What’s My Number?")), str(data["player"]), ""]
-    page = player_page(data, w, {})
+    page = player_page(data, w, {}, recent=None)
     for key in ("heading", "received", "deadline"):
         if page.context[key]:
             lines.append(str(page.context[key]))

@@ -14,7 +14,7 @@ from ...i18n import N_, Words, words
 from ...options import parse_range
 from . import rules
 from . import turn_notes as notes
-from .console_turns import why_won
+from .console_turns import latest_count, why_won
 from .model import MIN_PLAYERS, NAME, check_range, needs_players
 from .people import answer, labels
 from .reports import row_label
@@ -155,12 +155,16 @@ def _status(value: object) -> rules.GuessStatus:
 
 
 def public_turns(public: Mapping[str, Any], w: Words) -> list[dict[str, Any]]:
-    """Published turn reports as the printed report shows them (answers, never the guesses),
+    """The latest published turn reports (``console_turns.latest_count``: the older ones are
+    in the report files) as the printed report shows them (answers, never the guesses),
     newest first; the answers in the game's letters, which its players' labels avoid (the
     page's language may have others: a label "H" beside H/N)."""
     letters = words(public.get("lang") or w.lang)
+    reports = list(public.get("turns", []))
+    count = latest_count([sum(len(row.get("cells", ())) or 1 for row in report.get("rows", ()))
+                          for report in reports])
     turns = []
-    for report in public.get("turns", []):
+    for report in reports[len(reports) - count:]:
         rows = []
         for row in report.get("rows", []):  # in the printed report's words ("Anne 3 (void)")
             if "cells" in row:
@@ -201,7 +205,9 @@ def standings(public: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 def board(public: Mapping[str, Any], w: Words) -> dict[str, Any]:
     """The public page's and the big screen's context, from the public view's data."""
-    return {"game_title": w.gettext("What’s My Number?"), "turns": public_turns(public, w),
+    turns = public_turns(public, w)
+    return {"game_title": w.gettext("What’s My Number?"), "turns": turns,
+            "older_turns": len(public.get("turns", [])) - len(turns),
             "standings": standings(public), "players": public.get("players", []),
             "published": public.get("published", 0), "winners": public.get("winners", []),
             "shown": bool(public.get("published"))}

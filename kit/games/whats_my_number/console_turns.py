@@ -162,16 +162,26 @@ def played(log: Mapping[str, Any], published: int) -> Any:
     return _played(log, published)
 
 
-def _latest(reports: Sequence[Any], recent: int, cells: int) -> Sequence[Any]:
-    """The ``recent`` latest ``reports``, fewer when their answers pass ``cells`` (the latest
-    one always)."""
+def latest_count(sizes: Sequence[int], recent: int = RECENT_TURNS,
+                 cells: int | None = None) -> int:
+    """How many of the latest reports to lay out, given each report's answers (``sizes``,
+    oldest first): ``recent`` at most, fewer when their answers pass ``cells`` (by default
+    ``RECENT_CELLS``); the latest one always."""
+    budget = RECENT_CELLS if cells is None else cells
     count, total = 0, 0
-    for report in reversed(reports[-recent:]):
-        total += sum(len(getattr(row, "cells", ())) or 1 for row in report.rows)
-        if count and total > cells:
+    for size in reversed(sizes[-recent:]):
+        total += size
+        if count and total > budget:
             break
         count += 1
-    return reports[len(reports) - count:]
+    return count
+
+
+def _latest(reports: Sequence[Any], recent: int, cells: int) -> Sequence[Any]:
+    """The ``recent`` latest ``reports``, fewer when their answers pass ``cells``."""
+    sizes = [sum(len(getattr(row, "cells", ())) or 1 for row in report.rows)
+             for report in reports[-recent:]]
+    return reports[len(reports) - latest_count(sizes, recent, cells):]
 
 
 def published_reports(log: Mapping[str, Any], published: int, w: Words,

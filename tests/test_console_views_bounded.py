@@ -1,5 +1,7 @@
-"""The GM page's cost does not grow with the game: the published turns it lays out are the
-latest ones within an answer budget, and a big grid's list boxes are the boxes it needs."""
+"""The console's pages cost what their new turn costs, not the game: the GM's, the public and a
+player's page lay out the latest published turns within an answer budget (the older ones are in
+the report files); a player's post and a forecast play the open turn on the kept record; a big
+grid's list boxes are written in one pass; the GM page is made off the event loop."""
 
 from __future__ import annotations
 
@@ -143,3 +145,67 @@ def test_the_gm_page_is_made_and_rendered_off_the_event_loop(tmp_path, monkeypat
         console.close()
     assert ("page", False) in seen and ("render", False) in seen
     assert not [what for what, loop in seen if loop]
+
+
+def test_the_public_and_player_boards_lay_out_the_latest_turns_and_say_where_the_rest_are(
+        monkeypatch) -> None:
+    from kit.games.whats_my_number.console_start import board
+    from kit.games.whats_my_number.console_state import public_turn
+
+    monkeypatch.setattr(console_turns, "RECENT_CELLS", 70)
+    game = log(6)
+    played = console_turns.played(game, 6)
+    public = {"players": PLAYERS, "published": 6, "lang": "en",
+              "turns": [public_turn(t) for t in played.turns[:6]]}
+    shown = board(public, words("en"))
+    assert [t["number"] for t in shown["turns"]] == [6, 5] and shown["older_turns"] == 4
+    monkeypatch.setattr(console_turns, "RECENT_CELLS", 10_000)
+    shown = board(public, words("en"))
+    assert [t["number"] for t in shown["turns"]] == [6, 5, 4, 3, 2, 1]
+    assert shown["older_turns"] == 0
+
+
+def test_a_players_page_writes_out_the_latest_slips_and_heads_the_older_ones() -> None:
+    from kit.games.whats_my_number.console_player_page import player_page, player_text
+
+    slips = [{"turn": n, "orders": [n, n + 1], "rulings": [],
+              "text": f"Ann · turn {n} · private\nGuess 1 ({n}): Bob H"} for n in range(1, 13)]
+    data = {"id": "g", "player": "Ann", "slips": slips, "turn": 13, "allowance": 2,
+            "orders": None, "rulings": []}
+    shown = player_page(data, words("en"), {}, own="/console/g/p/T/files/").context["slips"]
+    assert [s["turn"] for s in shown] == list(range(12, 0, -1))
+    assert all(len(s["lines"]) == 2 for s in shown[:console_turns.RECENT_TURNS])
+    assert [s["lines"] for s in shown[console_turns.RECENT_TURNS:]] == [
+        ["Ann · turn 2 · private"], ["Ann · turn 1 · private"]]
+    # each older slip keeps its files, and the text report keeps every slip whole
+    assert shown[-1]["files"][-1]["href"] == "/console/g/p/T/files/slips-turn-1.pdf"
+    assert player_text(data, words("en")).count("Guess 1 (") == 12
+
+
+def test_a_players_post_plays_the_open_turn_not_the_game(tmp_path, monkeypatch) -> None:
+    from kit.console.service import open_console
+    from kit.errors import Problems
+    from kit.games.whats_my_number import engine
+
+    console = open_console(str(tmp_path / "console.sqlite3"), tmp_path / "files")
+    try:
+        made = console.import_log(toml_log(8))
+        player = {"player": PLAYERS[0]}
+        console.enter(made.id, "sent", {"guesses": [3, 4]}, player)  # a first post: kept
+        console.player_state(made.id, PLAYERS[0])
+        turns: list[int] = []
+        step = engine.Progress.play
+        monkeypatch.setattr(engine.Progress, "play", lambda self, log, *a, **k: (
+            turns.append(len(log.turns)), step(self, log, *a, **k))[1])
+        entered = console.enter(made.id, "sent", {"guesses": [5, 6]}, player)
+        seen = console.player_state(made.id, PLAYERS[0])
+        assert entered.answer["orders"] == [5, 6] and seen["orders"] == [5, 6]
+        # the entry's check, its answer's forecast and the new view's: the open turn each,
+        # never the seven handed-out turns again
+        assert turns and len(turns) <= 4, turns
+        turns.clear()
+        with pytest.raises(Problems, match='guess 2 is "x", not a whole number'):
+            console.enter(made.id, "sent", {"guesses": [5, "x"]}, player)
+        assert len(turns) <= 1, turns  # a bad post: the open turn once, for every problem
+    finally:
+        console.close()
