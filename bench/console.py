@@ -23,7 +23,8 @@ Starts ``python -m kit serve`` on 127.0.0.1 on a free port with a temporary SQLi
 With ``--big``, instead: two What's My Number? games imported (through ``Console.import_log``
 on the server's database: their logs are past the API's 64 KB body), a 36-player 30-turn
 night and a 100-player 200-turn one, each with its last turn open; for each, the GM page
-(first and warm), one player's orders entered into the open turn, and ``public.json``; then a
+(first and warm), one player's orders entered into the open turn, ``public.json``, and a
+player's own post, page and ``me.json`` (each after a post, so made anew); then a
 9,000-guess row posted to a new game (refused: it must be answered in well under 1 s), and the
 server's peak memory (``VmHWM``). ``--postgres`` runs it (or ``--night``) on a throwaway
 PostgreSQL cluster (``tests/console_db.py``).
@@ -318,7 +319,29 @@ def big_game(client: httpx.Client, console, players: int, turns: int, gets: int 
     return {"id": made.id, "import_s": round(imported, 2),
             "gm_page_first_ms": None if first is None else round(first * 1000, 1),
             "gm_page_ms": ms_or_timeout(warm), "entry_ms": ms_or_timeout(entries),
-            "public_json_ms": ms_or_timeout(public)}
+            "public_json_ms": ms_or_timeout(public),
+            **big_player(client, made, gets)}
+
+
+def big_player(client: httpx.Client, made, gets: int) -> dict[str, object]:  # noqa: ANN001
+    """A player's page, ``me.json`` and post (``P002``, whose orders are in) on an imported game;
+    each post a new version, so each page and ``me.json`` after it is made anew."""
+    token = made.seat_tokens[("player", "P002")]
+    page, me, post, size = [], [], [], {}
+    for n in range(gets):
+        answer = client.post(f"/api/games/{made.id}/orders", timeout=TIMEOUT_S,
+                             json={"guesses": [11, 20 + n]},
+                             headers={"Authorization": f"Bearer {token}"})
+        post.append(answer.elapsed.total_seconds())
+        start = time.perf_counter()
+        body = client.get(f"/console/{made.id}/p/{token}", timeout=TIMEOUT_S).content
+        page.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        data = client.get(f"/api/games/{made.id}/me.json", timeout=TIMEOUT_S,
+                          headers={"Authorization": f"Bearer {token}"}).content
+        me.append(time.perf_counter() - start)
+        size = {"player_page_kb": round(len(body) / 1024), "me_json_kb": round(len(data) / 1024)}
+    return {"player_post_ms": ms(post), "player_page_ms": ms(page), "me_json_ms": ms(me), **size}
 
 
 def big(database: str | None, folder: Path, gets: int) -> dict[str, object]:
