@@ -209,3 +209,37 @@ def test_a_players_post_plays_the_open_turn_not_the_game(tmp_path, monkeypatch) 
         assert len(turns) <= 1, turns  # a bad post: the open turn once, for every problem
     finally:
         console.close()
+
+
+def test_the_shared_part_of_the_players_pages_is_laid_out_once_a_public_version(
+        tmp_path, monkeypatch) -> None:
+    from starlette.applications import Starlette
+    from starlette.testclient import TestClient
+
+    from kit.console.routes import routes
+    from kit.console.service import open_console
+    from kit.games.whats_my_number import console_start
+
+    laid_out: list[int] = []
+    public_turns = console_start.public_turns
+    monkeypatch.setattr(console_start, "public_turns", lambda public, w: (
+        laid_out.append(int(public["published"])), public_turns(public, w))[1])
+    console = open_console(str(tmp_path / "console.sqlite3"), tmp_path / "files")
+    made = console.import_log(toml_log(3))
+    app = Starlette(routes=routes())
+    app.state.console = console
+    pages = {p: f"/console/{made.id}/p/{made.seat_tokens[('player', p)]}" for p in PLAYERS}
+    try:
+        with TestClient(app, base_url="http://localhost") as client:
+            for player in PLAYERS:
+                page = client.get(pages[player])
+                assert page.status_code == 200 and 'id="report-2-caption"' in page.text
+            # a player's post moves their own view, not the public one
+            console.enter(made.id, "sent", {"guesses": [9, 10]}, {"player": PLAYERS[0]})
+            assert 'id="report-2-caption"' in client.get(pages[PLAYERS[0]]).text
+            assert laid_out == [2]
+            console.enter(made.id, "publish", {}, {"turn": 3})
+            assert 'id="report-3-caption"' in client.get(pages[PLAYERS[1]]).text
+            assert laid_out == [2, 3]
+    finally:
+        console.close()

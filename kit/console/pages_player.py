@@ -12,13 +12,16 @@ back to the page, which echoes what was received and the rulings it will get.
 from __future__ import annotations
 
 import re
+from functools import partial
 
+from markupsafe import Markup
 from starlette.requests import Request
 from starlette.responses import Response
 
 from ..errors import Problems
-from ..game import FormRead
+from ..game import FormRead, View
 from ..i18n import N_, words
+from ..web.pages import site_environment
 from .page_kit import (
     PageProblem,
     call,
@@ -65,11 +68,22 @@ async def _page(request: Request, game_id: str, kind: str, player: str, status: 
     address = _address(request, game_id)
     files.append({"href": f"{address}/report.txt", "private": True,
                   "text": w.gettext("Your reports and slips (text)")})
-    # the shared reports and standings: the public view's, kept once for every player
-    board = await call(lambda: game.board(console(request).public_state(game_id), w))
+    # the standings and shared reports: the public view's, made once for every player
+    shared = await call(console(request).answer, game_id, ("seat-shared", w.lang),
+                        partial(_shared, kind, w.lang))
     return await call(render, request, game_templates(kind) + made.template, status, me=data,
                       game_id=game_id, action=address + language(request)["keep"], files=files,
-                      game_templates=game_templates(kind), **board, **made.context)
+                      game_templates=game_templates(kind), shared=Markup(shared.body.decode()),
+                      **made.context)
+
+
+def _shared(kind: str, lang: str, view: View) -> bytes:
+    """The part of a player's page every player shares (``console/_shared.html``), from the
+    public ``view``: a 100-player game's latest report is 20,000 answers, laid out once per
+    public version and language rather than once a player and view."""
+    board = console_of(kind).board(view.data, words(lang))
+    return site_environment(lang).get_template("console/_shared.html").render(
+        game_templates=game_templates(kind), **board).encode()
 
 
 async def player_page(request: Request) -> Response:
