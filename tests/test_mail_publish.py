@@ -29,7 +29,7 @@ pytest.importorskip("sqlalchemy", reason="the web extra is not installed: pip in
 pytest.importorskip("aiosmtpd", reason="aiosmtpd is not installed: pip install '.[test]'")
 
 import sqlalchemy as sa  # noqa: E402
-from helpers import ROOT  # noqa: E402
+from helpers import ROOT, plain  # noqa: E402
 from mail_server import Server, drain  # noqa: E402
 
 from kit.console import sealed  # noqa: E402
@@ -118,6 +118,32 @@ def test_a_publish_sends_each_player_with_an_address_one_letter_of_their_own(
         leaked = {n for n in others - mine if re.search(rf"\b{n}\b", body)}
         assert leaked == set(), f"{name}'s letter shows {leaked}"
     assert "No orders: Dee" in letters["Dee"].get_content()
+
+
+def test_the_gm_page_says_where_the_turn_letters_stand(
+        client, console: Console, smtp_server: Server) -> None:  # noqa: ANN001
+    made = attach(console, smtp_server)
+    created = console.create_game(SPEC)
+    client.get(f"/console/{created.id}/gm/{created.gm_token}")  # the GM cookie
+
+    def said() -> str:
+        page = client.get(f"/console/{created.id}/gm").text
+        found = re.search(r'<ul class="status" id="mail-letters">(.*?)</ul>', page, re.S)
+        return " ".join(plain(re.sub(r"<[^>]+>", " ", found[1])).split()) if found else ""
+
+    assert said() == ""  # nothing published, nothing queued
+    play_turn(console, created.id, created.gm_token)
+    assert said() == ("Turn 1 letters still to go out (reload the page to see them leave): "
+                      "Ann, Bob, Cy and Dee.")
+    smtp_server.inbox.fail_next, smtp_server.inbox.failure = 1, "550 5.1.1 No such user"
+    drain(made)
+    failed = [r.player for r in rows(console) if r.state == "failed"]
+    assert len(failed) == 1
+    sent = [p for p in EMAILS if p not in failed]
+    assert said() == (f"Turn 1 letters sent to {', '.join(sent[:-1])} and {sent[-1]}. "
+                      "Turn 1 letters not sent (the mail server refused them or could not be "
+                      "reached; the server’s log says why): "
+                      f"{failed[0]}.")
 
 
 def test_two_servers_on_one_database_send_each_letter_once(

@@ -54,8 +54,9 @@ def _notice(request: Request, w: Words) -> str:
 
 
 def mail_context(request: Request, game_id: str, seen: dict[str, Any]) -> dict[str, Any]:
-    """What ``_mail.html`` shows (run off the event loop): each player's address, and
-    without a mail server each player's drafts (the published turn's letter, a reminder)."""
+    """What ``_mail.html`` shows (run off the event loop): each player's address; with a mail
+    server where the last published turn's letters stand (sent, still to go out, failed),
+    without one each player's drafts (the published turn's letter, a reminder)."""
     service = console(request)
     w = words(language(request)["lang"])
     book = service.mail.addresses(game_id)
@@ -71,12 +72,18 @@ def mail_context(request: Request, game_id: str, seen: dict[str, Any]) -> dict[s
                 {"label": labels[kind], "mailto": made[kind][row["player"]]["mailto"],
                  "eml": f"/console/{game_id}/mail/{row['player']}.eml?kind={kind}"}
                 for kind in (REPORT, REMINDER) if row["player"] in made[kind]]
+    published = int(seen.get("published", 0))
+    letters = service.mail.turn_mail(game_id, published) if service.mail.sending \
+        and published else {}
+    order = {p: i for i, p in enumerate(seen.get("players", []))}
     sheet = console_of(str(seen.get("game", ""))).link_sheet if seen.get("game") else None
     return {"players": rows, "sending": service.mail.sending,
             "attach_pdf": service.mail.attach_pdf(game_id),
             "slips": f"/console/{game_id}/mail/slips.pdf" if sheet else "",
             "action": f"/console/{game_id}/mail/", "notice": _notice(request, w),
-            "missing": list(seen.get("missing", []))}
+            "missing": list(seen.get("missing", [])), "turn": published,
+            "letters": {state: sorted(names, key=lambda p: order.get(p, len(order)))
+                        for state, names in letters.items()} if any(letters.values()) else {}}
 
 
 async def set_address(request: Request) -> Response:

@@ -36,7 +36,7 @@ from . import book
 from .book import Opener
 from .letter import Letter, draft, mailto
 from .letters import Turned, reminder, turn_letter
-from .outbox import Files, Key, NotReady, SenderThread, queue_all
+from .outbox import FAILED, QUEUED, SENT, Files, Key, NotReady, SenderThread, outbox, queue_all
 from .smtp import MailError
 
 REPORT, REMINDER = "report", "reminder"  # the outbox kinds of a player's letters
@@ -132,6 +132,18 @@ class Postbox:
         """Ask for PDFs on the turn letters queued from now on, or for none."""
         with self._writer() as conn, conn.begin():
             book.set_attach_pdf(conn, game_id, on)
+
+    def turn_mail(self, game_id: str, turn: int) -> dict[str, list[str]]:
+        """Where the letters of published turn ``turn`` stand: the players whose letter is
+        ``queued`` (still to go out), ``sent`` or ``failed``."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.select(outbox.c.player, outbox.c.state).where(
+                outbox.c.game_id == game_id, outbox.c.turn == turn,
+                outbox.c.kind == REPORT)).all()
+        found: dict[str, list[str]] = {QUEUED: [], SENT: [], FAILED: []}
+        for player, state in rows:
+            found.setdefault(state, []).append(player)
+        return found
 
     # --- a publish ------------------------------------------------------------------------
 
