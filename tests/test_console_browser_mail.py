@@ -7,9 +7,9 @@ that attaches the PDFs, enters every player's orders in the grid and publishes t
 server gets exactly one letter per player with an address (Eve has none), to that address,
 with that player's own slip, the turn's report, their link and the two PDFs, read back with
 pypdf (the slip PDF holds its player's own guesses, never another player's secret or
-guesses). On turn 2 "Remind the missing" sends one reminder to each player with an address
-whose orders are not in; a second press queues none. The page's notices are checked in its
-own words.
+guesses); the e-mail section then says to whom the turn's letters were sent. On turn 2
+"Remind the missing" sends one reminder to each player with an address whose orders are not
+in; a second press queues none. The page's notices are checked in its own words.
 """
 
 from __future__ import annotations
@@ -137,6 +137,14 @@ def notice(page: Page) -> str:
     return page.locator("#mail p.notice").inner_text()
 
 
+def letters_said(page: Page, reload: bool = True) -> str:
+    """What the e-mail section says of the published turn's letters (after a reload)."""
+    if reload:
+        page.reload()
+    shown = page.locator("#mail-letters")
+    return plain(shown.inner_text()).strip() if shown.count() else ""
+
+
 def press(page: Page, button: Locator, lands: str) -> None:
     """Press ``button`` and wait for the page it posts to; its address must match ``lands``
     (a wrong landing fails at once, saying where it went)."""
@@ -234,6 +242,9 @@ def test_the_gm_mails_a_turn_with_pdfs_and_reminds_the_missing(page: Page, mail_
     for name, address in ADDRESSES.items():
         check_turn_letter(name, by_address[address], made, report_txt, report_pdf)
     assert EMAILS["Bob"] not in {to for _, tos in smtp.inbox.envelopes for to in tos}
+    assert letters_said(page, reload=False).startswith("Turn 1 letters ")  # queued or sent
+    wait_until(lambda: letters_said(page) == "Turn 1 letters sent to Ann, Bob, Cy and Dee.",
+               lambda: f"the page says {letters_said(page, reload=False)!r}")
 
     fill_grid(page, {"Ann": [292]}, PLAYERS)  # turn 2: only Ann's orders are in
     press(page, page.get_by_role("button", name="Save entries"), r"\?saved=1")
