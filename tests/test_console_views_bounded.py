@@ -243,3 +243,23 @@ def test_the_shared_part_of_the_players_pages_is_laid_out_once_a_public_version(
             assert laid_out == [2, 3]
     finally:
         console.close()
+
+
+def test_the_public_view_is_made_once_a_public_version(tmp_path) -> None:
+    """A player's post or a GM entry into the open turn is a new journal version the public
+    does not see: the public view is the one made, not made again (and weighed) for it."""
+    from kit.console.service import PUBLIC, open_console
+
+    console = open_console(str(tmp_path / "console.sqlite3"), tmp_path / "files")
+    try:
+        made = console.import_log(toml_log(3))
+        first = console.view(made.id, PUBLIC)
+        console.enter(made.id, "sent", {"guesses": [9, 10]}, {"player": PLAYERS[0]})
+        console.enter(made.id, "orders", {"orders": {PLAYERS[1]: [4, 5]}})
+        assert console.view(made.id, PUBLIC) is first
+        console.enter(made.id, "publish", {}, {"turn": 3})
+        after = console.view(made.id, PUBLIC)
+        assert after is not first and after.data["published"] == 3
+        assert after.data["version"] == first.data["version"] + 1
+    finally:
+        console.close()
