@@ -301,6 +301,9 @@ class ConsoleGame:
     first_report: str  # the report file whose folder lists the others
     # whether the report files are made on demand only (they change with every entry)
     named_reports: tuple[str, ...] = ()
+    # words of the report file names only the game master may fetch (the views' ``hidden``):
+    # declared, so a page that lists the files needs no view made to know them
+    private_reports: tuple[str, ...] = ()
     # facts -> the seats that get their own link (a token each), as (kind, name): ("player",
     # "Ann") opens that player's view; None: no seat has a link
     token_seats: Callable[[Mapping[str, Any]], Sequence[tuple[str, str]]] | None = None

@@ -263,3 +263,48 @@ def test_the_public_view_is_made_once_a_public_version(tmp_path) -> None:
         assert after.data["version"] == first.data["version"] + 1
     finally:
         console.close()
+
+
+def test_each_games_declared_private_reports_are_its_views_hidden_ones(tmp_path) -> None:
+    """The file lists read a game's private reports from its declaration, not from a view
+    made for it: the two must agree, for the public and for a player."""
+    from kit.console.service import PUBLIC, open_console
+    from kit.console.specs import console_of
+
+    console = open_console(str(tmp_path / "console.sqlite3"), tmp_path / "files")
+    try:
+        wmn = console.import_log(toml_log(3))
+        lun = console.create_game({"game": "lowest-unique", "tables": [["A", "B", "C"]],
+                                   "rounds": 2})
+        for made, kind in ((wmn, "whats-my-number"), (lun, "lowest-unique")):
+            assert console.view(made.id, PUBLIC).hidden == console_of(kind).private_reports
+        assert console.view(wmn.id, f"player:{PLAYERS[0]}").hidden == \
+            console_of("whats-my-number").private_reports == ("register", "slip", "secret")
+    finally:
+        console.close()
+
+
+def test_the_gm_page_makes_no_public_view(tmp_path) -> None:
+    """The GM page lists the files without the public view (a big game's is megabytes to
+    make): its first view after a start costs the GM's own view."""
+    from starlette.applications import Starlette
+    from starlette.testclient import TestClient
+
+    from kit.console.routes import routes
+    from kit.console.service import PUBLIC, open_console
+
+    console = open_console(str(tmp_path / "console.sqlite3"), tmp_path / "files")
+    made = console.import_log(toml_log(3))
+    app = Starlette(routes=routes())
+    app.state.console = console
+    made_views: list[str] = []
+    make = console._make_view
+    console._make_view = lambda loaded, who: (made_views.append(who), make(loaded, who))[1]
+    try:
+        with TestClient(app, base_url="http://localhost") as client:
+            client.get(f"/console/{made.id}/gm/{made.gm_token}", follow_redirects=False)
+            page = client.get(f"/console/{made.id}/gm")
+            assert page.status_code == 200 and "turn-reports.pdf" in page.text
+            assert PUBLIC not in made_views and made_views, made_views
+    finally:
+        console.close()

@@ -97,7 +97,7 @@ def links_now(request: Request, game_id: str, kind: str, *, private: bool,
     names = _listing(service, game_id, kind, who, client_of(request))
     if names is None:
         return [making_notice(request)]
-    hidden = service.view(game_id, PUBLIC).hidden
+    hidden = game.private_reports  # (the public view: megabytes of a big game to make)
     order = list(game.report_names)
     first = game.first_report.rsplit(".", 1)[0]
     names.sort(key=lambda n: (order.index(n.rsplit(".", 1)[0]) if n.rsplit(".", 1)[0] in order

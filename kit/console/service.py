@@ -40,7 +40,7 @@ from .folders import BeingMade, NotMade, Queued, ReportFolders
 from .journal import UNDO, Played, describe, said, step
 from .quota import GameQuota
 from .refusals import Conflict, NotFound
-from .specs import check_new_game, console_games, console_of, games_limits, import_entries
+from .specs import check_new_game, console_of, games_limits, import_entries, unknown_entry
 from .store import GameRow, Missing, Row, Stale, Store, database_url, make_engine, migrate
 from .tokens import new_game_id, new_token, token_hash, token_matches
 from .views_cache import KEPT_BYTES, Flights, Kept, Made, etag, public_version, view_size
@@ -134,15 +134,6 @@ def _undoable(loaded: Loaded) -> dict[str, Any] | None:
         return None
     keys = ("turn", "table", "round")
     return {"kind": last.kind, **{k: last.payload[k] for k in keys if k in last.payload}}
-
-
-def _unknown_entry(loaded: Loaded, kind: str) -> Problems:
-    """An entry this game does not take (a kind or an API path), naming the games that do."""
-    takes = [name for name, game in console_games().items()
-             if any(kind in (e.kind, e.path) for e in game.entries)]
-    return Problems([ConfigError("game", Msg(N_(
-        "this is a %(kind)s game; that action is for %(wanted)s"), kind=loaded.row.kind,
-        wanted=" or ".join(takes)))])
 
 
 class Console:
@@ -429,7 +420,7 @@ class Console:
     def _entry(self, loaded: Loaded, kind: str) -> EntryKind:
         entry = loaded.game.entry(kind)
         if entry is None:
-            raise _unknown_entry(loaded, kind)
+            raise unknown_entry(loaded.row.kind, kind)
         return entry
 
     def entry_at(self, game_id: str, path: str) -> tuple[str, int]:
@@ -438,7 +429,7 @@ class Console:
         loaded = self.load(game_id)
         entry = next((e for e in loaded.game.entries if e.path == path), None)
         if entry is None:
-            raise _unknown_entry(loaded, path)
+            raise unknown_entry(loaded.row.kind, path)
         return entry.kind, entry.status
 
     def enter(self, game_id: str, kind: str, body: Mapping[str, Any],

@@ -92,3 +92,14 @@ def import_entries(data: Mapping[str, Any], settings: Mapping[str, Any] | None =
         raise Problems(problems)
     facts["title"] = str(data.get("title", ""))
     return name, facts, game.imported(data, facts)
+
+
+def unknown_entry(game_kind: str, kind: str) -> Problems:
+    """An entry a ``game_kind`` game does not take (a kind or an API path), naming the games
+    that do."""
+    takes = [name for name, game in console_games().items()
+             if any(kind in (e.kind, e.path) for e in game.entries)]
+    return Problems([ConfigError("game", Msg(N_(
+        "this is a %(kind)s game; that action is for %(wanted)s"), kind=game_kind,
+        wanted=" or ".join(takes)))])
+

@@ -37,6 +37,7 @@ CONSOLE = ConsoleGame(
                   "private-slips": N_("Private slips for each player"),
                   "gm-register": N_("Game master register")},
     first_report="turn-reports.pdf",
+    private_reports=console_state.PRIVATE_FILES,
     token_seats=console_create.token_seats,
     limits=console_limits.log_limits,
     player_page=console_player_page.player_page,
