@@ -301,21 +301,26 @@ def _list_row(log: GameLog, label: str, order: GuessList) -> ListRow:
                    listed=len(named) if partial else 0)
 
 
+def _allowed_because(allowed: int, hits_last: int) -> Msg:
+    """Why a player has ``allowed`` guesses: made for a message only (a replay checks every
+    order, and nearly all are fine)."""
+    return ngettext("%(num)s is allowed this turn (%(base)s + %(hits)s last turn)",
+                    "%(num)s are allowed this turn (%(base)s + %(hits)s last turn)", allowed,
+                    base=BASE_GUESSES, hits=ngettext("%(num)s hit", "%(num)s hits", hits_last))
+
+
 def _check_guesses(log: GameLog, number: int, label: str, order: Guesses, allowed: int,
                    hits_last: int, strict: bool) -> tuple[list[GameLogError], list[Ruling]]:
     """Errors (always, or for rulings with ``strict``) and rulings for a player's guesses."""
     where = order_field(number, label)
-    because = ngettext("%(num)s is allowed this turn (%(base)s + %(hits)s last turn)",
-                       "%(num)s are allowed this turn (%(base)s + %(hits)s last turn)", allowed,
-                       base=BASE_GUESSES,
-                       hits=ngettext("%(num)s hit", "%(num)s hits", hits_last))
     written = order.written()  # (a blank line keeps the later guesses' places)
     count = written[-1][0] if written else 0
     lo, hi = log.range
     if count == 0:
         return [GameLogError(where, Msg(N_("no guesses; make 1 to %(allowed)s guesses "
                                            "(%(because)s), or submit a list"),
-                                        allowed=allowed, because=because))], []
+                                        allowed=allowed,
+                                        because=_allowed_because(allowed, hits_last)))], []
     errors = [GameLogError(where, Msg(N_("guess %(index)s is %(got)s, not a whole number; "
                                          "guesses are whole numbers from %(lo)s to %(hi)s"),
                                       index=index, got=show(guess), lo=lo, hi=hi))
@@ -329,7 +334,8 @@ def _check_guesses(log: GameLog, number: int, label: str, order: Guesses, allowe
         if strict:
             errors.append(GameLogError(where, ngettext("%(num)s guess, but %(because)s",
                                                        "%(num)s guesses, but %(because)s",
-                                                       count, because=because)))
+                                                       count, because=_allowed_because(
+                                                           allowed, hits_last))))
         extra = [(index, int(guess)) for index, guess in written if index > allowed]
         rulings.append(Ruling(number, label, "extra-guesses",
                               numbers=tuple(guess for _i, guess in extra),
