@@ -178,7 +178,9 @@ class View:
     data: Mapping[str, Any]  # JSON-ready: public.json, state.json, a player's answer
     # the log this viewer's report files and text are made from (None: no reports yet)
     log: Mapping[str, Any] | None = None
-    hidden: tuple[str, ...] = ()  # words of report file names this viewer may not fetch
+    # words of report file names this viewer may not fetch: the console sets them from the
+    # game's ``private_reports`` for every viewer but the game master
+    hidden: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -301,8 +303,8 @@ class ConsoleGame:
     first_report: str  # the report file whose folder lists the others
     # whether the report files are made on demand only (they change with every entry)
     named_reports: tuple[str, ...] = ()
-    # words of the report file names only the game master may fetch (the views' ``hidden``):
-    # declared, so a page that lists the files needs no view made to know them
+    # words of the report file names only the game master may fetch: every other view's
+    # ``hidden``, and what a page that lists the files reads (no view made to know them)
     private_reports: tuple[str, ...] = ()
     # facts -> the seats that get their own link (a token each), as (kind, name): ("player",
     # "Ann") opens that player's view; None: no seat has a link

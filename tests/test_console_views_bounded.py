@@ -266,8 +266,8 @@ def test_the_public_view_is_made_once_a_public_version(tmp_path) -> None:
 
 
 def test_each_games_declared_private_reports_are_its_views_hidden_ones(tmp_path) -> None:
-    """The file lists read a game's private reports from its declaration, not from a view
-    made for it: the two must agree, for the public and for a player."""
+    """A game's private reports are declared once: the console hides them from every view
+    but the GM's (the public's and a player's), and the file lists read the declaration."""
     from kit.console.service import PUBLIC, open_console
     from kit.console.specs import console_of
 

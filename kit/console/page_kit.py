@@ -166,4 +166,3 @@ async def seat_in_address(request: Request, seat: str, wrong: tuple[str, str]
         refuse_wrong_token(request.scope)
         raise PageProblem(404, *wrong)
     return game_id, await call(service.kind, game_id), found[1]
-

@@ -86,9 +86,9 @@ async def new_links(request: Request) -> Response:
     links = [{"label": name, "href": f"{base}/console/{game_id}/{SEAT_LINKS[k]}/{token}"}
              for (k, name), token in made.items()]
     if wanted == "tables":
-        cards = [{"label": w.gettext("Table %(name)s", name=link["label"]), "link": link["href"],
-                  "qr": await call(qr_svg, link["href"]), "hint": w.gettext(TABLE_HINT)}
-                 for link in links]
+        cards = await call(lambda: [
+            {"label": w.gettext("Table %(name)s", name=link["label"]), "link": link["href"],
+             "qr": qr_svg(link["href"]), "hint": w.gettext(TABLE_HINT)} for link in links])
         return render(request, "console/seat_links.html", cards=cards, back=back)
     heading = w.gettext("A new link for %(name)s", name=links[0]["label"]) if len(links) == 1 \
         else w.ngettext("New link for %(num)s player", "New links for %(num)s players",

@@ -97,7 +97,7 @@ def links_now(request: Request, game_id: str, kind: str, *, private: bool,
     names = _listing(service, game_id, kind, who, client_of(request))
     if names is None:
         return [making_notice(request)]
-    hidden = game.private_reports  # (the public view: megabytes of a big game to make)
+    hidden = game.private_reports
     order = list(game.report_names)
     first = game.first_report.rsplit(".", 1)[0]
     names.sort(key=lambda n: (order.index(n.rsplit(".", 1)[0]) if n.rsplit(".", 1)[0] in order
@@ -250,7 +250,7 @@ async def report_file(request: Request) -> Response:
     if not SERVED.fullmatch(name):  # the documents and their fonts; no record or other file
         raise PageProblem(404, N_("Not found"), N_("There is no such report file."))
     who = await _viewer(request, game_id)
-    hidden = (await call(service.view, game_id, PUBLIC)).hidden
+    hidden = console_of(await call(service.kind, game_id)).private_reports
     if who != GM and any(word in name for word in hidden):
         if guard.gm_token(request):  # a wrong cookie counts; asking without one does not
             refuse_wrong_token(request.scope)

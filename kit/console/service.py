@@ -304,7 +304,9 @@ class Console:
         version = loaded.row.version if who == GM else public_version(game, loaded.rows)
         head = {"id": loaded.row.id, "game": loaded.row.kind, "title": facts.get("title", ""),
                 "lang": facts["lang"], "version": version}
-        return View({**head, **view.data}, view.log, view.hidden)
+        # what a viewer may not fetch: the game's private reports, for all but the GM
+        hidden = () if who == GM else game.private_reports
+        return View({**head, **view.data}, view.log, hidden)
 
     def answer(self, game_id: str, what: Hashable, make: Callable[[View], bytes | Made],
                who: str = PUBLIC) -> Answer:

@@ -102,4 +102,3 @@ def unknown_entry(game_kind: str, kind: str) -> Problems:
     return Problems([ConfigError("game", Msg(N_(
         "this is a %(kind)s game; that action is for %(wanted)s"), kind=game_kind,
         wanted=" or ".join(takes)))])
-

@@ -24,7 +24,7 @@ from ...i18n import N_, Words, words
 from . import rules
 from .console_limits import check_orders
 from .console_record import record, with_turn
-from .console_state import PRIVATE_FILES, Turns, handed_out, shared
+from .console_state import Turns, handed_out, shared
 from .slips import slip_lines
 
 KEPT = 512  # handed-out games and slips kept (a publish or an amendment makes new ones)
@@ -287,8 +287,7 @@ def player_view(state: Turns, facts: Mapping[str, Any], player: str) -> View:
     common = _kept((key, "shared", lang, tuple(state.amended)),
                    lambda: {k: v for k, v in shared(state, facts, result).items()
                             if k != "turns"})
-    return View({**common, "secret": secret, **mine, "published": state.published}, data,
-                PRIVATE_FILES)
+    return View({**common, "secret": secret, **mine, "published": state.published}, data)
 
 
 def own_part(state: Turns, player: str, log: rules.GameLog,

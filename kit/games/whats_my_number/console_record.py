@@ -139,4 +139,3 @@ def resume(data: Mapping[str, Any], kept: object = None,
             found = _records.get(header_key(body))
         kept = found.checked if found is not None else None
     return check_game_log(data, kept, reports)
-

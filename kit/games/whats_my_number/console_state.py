@@ -300,4 +300,4 @@ def public_view(state: Turns, facts: Mapping[str, Any]) -> View:
     data = handed_out(state)
     kept = published_record(data)  # each published turn played and shown once
     return View(shared(state, facts, kept.result(),
-                       lambda i, _report: kept.public(i, public_turn)), data, PRIVATE_FILES)
+                       lambda i, _report: kept.public(i, public_turn)), data)

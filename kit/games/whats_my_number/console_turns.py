@@ -177,7 +177,7 @@ def latest_count(sizes: Sequence[int], recent: int = RECENT_TURNS,
     return count
 
 
-def _latest(reports: Sequence[Any], recent: int, cells: int) -> Sequence[Any]:
+def _latest(reports: Sequence[Any], recent: int, cells: int | None) -> Sequence[Any]:
     """The ``recent`` latest ``reports``, fewer when their answers pass ``cells``."""
     sizes = [sum(len(getattr(row, "cells", ())) or 1 for row in report.rows)
              for report in reports[-recent:]]
@@ -189,8 +189,8 @@ def published_reports(log: Mapping[str, Any], published: int, w: Words,
                       cells: int | None = None) -> tuple[list[dict[str, object]], Any]:
     """The published turns' report rows (newest first; with ``recent``, the latest ones only,
     no more than that many nor, past the latest, more answers than ``cells``, by default
-    ``RECENT_CELLS``) and the game
-    result so far; the answers in the letters of ``letters`` (the game's language)."""
+    ``RECENT_CELLS``) and the game result so far; the answers in the letters of ``letters``
+    (the game's language)."""
     result = _played(log, published)
     players = tuple(log.get("players", ()))
     # the header alone gives the range: parsing the turns again would cost a replay's share
@@ -198,8 +198,7 @@ def published_reports(log: Mapping[str, Any], published: int, w: Words,
                                          if k not in ("published", "turn")}).range
     shown = result.turns[:published]
     turns = []
-    budget = RECENT_CELLS if cells is None else cells
-    for report in _latest(shown, recent, budget) if recent else shown:
+    for report in _latest(shown, recent, cells) if recent else shown:
         turns.append({"number": report.number, "rows": report_rows(report, players, w, letters),
                       "no_orders": list(getattr(report, "no_orders", ())),
                       # as the printed report says them (which guess, never its number)
