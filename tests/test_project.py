@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import importlib.util
 import re
-import shutil
 import subprocess
 import sys
 import tarfile
@@ -60,15 +59,17 @@ def test_ci_constraints_pin_every_test_tool_within_its_range() -> None:
         assert extra[name].specifier.contains(version), (name, version, str(extra[name]))
 
 
+@pytest.mark.project
 def test_ruff_is_clean() -> None:
-    ruff = shutil.which("ruff")
-    if ruff is None:
+    """ruff of the running interpreter's environment, found without PATH (an unactivated venv)."""
+    if importlib.util.find_spec("ruff") is None:
         pytest.fail("ruff is missing: it is in the [test] extra")
-    result = subprocess.run([ruff, "check", "kit", "tests", "bench"], cwd=ROOT,
-                            capture_output=True, text=True)
+    result = subprocess.run([sys.executable, "-m", "ruff", "check", "kit", "tests", "bench"],
+                            cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 0, result.stdout
 
 
+@pytest.mark.project
 def test_mypy_is_clean() -> None:
     """kit/ type-checks with the project's own configuration ([tool.mypy] in pyproject.toml)."""
     if importlib.util.find_spec("mypy") is None:
@@ -78,6 +79,7 @@ def test_mypy_is_clean() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+@pytest.mark.project
 def test_wheel_carries_templates_fonts_and_licences(tmp_path: Path) -> None:
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
@@ -100,6 +102,7 @@ def test_wheel_carries_templates_fonts_and_licences(tmp_path: Path) -> None:
     assert stated and abs(wheel.stat().st_size / 1e6 - float(stated.group(1))) <= 0.15
 
 
+@pytest.mark.project
 def test_the_sdist_carries_what_its_tests_read(tmp_path: Path) -> None:
     """Built as ``python -m build --sdist`` would (hatchling): the tests, and every file they
     read outside the package (babel.cfg, .ci/, package*.json, the docs, the licence)."""
@@ -134,6 +137,7 @@ def test_config_reference_is_the_option_declarations() -> None:
     assert options_table() in (ROOT / "docs" / "reference" / "config.md").read_text()
 
 
+@pytest.mark.project
 def test_a_module_runs_on_one_worker_and_a_kit_of_the_print_lint_on_one(tmp_path: Path) -> None:
     """The scheduler of tests/xdist_scopes.py, tried on a scratch project with two workers:
     every test of a module on the same worker, and the print lint's kits spread by kit."""
@@ -166,3 +170,4 @@ def test_a_module_runs_on_one_worker_and_a_kit_of_the_print_lint_on_one(tmp_path
         assert seen.read_text() == "x" * 6  # each unit wholly on that worker
     assert sorted(workers) == ["alpha", "beta", "gamma", "kit-a", "kit-b"]
     assert all(len(found) == 1 for found in workers.values()), workers
+
