@@ -171,3 +171,25 @@ def test_a_module_runs_on_one_worker_and_a_kit_of_the_print_lint_on_one(tmp_path
     assert sorted(workers) == ["alpha", "beta", "gamma", "kit-a", "kit-b"]
     assert all(len(found) == 1 for found in workers.values()), workers
 
+
+@pytest.mark.project
+def test_commit_messages_are_checked_for_a_short_subject_and_a_blank_line(tmp_path: Path) -> None:
+    """The commit-msg hook of .pre-commit-config.yaml (``.ci/commit_msg.py``)."""
+    hooks = (ROOT / ".pre-commit-config.yaml").read_text()
+    assert "entry: python .ci/commit_msg.py" in hooks and "stages: [commit-msg]" in hooks
+
+    def check(message: str) -> subprocess.CompletedProcess[str]:
+        path = tmp_path / "COMMIT_EDITMSG"
+        path.write_text(message, encoding="utf-8")
+        return subprocess.run([sys.executable, str(ROOT / ".ci" / "commit_msg.py"), str(path)],
+                              capture_output=True, text=True)
+
+    good = check("Fix the outbox lease on slow servers\n\nThe lease outlived ...\n# a comment\n")
+    assert good.returncode == 0, good.stderr
+    assert check("x" * 72 + "\n").returncode == 0
+    long = check("x" * 73 + "\n")
+    assert long.returncode == 1
+    assert long.stderr == ("Error: commit message: the subject has 73 characters; at most 72: "
+                           "put the why in the body, after a blank line\n")
+    glued = check("Fix the lease\nbecause it was short\n")
+    assert glued.returncode == 1 and "second line is not blank" in glued.stderr
