@@ -18,7 +18,7 @@ from starlette.requests import Request  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
 from kit.console.forms import common, suggest  # noqa: E402
-from kit.console.views import guard  # noqa: E402
+from kit.console.pages import auth as guard  # noqa: E402
 from kit.errors import GameLogError, Problems  # noqa: E402
 from kit.games.lowest_unique import console_start as lun_start  # noqa: E402
 from kit.games.lowest_unique.console_host import read_round  # noqa: E402

@@ -114,7 +114,7 @@ def test_the_gm_page_is_made_and_rendered_off_the_event_loop(tmp_path, monkeypat
     from starlette.applications import Starlette
     from starlette.testclient import TestClient
 
-    from kit.console import page_kit
+    from kit.console.pages import base as page_kit
     from kit.console.routes import routes
     from kit.console.service import open_console
     from kit.games.whats_my_number import console_pages

@@ -2,7 +2,7 @@
 tally (``forms.tally_page``, as ``kit build`` prints it), headed by the table's name, its
 players and its scorer's link as a QR code (``kit.layout.qr``, drawn as vectors) and the
 address. Made on a host's request only: the links are opened with the host's token
-(``kit.console.sealed``), never stored in the clear."""
+(``kit.console.sealed_links``), never stored in the clear."""
 
 from __future__ import annotations
 

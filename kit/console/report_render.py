@@ -33,10 +33,10 @@ from ..cache import staging_folder
 from ..errors import KitError
 from ..web.limits import WEB_MAX_PAGES
 from ..web.pool import ClientBusy, Overloaded
-from .files import make_folder, own_player, served_path, viewer_tag
+from .answer_cache import Flights
+from .report_files import make_folder, own_player, served_path, viewer_tag
 from .specs import console_of
 from .store import GameRow, Row
-from .views_cache import Flights
 
 log = logging.getLogger("kit.console")
 

@@ -15,23 +15,24 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from ..errors import KitError
-from ..i18n import N_, Words, words
-from ..mail.postbox import REMINDER, REPORT, drafts, letters_now, link_slips, remind
-from .api_mail import eml_response, pdf_response
-from .page_kit import (
+from ...errors import KitError
+from ...i18n import N_, Words, words
+from ...mail.postbox import REMINDER, REPORT, drafts, letters_now, link_slips, remind
+from ..specs import console_of
+from ..views import said
+from .base import (
     PageProblem,
     call,
     console,
+    eml_response,
     gm_post,
     language,
     opener,
     page,
+    pdf_response,
     require_gm,
     see_other,
 )
-from .specs import console_of
-from .views import said
 
 NOTICES = {"address": N_("Address saved."), "removed": N_("Address removed."),
            "attach": N_("Each turn letter will carry the turn’s report and the player’s own "

@@ -64,7 +64,7 @@ def forward(game: ConsoleGame, kept: KeptGame, row: GameRow, new: list[Row]) -> 
                     kept.size + sum(row_size(r) for r in new), kept.checked)
 
 
-class Kept:
+class GameCache:
     """The kept games of one console, by id; thread-safe. Each value is immutable: a newer
     version replaces it, never changes it."""
 
@@ -118,7 +118,7 @@ class Kept:
             return len(self._games)
 
 
-def load(kept: Kept, game_id: str, game_of: Callable[[str], ConsoleGame], current: GameRow,
+def load(kept: GameCache, game_id: str, game_of: Callable[[str], ConsoleGame], current: GameRow,
          since: Callable[[str, int], list[Row]],
          whole: Callable[[str], tuple[GameRow, list[Row]]]) -> KeptGame:
     """The game at its stored version: the kept copy when ``current`` (the stored row, read

@@ -14,11 +14,11 @@ from markupsafe import Markup
 from starlette.requests import Request
 from starlette.responses import Response
 
-from ..i18n import N_, words
-from .addressing import base_url
-from .page_kit import PageProblem, call, console, gm_post, language, render
-from .tokens import SEAT_LINKS, new_token, token_hash
-from .views import guard
+from ...i18n import N_, words
+from ..addressing import base_url
+from ..tokens import SEAT_LINKS, new_token, token_hash
+from . import auth
+from .base import PageProblem, call, console, gm_post, language, render
 
 COOKIE_DAYS = 120
 TABLE_HINT = N_("Open it on a phone: type each round’s choices, read the tally back.")
@@ -67,12 +67,12 @@ async def new_links(request: Request) -> Response:
         token = new_token()
         await call(service.store.set_gm_hash, game_id, token_hash(token))
         # the seats' sealed links open with the GM token: sealed again under the new one
-        await call(service.sealed.gm_rotated, game_id, guard.gm_token(request) or "", token)
+        await call(service.sealed.gm_rotated, game_id, auth.gm_token(request) or "", token)
         link = f"{base}/console/{game_id}/gm/{token}"
         response = render(request, "console/links.html", links=[
             {"label": w.gettext("Game master link (keep it secret)"), "href": link}],
             heading=w.gettext("Your new game master link"), back=back, address="")
-        response.set_cookie(guard.COOKIE, token, path=guard.cookie_path(game_id),
+        response.set_cookie(auth.COOKIE, token, path=auth.cookie_path(game_id),
                             httponly=True, samesite="strict",
                             secure=request.url.scheme == "https",
                             max_age=60 * 60 * 24 * COOKIE_DAYS)
@@ -82,7 +82,7 @@ async def new_links(request: Request) -> Response:
         raise PageProblem(404, N_("Not found"), N_("There is no such player."))
     made = await call(_rotate, service, game_id, seats)
     # their sealed copies follow: the GM page, the cards and the letters carry the new ones
-    await call(service.sealed.sealed_again, game_id, guard.gm_token(request) or "", made)
+    await call(service.sealed.sealed_again, game_id, auth.gm_token(request) or "", made)
     links = [{"label": name, "href": f"{base}/console/{game_id}/{SEAT_LINKS[k]}/{token}"}
              for (k, name), token in made.items()]
     if wanted == "tables":

@@ -1,16 +1,16 @@
 """What the console keeps of its answers: views and public answers made once per game, version
 and viewer, bounded in bytes; one maker per key however many ask at once; ETags and 304s.
 
-- ``Kept``: an LRU of immutable values (a version's view never changes), each with its size in
-  bytes; past ``limit`` bytes the least recently used go first. A value larger than a quarter
-  of the limit is not kept (it would flush everything else for one answer).
+- ``AnswerCache``: an LRU of immutable values (a version's view never changes), each with its
+  size in bytes; past ``limit`` bytes the least recently used go first. A value larger than a
+  quarter of the limit is not kept (it would flush everything else for one answer).
 - ``Flights``: single flight in threads: the first caller of a key makes the value, the others
   wait for it and share it (or its error).
 - ``public_version``: the version everyone may see, from the journal: it moves only with an
   entry that changes what the public sees (a publish or an amendment; in a game without
   publishing, every entry), so ``public.json`` and its ETag say nothing of unpublished entries.
-- ``etag`` / ``conditional``: a strong ETag of the parts an answer is made from, and the answer
-  itself or a 304 when the request's ``If-None-Match`` holds it.
+- ``etag``: a strong ETag of the parts an answer is made from (``pages.base.conditional``
+  answers a 304 when the request's ``If-None-Match`` holds it).
 """
 
 from __future__ import annotations
@@ -24,17 +24,12 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from starlette.requests import Request
-from starlette.responses import Response
-
 from ..game import ConsoleGame, View
 from .store import Row
 
 # the console's views and public answers, in all: a quarter of it holds one answer as big as
 # a 100-player, 200-turn game's public view or public.json (about 20 MB each)
 KEPT_BYTES = 128 * 1024 * 1024
-# stored by the browser, asked again every time (a 304 when unchanged): public answers only
-REVALIDATE = "no-cache"
 
 T = TypeVar("T")
 
@@ -49,7 +44,7 @@ class Made:
     making: bool = False
 
 
-class Kept:
+class AnswerCache:
     """Values by key, at most ``limit`` bytes in all (least recently used dropped first)."""
 
     def __init__(self, limit: int = KEPT_BYTES) -> None:
@@ -129,21 +124,3 @@ def etag(*parts: object) -> str:
     """A strong ETag of the things an answer is made from."""
     digest = hashlib.sha256("\x1f".join(map(str, parts)).encode()).hexdigest()[:32]
     return f'"{digest}"'
-
-
-def matches(request: Request, tag: str) -> bool:
-    """Whether the request's ``If-None-Match`` names ``tag`` (or is ``*``)."""
-    given = request.headers.get("if-none-match")
-    if not given:
-        return False
-    tags = {t.strip().removeprefix("W/") for t in given.split(",")}
-    return "*" in tags or tag in tags
-
-
-def conditional(request: Request, tag: str, make: Callable[[], Response]) -> Response:
-    """A 304 when the request already holds ``tag``, else ``make()``; either way with the
-    ETag and ``Cache-Control: no-cache`` (kept by the browser, asked again each time)."""
-    answer = Response(status_code=304) if matches(request, tag) else make()
-    answer.headers["etag"] = tag
-    answer.headers["cache-control"] = REVALIDATE
-    return answer

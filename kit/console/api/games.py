@@ -10,7 +10,7 @@
   status and the game's answer with the new ``version``
 - ``POST /api/games/{id}/undo`` -> 200 ``{"version"}``
 - the calls of seats with their own links (a player's ``me.json`` and orders) and the links'
-  rotation are ``kit.console.players``
+  rotation are ``kit.console.api.seats``
 - ``GET /api/games/{id}/log.toml`` (GM), ``GET /api/games/{id}/state.json`` (GM: the game
   master's view and the journal), ``GET /api/games/{id}/public.json`` (anyone: the public view)
   and ``GET /api/games/{id}/version.json`` (anyone: ``{"version"}``, the public version alone);
@@ -32,20 +32,19 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..errors import KitError, Problems
-from ..mail.book import Opener
-from ..web.guard import refuse_wrong_token
-from ..web.http import BodyError, parse_json
-from .addressing import base_url
-from .refusals import Closed, Conflict, NotFound
-from .seats import NotYours, seat_params, shared_seats
-from .service import Console, Created
-from .specs import console_games, console_of
-from .tokens import SEAT_LINKS
-from .views_cache import conditional
+from ...errors import KitError, Problems
+from ...mail.book import Opener
+from ...web.guard import refuse_wrong_token
+from ...web.http import BodyError, parse_json
+from ..addressing import base_url
+from ..pages.base import NO_STORE, conditional
+from ..refusals import Closed, Conflict, NotFound
+from ..seat_access import NotYours, seat_params, shared_seats
+from ..service import Console, Created
+from ..specs import console_games, console_of
+from ..tokens import SEAT_LINKS
 
 BODY_LIMIT = 64 * 1024
-NO_STORE = {"cache-control": "no-store"}
 JSON = "application/json"
 
 

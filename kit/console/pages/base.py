@@ -1,6 +1,7 @@
 """What every console page shares: the page language, rendering a console template, the short
 problem pages, service calls off the event loop, and the game master's guard (cookie, same
-origin, signed CSRF token) of ``views.guard``."""
+origin, signed CSRF token) of ``pages.auth``; the HTTP half of the answer cache (ETags
+answered with a 304) and the downloads made for one request."""
 
 from __future__ import annotations
 
@@ -13,14 +14,18 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
-from ..i18n import N_, words
-from ..mail.book import Opener
-from ..web.guard import refuse_wrong_token
-from ..web.pages import language_links, negotiate, site_environment
-from .addressing import base_url
-from .refusals import NotFound
-from .views import guard
+from ...i18n import N_, words
+from ...mail.book import Opener
+from ...web.guard import refuse_wrong_token
+from ...web.pages import language_links, negotiate, site_environment
+from ..addressing import base_url
+from ..refusals import NotFound
+from . import auth
 
+# answers made for one request (they may hold links or tokens): never cached
+NO_STORE = {"cache-control": "no-store"}
+# stored by the browser, asked again every time (a 304 when unchanged): public answers only
+REVALIDATE = "no-cache"
 PAGE_CSP = ("default-src 'none'; style-src 'self'; img-src 'self'; font-src 'self'; "
             "form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
 
@@ -101,7 +106,7 @@ async def call(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
 async def require_gm(request: Request) -> str:
     """The game id, once the browser's cookie holds this game's GM token; else a 403 page."""
     game_id = request.path_params["id"]
-    token = guard.gm_token(request)
+    token = auth.gm_token(request)
     if not token or not await call(console(request).authorize, game_id, token):
         if not await call(console(request).exists, game_id):
             raise PageProblem(404, N_("No such game"), N_("There is no game at this address."))
@@ -117,13 +122,13 @@ async def require_gm(request: Request) -> str:
 async def gm_post(request: Request) -> tuple[str, dict[str, str]]:
     """A GM form post: same origin, the GM cookie, and this game's signed CSRF token."""
     try:
-        values = await guard.read_post(request)
-    except guard.Refused as refused:
+        values = await auth.read_post(request)
+    except auth.Refused as refused:
         raise PageProblem(refused.status, N_("Form refused"),
                           N_("This form was not accepted (it came from another site, or was "
                              "too large or unreadable). Nothing changed.")) from None
     game_id = await require_gm(request)
-    if not guard.csrf_ok(game_id, guard.gm_token(request), values.get(guard.CSRF_FIELD, "")):
+    if not auth.csrf_ok(game_id, auth.gm_token(request), values.get(auth.CSRF_FIELD, "")):
         raise PageProblem(403, N_("Form refused"),
                           N_("This form’s security token is missing or belongs to another game "
                              "or browser. Nothing changed. Reload the game master page and "
@@ -134,7 +139,7 @@ async def gm_post(request: Request) -> tuple[str, dict[str, str]]:
 def opener(request: Request) -> Opener:
     """The GM cookie's token and the address players reach us at: what opens the players'
     links for their letters (``kit.mail.book``)."""
-    return Opener(guard.gm_token(request) or "", base_url(request))
+    return Opener(auth.gm_token(request) or "", base_url(request))
 
 
 def see_other(url: str) -> RedirectResponse:
@@ -166,3 +171,33 @@ async def seat_in_address(request: Request, seat: str, wrong: tuple[str, str]
         refuse_wrong_token(request.scope)
         raise PageProblem(404, *wrong)
     return game_id, await call(service.kind, game_id), found[1]
+
+
+def matches(request: Request, tag: str) -> bool:
+    """Whether the request's ``If-None-Match`` names ``tag`` (or is ``*``)."""
+    given = request.headers.get("if-none-match")
+    if not given:
+        return False
+    tags = {t.strip().removeprefix("W/") for t in given.split(",")}
+    return "*" in tags or tag in tags
+
+
+def conditional(request: Request, tag: str, make: Callable[[], Response]) -> Response:
+    """A 304 when the request already holds ``tag``, else ``make()``; either way with the
+    ETag and ``Cache-Control: no-cache`` (kept by the browser, asked again each time)."""
+    answer = Response(status_code=304) if matches(request, tag) else make()
+    answer.headers["etag"] = tag
+    answer.headers["cache-control"] = REVALIDATE
+    return answer
+
+
+def pdf_response(data: bytes, name: str) -> Response:
+    """A PDF made for this request (it holds links: never cached)."""
+    return Response(data, media_type="application/pdf", headers={
+        **NO_STORE, "content-disposition": f'attachment; filename="{name}"'})
+
+
+def eml_response(data: bytes, name: str) -> Response:
+    """A ``.eml`` draft as a download."""
+    return Response(data, media_type="message/rfc822", headers={
+        **NO_STORE, "content-disposition": f'attachment; filename="{name}"'})

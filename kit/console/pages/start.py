@@ -12,15 +12,15 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response
 
-from ..errors import KitError
-from ..game import StartForm
-from ..i18n import LANGUAGES, N_, Words, words
-from ..paper import PAPERS
-from ..web.form import paper_label
-from .forms import COMMON_FIELDS, IMPORT_FIELDS, Form, absorb, common, field, import_form
-from .page_kit import PageProblem, call, console, language, render, see_other
-from .specs import check_new_game, console_games
-from .views import guard
+from ...errors import KitError
+from ...game import StartForm
+from ...i18n import LANGUAGES, N_, Words, words
+from ...paper import PAPERS
+from ...web.form import paper_label
+from ..forms import COMMON_FIELDS, IMPORT_FIELDS, Form, absorb, common, field, import_form
+from ..specs import check_new_game, console_games
+from . import auth
+from .base import PageProblem, call, console, language, render, see_other
 
 IMPORT = StartForm(
     key="import", title=N_("Continue a game from its log"),
@@ -101,7 +101,7 @@ def precheck(form: Form, fields: tuple[str, ...], w: Words) -> None:
 async def start_page(request: Request) -> Response:
     lang = language(request)["lang"]
     service = console(request)
-    held = [g for g in guard.games_held(request.cookies) if await call(service.exists, g)]
+    held = [g for g in auth.games_held(request.cookies) if await call(service.exists, g)]
     return render(request, "console/start.html", forms=start_forms(words(lang), lang),
                   problems=False, held=held)
 
@@ -112,8 +112,8 @@ async def start_submit(request: Request) -> Response:
     if start is None:
         raise PageProblem(404, N_("Not found"), N_("There is no page here."))
     try:
-        values = await guard.read_post(request)
-    except guard.Refused as refused:
+        values = await auth.read_post(request)
+    except auth.Refused as refused:
         raise PageProblem(refused.status, N_("Form refused"),
                           N_("This form was not accepted (it came from another site, or was too "
                              "large or unreadable). Nothing changed.")) from None

@@ -26,11 +26,17 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..errors import Msg
-from ..i18n import N_
-from ..web.guard import refuse_wrong_token
-from .addressing import base_url
-from .api import (
+from ...errors import Msg
+from ...i18n import N_
+from ...web.guard import refuse_wrong_token
+from ..addressing import base_url
+from ..answer_cache import etag
+from ..pages.base import conditional
+from ..refusals import NotFound
+from ..service import Console
+from ..specs import console_games, console_of
+from ..tokens import SEAT_LINKS, new_token, token_hash
+from .games import (
     NO_STORE,
     ApiError,
     Handler,
@@ -41,11 +47,6 @@ from .api import (
     opener,
     read_json,
 )
-from .refusals import NotFound
-from .service import Console
-from .specs import console_games, console_of
-from .tokens import SEAT_LINKS, new_token, token_hash
-from .views_cache import conditional, etag
 
 NO_SEAT = Msg(N_("there is no such player"))
 

@@ -19,15 +19,15 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response
 
-from ..errors import KitError, Problems
-from ..game import FormRead
-from ..i18n import N_, Words, words
-from .page_kit import PageProblem, call, console, language, render, seat_in_address, see_other
-from .pages_public import game_templates
-from .refusals import Closed
-from .seats import NotYours, seat_params
-from .specs import console_of
-from .views import guard
+from ...errors import KitError, Problems
+from ...game import FormRead
+from ...i18n import N_, Words, words
+from ..refusals import Closed
+from ..seat_access import NotYours, seat_params
+from ..specs import console_of
+from . import auth
+from .base import PageProblem, call, console, language, render, seat_in_address, see_other
+from .public import game_templates
 
 SEAT = "table"
 WRONG_LINK = (N_("This link does not work"),
@@ -68,8 +68,8 @@ async def scorer_page(request: Request) -> Response:
 async def scorer_post(request: Request) -> Response:
     """``POST /console/{id}/t/{token}/{action}``: one of the game's table forms."""
     try:
-        values = await guard.read_post(request)
-    except guard.Refused as refused:
+        values = await auth.read_post(request)
+    except auth.Refused as refused:
         raise PageProblem(refused.status, N_("Form refused"),
                           N_("This form was not accepted (it came from another site, or was "
                              "too large or unreadable). Nothing changed.")) from None

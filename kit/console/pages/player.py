@@ -18,11 +18,14 @@ from markupsafe import Markup
 from starlette.requests import Request
 from starlette.responses import Response
 
-from ..errors import Problems
-from ..game import FormRead, View
-from ..i18n import N_, words
-from ..web.pages import site_environment
-from .page_kit import (
+from ...errors import Problems
+from ...game import FormRead, View
+from ...i18n import N_, words
+from ...web.pages import site_environment
+from ..refusals import Closed
+from ..specs import console_of
+from . import auth
+from .base import (
     PageProblem,
     call,
     client_of,
@@ -32,10 +35,7 @@ from .page_kit import (
     seat_in_address,
     see_other,
 )
-from .pages_public import being_made, game_templates, report_links, waited_file
-from .refusals import Closed
-from .specs import console_of
-from .views import guard
+from .public import being_made, game_templates, report_links, waited_file
 
 OWN_FILE = re.compile(r"slips-turn-[1-9][0-9]{0,3}\.pdf")  # a turn's own slip, as PDF
 WRONG_LINK = (N_("This link does not work"),
@@ -94,8 +94,8 @@ async def player_page(request: Request) -> Response:
 async def player_post(request: Request) -> Response:
     """The player's form: their orders for the open turn."""
     try:
-        values = await guard.read_post(request)
-    except guard.Refused:
+        values = await auth.read_post(request)
+    except auth.Refused:
         raise PageProblem(400, N_("Form refused"),
                           N_("This form was not accepted (it came from another site, or was "
                              "too large or unreadable). Nothing changed.")) from None

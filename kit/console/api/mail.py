@@ -22,8 +22,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..mail.postbox import REMINDER, REPORT, drafts, letters_now, link_slips, remind
-from .api import NO_STORE, ApiError, _gm, _same_site, handled, opener, read_json
+from ...mail.postbox import REMINDER, REPORT, drafts, letters_now, link_slips, remind
+from ..pages.base import NO_STORE, eml_response, pdf_response
+from .games import ApiError, _gm, _same_site, handled, opener, read_json
 
 
 @handled
@@ -97,18 +98,6 @@ async def slips_pdf(request: Request) -> Response:
     if made is None:
         raise ApiError(404, "file", "this game has no sheet of players' links")
     return pdf_response(made, "slips-with-links.pdf")
-
-
-def pdf_response(data: bytes, name: str) -> Response:
-    """A PDF made for this request (it holds links: never cached)."""
-    return Response(data, media_type="application/pdf", headers={
-        **NO_STORE, "content-disposition": f'attachment; filename="{name}"'})
-
-
-def eml_response(data: bytes, name: str) -> Response:
-    """A ``.eml`` draft as a download."""
-    return Response(data, media_type="message/rfc822", headers={
-        **NO_STORE, "content-disposition": f'attachment; filename="{name}"'})
 
 
 def mail_routes() -> list[Route]:

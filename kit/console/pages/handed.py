@@ -1,5 +1,5 @@
 """The seats' links as the game master hands them out, without making new ones: opened from
-the game's sealed links with the GM cookie's token (``kit.console.sealed``), shown on the GM
+the game's sealed links with the GM cookie's token (``kit.console.sealed_links``), shown on the GM
 page (the players' open on the first page after the game is made), as cards to print, each
 with its QR code (``GET /console/{id}/gm/links`` the players', ``.../gm/links/tables`` the
 tables' scorers'), and on the game's printed sheets (``GET /console/{id}/gm/sheets/{file}``,
@@ -14,12 +14,20 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response
 
-from ..i18n import N_, Words, words
-from .addressing import base_url
-from .api_mail import pdf_response
-from .page_kit import PageProblem, call, console, language, opener, render, require_gm
-from .pages_links import TABLE_HINT, qr_svg
-from .specs import console_of
+from ...i18n import N_, Words, words
+from ..addressing import base_url
+from ..specs import console_of
+from .base import (
+    PageProblem,
+    call,
+    console,
+    language,
+    opener,
+    pdf_response,
+    render,
+    require_gm,
+)
+from .links import TABLE_HINT, qr_svg
 
 PLAYER_HINT = N_("Open it on a phone: your own page of this game, to send your orders.")
 CARDS = {"players": "player", "tables": "table"}  # a cards page's address -> its seats

@@ -15,12 +15,17 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response
 
-from ..errors import KitError
-from ..game import FormRead
-from ..i18n import N_, Words, words
-from ..web.guard import refuse_wrong_token
-from .addressing import base_url
-from .page_kit import (
+from ...errors import KitError
+from ...game import FormRead
+from ...i18n import N_, Words, words
+from ...web.guard import refuse_wrong_token
+from ..addressing import base_url
+from ..refusals import Conflict
+from ..service import GameState
+from ..specs import console_of
+from ..views import said
+from . import auth
+from .base import (
     PageProblem,
     call,
     console,
@@ -31,13 +36,9 @@ from .page_kit import (
     require_gm,
     see_other,
 )
-from .pages_handed import handed_links
-from .pages_mail import mail_context
-from .pages_public import game_templates, report_links
-from .refusals import Conflict
-from .service import GameState
-from .specs import console_of
-from .views import guard, said
+from .handed import handed_links
+from .mail import mail_context
+from .public import game_templates, report_links
 
 NOTICES = {"saved": N_("Entries saved."), "same": N_("Nothing changed: no entry saved."),
            "unchanged": N_("No cell changes: nothing to amend."),
@@ -62,14 +63,14 @@ def _gm_link(request: Request, game_id: str) -> str:
     """The GM link with its token: shown once after the game is made, then behind a
     disclosure (anyone who sees the screen could copy it)."""
     return (f"{request.url.scheme}://{request.url.netloc}/console/{game_id}/gm/"
-            f"{guard.gm_token(request)}")
+            f"{auth.gm_token(request)}")
 
 
 def _common(request: Request, game_id: str, w: Words) -> dict[str, Any]:
     q = request.query_params
     return {"game_id": game_id, "links": _links(request, game_id, w),
             "gm_link": _gm_link(request, game_id),
-            "csrf": guard.csrf_token(game_id, guard.gm_token(request)),
+            "csrf": auth.csrf_token(game_id, auth.gm_token(request)),
             "notice": next((w.gettext(m) for k, m in NOTICES.items() if k in q), ""),
             "new": q.get("new") == "1", "action": f"/console/{game_id}/gm/",
             "gm_url": f"/console/{game_id}/gm",
@@ -214,7 +215,7 @@ def stale_page(request: Request, game_id: str, conflict: Any,
                   changes=changes, sent=sent or [],
                   again={"action": f"{request.url.path}{language(request)['keep']}",
                          "fields": again, "version": conflict.version,
-                         "csrf": guard.csrf_token(game_id, guard.gm_token(request))}
+                         "csrf": auth.csrf_token(game_id, auth.gm_token(request))}
                   if again else None,
                   back=f"/console/{game_id}/gm{language(request)['keep']}",
                   back_text=w.gettext("Back to the game master console"))
@@ -260,11 +261,11 @@ async def gm_link(request: Request) -> Response:
                      if (k == "new" and request.query_params.get("new") == "1")
                      or (k == "lang" and language(request)["keep"]))
     response = see_other(f"/console/{game_id}/gm" + (f"?{query}" if query else ""))
-    response.set_cookie(guard.COOKIE, token, path=guard.cookie_path(game_id), httponly=True,
+    response.set_cookie(auth.COOKIE, token, path=auth.cookie_path(game_id), httponly=True,
                         samesite="strict", secure=request.url.scheme == "https",
                         max_age=60 * 60 * 24 * 120)
-    held = [game_id, *[g for g in guard.games_held(request.cookies) if g != game_id]]
-    response.set_cookie(guard.GAMES_COOKIE, ".".join(held[:guard.GAMES_KEPT]), path="/console",
+    held = [game_id, *[g for g in auth.games_held(request.cookies) if g != game_id]]
+    response.set_cookie(auth.GAMES_COOKIE, ".".join(held[:auth.GAMES_KEPT]), path="/console",
                         httponly=True, samesite="strict", secure=request.url.scheme == "https",
                         max_age=60 * 60 * 24 * 120)
     response.headers["referrer-policy"] = "no-referrer"

@@ -1,8 +1,8 @@
 """The game-night console's HTML pages (``kit serve``): start, GM link, GM console, public page,
 big-screen standings, report files, a player's own page, a table scorer's page, new seat
-links. This module is the router; the pages are ``pages_start``, ``pages_gm``,
-``pages_public``, ``pages_player``, ``pages_scorer`` and ``pages_links``, over ``page_kit``
-(none imports back). A game's own pages are its templates (``<package>/console/``), filled
+links. This module is the router; the pages are ``start``, ``gm``, ``public``,
+``player``, ``scorer``, ``links``, ``handed`` and ``mail``, over ``base`` and ``auth`` (none
+imports back). A game's own pages are its templates (``<package>/console/``), filled
 from its views.
 
 Pages are the site's Jinja2 environment (``kit.web.pages.site_environment``: autoescaped, one
@@ -11,7 +11,7 @@ negotiated like the site's (``?lang=``, then ``Accept-Language``). Every word is
 translation; the engine's and the service's problems are ``kit.errors.Msg``s, said in the
 page's language with their translated field ("tour 3, joueur Eve"), by ``views.said``.
 
-Who may do what: the GM link sets the game's cookie (``views.guard``); every GM page checks it
+Who may do what: the GM link sets the game's cookie (``pages.auth``); every GM page checks it
 against the game's token hash (``Console.authorize``) and every GM post also carries the signed
 CSRF token and must come from this site. The public page and the standings read
 the public view only (``Console.view``): what the game lets everyone see, never a secret.
@@ -28,16 +28,10 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from ..resources import templates_dir
-from . import pages_gm as gm
-from . import pages_handed as handed
-from . import pages_links as links
-from . import pages_player as player
-from . import pages_public as public
-from . import pages_scorer as scorer
-from . import pages_start as start
-from .page_kit import page
-from .pages_mail import mail_routes
+from ...resources import templates_dir
+from . import gm, handed, links, player, public, scorer, start
+from .base import page
+from .mail import mail_routes
 
 CSS_PATH = "console/console.css"
 

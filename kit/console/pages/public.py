@@ -26,28 +26,29 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
-from ..game import View
-from ..i18n import N_, words
-from ..registry import game_spec
-from ..web.guard import refuse_wrong_token
-from ..web.pages import site_environment
-from .folders import BeingMade, NotMade, Queued, TooLarge
-from .page_kit import (
+from ...game import View
+from ...i18n import N_, words
+from ...registry import game_spec
+from ...web.guard import refuse_wrong_token
+from ...web.pages import site_environment
+from ..answer_cache import Made
+from ..refusals import NotFound
+from ..report_render import BeingMade, NotMade, Queued, TooLarge
+from ..service import GM, PUBLIC, Answer, Console
+from ..specs import console_of
+from . import auth
+from .base import (
     PAGE_CSP,
     PageProblem,
     call,
     client_of,
+    conditional,
     console,
     language,
     page_csp,
     page_headers,
     render,
 )
-from .refusals import NotFound
-from .service import GM, PUBLIC, Answer, Console
-from .specs import console_of
-from .views import guard
-from .views_cache import Made, conditional
 
 REFRESH_SECONDS = 5
 POLL_MS = 2000
@@ -192,7 +193,7 @@ async def standings_page(request: Request) -> Response:
 
 async def _viewer(request: Request, game_id: str) -> str:
     """``gm`` when the browser holds this game's GM cookie, else ``public``."""
-    token = guard.gm_token(request)
+    token = auth.gm_token(request)
     return GM if token and await call(console(request).authorize, game_id, token) else PUBLIC
 
 
@@ -252,7 +253,7 @@ async def report_file(request: Request) -> Response:
     who = await _viewer(request, game_id)
     hidden = console_of(await call(service.kind, game_id)).private_reports
     if who != GM and any(word in name for word in hidden):
-        if guard.gm_token(request):  # a wrong cookie counts; asking without one does not
+        if auth.gm_token(request):  # a wrong cookie counts; asking without one does not
             refuse_wrong_token(request.scope)
         raise PageProblem(403, N_("Game master only"), N_("This file is for the game master."))
     if name == "report.txt":
