@@ -13,11 +13,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from ...errors import GameLogError, KitError, Msg, Problems, shown
-from ...i18n import N_
-from ...options import NAME_MAX
+from ....errors import GameLogError, KitError, Msg, Problems, shown
+from ....i18n import N_
+from ....options import NAME_MAX
+from . import MAX_PLAYERS, MIN_PLAYERS, PASS
 from .lines import Block
-from .rules import MAX_PLAYERS, MIN_PLAYERS, PASS
 
 
 class Found:

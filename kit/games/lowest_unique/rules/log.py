@@ -30,9 +30,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TypeGuard
 
-from ...errors import ConfigError, GameLogError, Msg, Problems, ngettext, shown
-from ...i18n import N_
-from ...options import NumberRange
+from ....errors import ConfigError, GameLogError, Msg, Problems, ngettext, shown
+from ....i18n import N_
+from ....options import NumberRange
+from . import (
+    DEFAULT_RANGE,
+    DEFAULT_ROUNDS,
+    NAME,
+    RoundResult,
+    Tally,
+    final_ranking,
+    score_round,
+)
 from .checks import (
     Entry,
     Found,
@@ -43,15 +52,6 @@ from .checks import (
     table_field,
 )
 from .lines import Block, LogLines, locate
-from .rules import (
-    DEFAULT_RANGE,
-    DEFAULT_ROUNDS,
-    NAME,
-    RoundResult,
-    Tally,
-    final_ranking,
-    score_round,
-)
 
 KEYS = ("game", "title", "range", "rounds", "table", "round")
 ROUND_KEYS = ("table", "round", "choices")

@@ -15,17 +15,17 @@ import csv
 import io
 from collections.abc import Sequence
 
-from ...errors import shown
-from ...game import KitConfig
-from ...i18n import N_, Words
-from ...layout.blocks import note, para, title
-from ...layout.model import Item
-from ...layout.table import Cell, ruled_table
-from ...options import printable_text
-from ...paper import Frame, paper
-from ...plan import Document, Form, KitPlan, Page
-from .log import PartyLog, Round, Table, cell
-from .rules import TITLE
+from ....errors import shown
+from ....game import KitConfig
+from ....i18n import N_, Words
+from ....layout.blocks import note, para, title
+from ....layout.model import Item
+from ....layout.table import Cell, ruled_table
+from ....options import printable_text
+from ....paper import Frame, paper
+from ....plan import Document, Form, KitPlan, Page
+from ..rules import TITLE
+from ..rules.log import PartyLog, Round, Table, cell
 
 ROW_MM = 9.0
 HEAD_MM = 8.0

@@ -14,7 +14,7 @@ from fractions import Fraction
 from functools import cache
 from math import factorial
 
-from ...i18n import N_
+from ....i18n import N_
 
 NAME = "lowest-unique"
 TITLE = N_("Lowest Unique Number")

@@ -11,13 +11,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...console.views.said import each, line
-from ...errors import KitError
-from ...game import FormRead, GmPage
-from ...i18n import Words
-from .console_start import boards
-from .console_state import AMEND, Party, entered_choices, play
-from .reports import choices_line
+from ....console.views.said import each, line
+from ....errors import KitError
+from ....game import FormRead, GmPage
+from ....i18n import Words
+from ..report.reports import choices_line
+from .start import boards
+from .state import AMEND, Party, entered_choices, play
 
 
 @dataclass

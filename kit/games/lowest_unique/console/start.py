@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ...console.forms import Form, check_names, field, split_names, whole
-from ...errors import Msg
-from ...game import StartForm
-from ...i18n import N_, Words
-from ...tables import deal, table_sizes
-from .rules import DEFAULT_ROUNDS, MAX_PLAYERS, MIN_PLAYERS, NAME, TITLE
+from ....console.forms import Form, check_names, field, split_names, whole
+from ....errors import Msg
+from ....game import StartForm
+from ....i18n import N_, Words
+from ....tables import deal, table_sizes
+from ..rules import DEFAULT_ROUNDS, MAX_PLAYERS, MIN_PLAYERS, NAME, TITLE
 
 FIELDS = ("names", "tables", "rounds")  # in page order
 

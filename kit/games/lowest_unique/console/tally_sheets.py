@@ -1,5 +1,5 @@
 """A Lowest Unique Number party's tally sheets from the console, one a table: the kit's round
-tally (``forms.tally_page``, as ``kit build`` prints it), headed by the table's name, its
+tally (``table_sheets.tally_page``, as ``kit build`` prints it), headed by the table's name, its
 players and its scorer's link as a QR code (``kit.layout.qr``, drawn as vectors) and the
 address. Made on a host's request only: the links are opened with the host's token
 (``kit.console.sealed``), never stored in the clear."""
@@ -9,16 +9,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ...i18n import N_, Words, words
-from ...layout import qr
-from ...layout.blocks import para, title
-from ...layout.model import Item, pt, text
-from ...layout.pdf import PdfPage, draw
-from ...layout.qr import QrCode
-from ...paper import Frame, paper
-from .console_state import Party, play
-from .forms import tally_page
-from .planner import check_examples
+from ....i18n import N_, Words, words
+from ....layout import qr
+from ....layout.blocks import para, title
+from ....layout.model import Item, pt, text
+from ....layout.pdf import PdfPage, draw
+from ....layout.qr import QrCode
+from ....paper import Frame, paper
+from ..sheets.planner import check_examples
+from ..sheets.table_sheets import tally_page
+from .state import Party, play
 
 SHEET = N_("Tally sheets with each table’s link")
 SCORER_HINT = N_("Scorer’s link: open it on a phone to type each round’s choices and read "

@@ -10,15 +10,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ...i18n import Words
-from ...layout import slip
-from ...layout.blocks import heading, note, para, title
-from ...layout.fit import fit_in
-from ...layout.model import Item, box, hline, text, text_width
-from ...layout.slip import SlipGrid
-from ...layout.table import Cell, cut_grid, ruled_table
-from ...paper import Frame
-from .rules import RoundResult
+from ....i18n import Words
+from ....layout import slip
+from ....layout.blocks import heading, note, para, title
+from ....layout.fit import fit_in
+from ....layout.model import Item, box, hline, text, text_width
+from ....layout.slip import SlipGrid
+from ....layout.table import Cell, cut_grid, ruled_table
+from ....paper import Frame
+from ..rules import RoundResult
 
 SLIP_COLUMNS = 2
 SLIP_ROWS = 4
