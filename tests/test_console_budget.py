@@ -16,7 +16,7 @@ from test_console_served import PLAYERS, played  # noqa: E402
 from kit.console import engine  # noqa: E402
 from kit.console.report_render import BeingMade, Queued  # noqa: E402
 from kit.console.service import PUBLIC  # noqa: E402
-from kit.games.whats_my_number.console_report_pages import report_pages  # noqa: E402
+from kit.games.whats_my_number.console.report_pages import report_pages  # noqa: E402
 
 
 @pytest.fixture

@@ -23,8 +23,8 @@ from kit.console.state_cache import GameCache, build, forward  # noqa: E402
 from kit.console.store import GameRow, Row  # noqa: E402
 from kit.errors import KitError  # noqa: E402
 from kit.games.whats_my_number import rules as wmn_rules  # noqa: E402
-from kit.games.whats_my_number.checking import Checked  # noqa: E402
-from kit.games.whats_my_number.engine import Progress  # noqa: E402
+from kit.games.whats_my_number.rules.checking import Checked  # noqa: E402
+from kit.games.whats_my_number.rules.engine import Progress  # noqa: E402
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
 

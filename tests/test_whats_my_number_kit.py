@@ -12,8 +12,8 @@ from pypdf import PdfReader
 
 from kit.cli import main
 from kit.config import resolve
-from kit.games.whats_my_number import examples, planner
-from kit.games.whats_my_number.people import people
+from kit.games.whats_my_number.sheets import examples, planner
+from kit.games.whats_my_number.sheets.people import people
 from kit.i18n import words
 from kit.registry import GAMES
 

@@ -13,10 +13,10 @@ from pypdf import PdfReader
 
 from kit import fonts
 from kit.errors import LayoutError
-from kit.games.whats_my_number import host_forms as host
-from kit.games.whats_my_number import register as reg
 from kit.games.whats_my_number import rules
-from kit.games.whats_my_number.people import MIN_CELL_MM, MIN_TEXT_PT, Person
+from kit.games.whats_my_number.sheets import host_sheets as host
+from kit.games.whats_my_number.sheets import register as reg
+from kit.games.whats_my_number.sheets.people import MIN_CELL_MM, MIN_TEXT_PT, Person
 from kit.i18n import words as language
 from kit.layout.model import Box, Item, Line, Text, pt
 from kit.paper import Frame, Paper, paper

@@ -1,5 +1,6 @@
-"""What's My Number? player form pages (kit/pages/wmn_player_forms.py): the layout maths on
-numbers alone, the items of every page checked directly, and one real kit read back."""
+"""What's My Number? player form pages (kit/games/whats_my_number/sheets/player_sheets.py): the
+layout maths on numbers alone, the items of every page checked directly, and one real kit read
+back."""
 
 from __future__ import annotations
 
@@ -15,9 +16,10 @@ from pypdf import PdfReader
 
 from kit import fonts
 from kit.cli import main
-from kit.games.whats_my_number import number_slips, rules
-from kit.games.whats_my_number import player_forms as forms
-from kit.games.whats_my_number.people import MIN_CELL_MM, MIN_TEXT_PT, Person
+from kit.games.whats_my_number import rules
+from kit.games.whats_my_number.sheets import number_slips
+from kit.games.whats_my_number.sheets import player_sheets as forms
+from kit.games.whats_my_number.sheets.people import MIN_CELL_MM, MIN_TEXT_PT, Person
 from kit.i18n import words as language
 from kit.layout import slip
 from kit.layout.fit import ELLIPSIS, paragraph
