@@ -14,7 +14,7 @@ from ...game import KitConfig
 from ...layout.fit import fit
 from ...paper import paper
 from ...plan import Form, KitPlan, Page, Prose, kit_plan
-from . import host_forms, number_slips, player_forms, register, rules
+from . import host_forms, number_slips, player_forms, register, report_sheet, rules
 from .examples import example, tie_examples
 from .options import MAX_PLAYERS, turns
 from .people import answers, credit, people, range_words, title
@@ -72,6 +72,9 @@ def player_pages(config: KitConfig, common: dict[str, object], ex: dict[str, obj
         for label, items in player_forms.deduction_pages(sheet, person, everyone,
                                                          turns(config), config.range, words):
             pages.append(Page(label, Form(tuple(items))))
+    for label, landscape, items in report_sheet.report_sheet_pages(sheet, everyone,
+                                                                   turns(config), words):
+        pages.append(Page(label, Form(tuple(items)), landscape=landscape))
     return pages
 
 
@@ -83,9 +86,15 @@ def host_pages(config: KitConfig, common: dict[str, object], ex: dict[str, objec
     everyone = people(config)
     grids = host_forms.grid_pages(sheet, everyone, turns(config), config.range, words)
     summary = host_forms.grid_summary(sheet, len(everyone), turns(config))
+    # the players' blank reports close the player kit: the GM card gives their pages
+    report_count = sum(report_sheet.sheets_per_turn(everyone, sheet, words, turn)
+                       for turn in range(1, turns(config) + 1))
+    first_report = len(player_labels) - report_count + 1
     pages = [Page(_("Game master card"), Prose("whats_my_number/gm_card.html", {
         **common, "grid": summary, "paper_label": sheet.label,
         "player_pages": list(player_labels),
+        "report_page": _("Turn %(turn)s report", turn="N"),
+        "report_pages": (first_report, len(player_labels)),
     }), audience="host"), Page(_("Worked examples"), Prose("whats_my_number/gm_example.html", {
         **common, "example": ex, "ties": tie_examples(words),
     }), audience="host")]
