@@ -93,7 +93,7 @@ def test_practice_rounds_cover_the_lessons_at_eight_players() -> None:
 
 
 def test_check_examples_move_into_a_custom_range_keeping_their_result() -> None:
-    from kit.games.lowest_unique.sheets.planner import check_examples
+    from kit.games.lowest_unique.planner import check_examples
 
     assert [e.winner for e in check_examples((1, 10))] == [2, None]
     moved = check_examples((11, 30))

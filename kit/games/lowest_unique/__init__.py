@@ -12,10 +12,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from ...game import GameReport, GameSpec
-from . import console, options, rules
+from . import console, options, planner, rules
 from .report import reports
 from .rules import log
-from .sheets import planner
 
 GAME = GameSpec(
     name=rules.NAME,

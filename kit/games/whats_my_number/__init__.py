@@ -11,10 +11,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from ...game import GameReport, GameSpec
-from . import console, options, rules
+from . import console, options, planner, rules
 from .console import record
 from .report import report_plan
-from .sheets import planner
 
 GAME = GameSpec(
     name=rules.NAME,

@@ -16,7 +16,7 @@ from ....layout.model import Item, pt, text
 from ....layout.pdf import PdfPage, draw
 from ....layout.qr import QrCode
 from ....paper import Frame, paper
-from ..sheets.planner import check_examples
+from ..planner import check_examples
 from ..sheets.table_sheets import tally_page
 from .state import Party, play
 

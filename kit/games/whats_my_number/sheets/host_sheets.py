@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -546,18 +547,33 @@ def hyphen_wrap(name: str, width: float, size: float) -> list[str]:
     return lines
 
 
+def letter_wrap(line: str, width: float, size: float) -> list[str]:
+    """A line too wide for ``width`` broken between letters (a combining mark stays with its
+    letter), as full lines as fit."""
+    lines = [""]
+    for char in line:
+        if (lines[-1] and not unicodedata.combining(char)
+                and not fits(lines[-1] + char, width, size)):
+            lines.append("")
+        lines[-1] += char
+    return lines
+
+
 def fit_name(name: str, width: float, height: float, largest: float, smallest: float,
              max_lines: int) -> Fitted:
     """A name shrunk first, then wrapped between words; a word wider than the box breaks after
-    one of its own hyphens before anything is cut with "…" (the last resort)."""
+    one of its own hyphens, then between its letters (a name is never cut)."""
     fitted = fit(name, width, height, largest, smallest, "regular", max_lines)
-    if not fitted.cut or "-" not in name:
+    if not fitted.cut:
         return fitted
-    for size in sizes(largest, smallest):
-        lines = hyphen_wrap(name, width, size)
-        if (len(lines) <= max_lines and len(lines) * pt(size) * LEADING <= height + 1e-6
-                and all(fits(line, width, size) for line in lines)):
-            return Fitted(tuple(lines), size)
+    for by_letter in (False, True):
+        for size in sizes(largest, smallest):
+            lines = hyphen_wrap(name, width, size)
+            if by_letter:
+                lines = [part for line in lines for part in letter_wrap(line, width, size)]
+            if (len(lines) <= max_lines and len(lines) * pt(size) * LEADING <= height + 1e-6
+                    and all(fits(line, width, size) for line in lines)):
+                return Fitted(tuple(lines), size)
     return fitted
 
 

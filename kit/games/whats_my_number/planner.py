@@ -1,8 +1,8 @@
 """Plan the What's My Number? kit: player pages and separate host (game master) pages.
 
 Prose pages (rules, reading the report, the GM card, worked examples) are templates; the form
-pages, whose count grows with players and turns, are layout models built in ``player_sheets``
-(slips, order forms, deduction sheets) and ``host_sheets`` (the secret register and the
+pages, whose count grows with players and turns, are layout models built in ``sheets.player_sheets``
+(slips, order forms, deduction sheets) and ``sheets.host_sheets`` (the secret register and the
 turn-report grids). Every word comes from the kit's language (``config.words``).
 """
 
@@ -10,15 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ....game import KitConfig
-from ....layout.fit import fit
-from ....paper import paper
-from ....plan import Form, KitPlan, Page, Prose, kit_plan
-from .. import rules
-from ..options import MAX_PLAYERS, turns
-from . import host_sheets, number_slips, player_sheets, register
-from .examples import example, tie_examples
-from .people import answers, credit, people, range_words, title
+from ...game import KitConfig
+from ...layout.fit import fit
+from ...paper import paper
+from ...plan import Form, KitPlan, Page, Prose, kit_plan
+from . import rules
+from .options import MAX_PLAYERS, turns
+from .report import players_sheet
+from .sheets import host_sheets, number_slips, player_sheets, register
+from .sheets.examples import example, tie_examples
+from .sheets.people import answers, credit, people, range_words, title
 
 
 def banner(config: KitConfig) -> str:
@@ -73,6 +74,9 @@ def player_pages(config: KitConfig, common: dict[str, object], ex: dict[str, obj
         for label, items in player_sheets.deduction_pages(sheet, person, everyone,
                                                          turns(config), config.range, words):
             pages.append(Page(label, Form(tuple(items))))
+    for label, landscape, items in players_sheet.report_sheet_pages(sheet, everyone,
+                                                                   turns(config), words):
+        pages.append(Page(label, Form(tuple(items)), landscape=landscape))
     return pages
 
 
@@ -84,9 +88,15 @@ def host_pages(config: KitConfig, common: dict[str, object], ex: dict[str, objec
     everyone = people(config)
     grids = host_sheets.grid_pages(sheet, everyone, turns(config), config.range, words)
     summary = host_sheets.grid_summary(sheet, len(everyone), turns(config))
+    # the players' blank reports close the player kit: the GM card gives their pages
+    report_count = sum(players_sheet.sheets_per_turn(everyone, sheet, words, turn)
+                       for turn in range(1, turns(config) + 1))
+    first_report = len(player_labels) - report_count + 1
     pages = [Page(_("Game master card"), Prose("whats_my_number/gm_card.html", {
         **common, "grid": summary, "paper_label": sheet.label,
         "player_pages": list(player_labels),
+        "report_page": _("Turn %(turn)s report", turn="N"),
+        "report_pages": (first_report, len(player_labels)),
     }), audience="host"), Page(_("Worked examples"), Prose("whats_my_number/gm_example.html", {
         **common, "example": ex, "ties": tie_examples(words),
     }), audience="host")]

@@ -6,15 +6,15 @@ import math
 from collections.abc import Callable
 from functools import lru_cache
 
-from ....errors import ConfigError
-from ....game import KitConfig
-from ....i18n import words
-from ....paper import chunks, paper
-from ....plan import Form, KitPlan, Page, Prose, kit_plan
-from .. import rules
-from ..options import settings, spares
-from . import table_sheets
-from .table_sheets import Slip
+from ...errors import ConfigError
+from ...game import KitConfig
+from ...i18n import words
+from ...paper import chunks, paper
+from ...plan import Form, KitPlan, Page, Prose, kit_plan
+from . import rules
+from .options import settings, spares
+from .sheets import table_sheets
+from .sheets.table_sheets import Slip
 
 CHECK_EXAMPLES = ((1, 1, 2, 3, 3, 8), (2, 2, 5, 5, 9, 9))  # from the reference kit
 PRACTICE_PER_PAGE = 4
