@@ -7,6 +7,7 @@ is the fixture: a started server and its inbox, stopped after the test.
 
 from __future__ import annotations
 
+import asyncio
 import email
 import email.policy
 import threading
@@ -33,9 +34,12 @@ class Inbox:
     fail_next: int = 0
     failure: str = "451 4.3.0 Try again later"
     refused: int = 0
+    stall: float = 0.0  # seconds the server takes before its reply to the end of DATA
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     async def handle_DATA(self, server, session, envelope) -> str:  # noqa: ANN001, N802
+        if self.stall:
+            await asyncio.sleep(self.stall)  # a slow content filter, say
         with self.lock:
             if self.fail_next > 0:
                 self.fail_next -= 1
