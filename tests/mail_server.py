@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import email
 import email.policy
+import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -111,3 +112,28 @@ def drain(sender: Sender, until: float = 10.0) -> None:
             return
         time.sleep(0.02)
     raise AssertionError("messages still queued")
+
+
+def trickle_greeting(port: int, stop: threading.Event, every: float,
+                     done: threading.Event | None = None) -> None:
+    """A raw server on ``port`` that sends its greeting (86 bytes) one byte every ``every``
+    seconds, so no single read waits long; ``done`` is set once a greeting went out whole."""
+    with socket.create_server(("127.0.0.1", port)) as listener:
+        listener.settimeout(0.1)
+        while not stop.is_set():
+            try:
+                conn, _ = listener.accept()
+            except TimeoutError:
+                continue
+            with conn:
+                for byte in b"220 " + b"slow" * 20 + b"\r\n":
+                    if stop.is_set():
+                        break
+                    try:
+                        conn.sendall(bytes([byte]))
+                    except OSError:
+                        break
+                    time.sleep(every)
+                else:
+                    if done is not None:
+                        done.set()

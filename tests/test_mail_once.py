@@ -12,7 +12,6 @@ parameters, never waited out.
 
 from __future__ import annotations
 
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -25,7 +24,7 @@ pytest.importorskip("aiosmtpd", reason="aiosmtpd is not installed: pip install '
 
 import sqlalchemy as sa  # noqa: E402
 from console_db import free_port  # noqa: E402
-from mail_server import Server, drain  # noqa: E402
+from mail_server import Server, drain, trickle_greeting  # noqa: E402
 
 from kit.console.store import database_url, make_engine, migrate  # noqa: E402
 from kit.mail.letter import Letter  # noqa: E402
@@ -168,29 +167,9 @@ def test_the_servers_250_marks_the_row_sent_even_after_the_lease_was_lost(
     assert holder.claim() is None
 
 
-def trickle_greeting(port: int, stop: threading.Event) -> None:
-    """A server that sends its greeting one byte every 50 ms (no single read waits long)."""
-    with socket.create_server(("127.0.0.1", port)) as listener:
-        listener.settimeout(0.1)
-        while not stop.is_set():
-            try:
-                conn, _ = listener.accept()
-            except TimeoutError:
-                continue
-            with conn:
-                for byte in b"220 " + b"slow" * 20 + b"\r\n":
-                    if stop.is_set():
-                        break
-                    try:
-                        conn.sendall(bytes([byte]))
-                    except OSError:
-                        break
-                    time.sleep(0.05)
-
-
 def test_each_reply_has_a_deadline_of_its_own_not_each_read() -> None:
     port, stop = free_port(), threading.Event()
-    serving = threading.Thread(target=trickle_greeting, args=(port, stop), daemon=True)
+    serving = threading.Thread(target=trickle_greeting, args=(port, stop, 0.05), daemon=True)
     serving.start()
     try:
         quick = Timeouts(greeting=0.5, command=0.5, data_start=0.5, data_block=0.5,
