@@ -23,7 +23,8 @@ and its ``Date`` from the row), so mail programs and servers that drop duplicate
 it. A failing server (a 4xx reply, no connection, no reply in time) defers the row with
 exponential back-off; a 5xx reply, or ``Policy.attempts`` tries, marks it failed, with the
 reason (a reply code, never a password or the server's text) in ``error``: also a row whose
-last try ended with its sender's lease (a crash), which no claim takes again.
+last try ended with its sender's lease (a crash), which no claim takes again. A row sent or
+failed keeps no body: a letter's body holds its player's link, a key to their seat.
 """
 
 from __future__ import annotations
@@ -71,6 +72,7 @@ outbox = sa.Table(  # the schema is kit/console/migrations/versions/0003_outbox.
 )
 
 QUEUED, SENT, FAILED = "queued", "sent", "failed"
+DROPPED = ""  # the body of a sent or failed row: a letter's body holds its player's link
 
 
 @dataclass(frozen=True)
@@ -226,7 +228,7 @@ class Sender:
         lease), keeping the last reason given, if any."""
         limit = self.policy.attempts
         spent = conn.execute(outbox.update().where(free, outbox.c.attempts >= limit).values(
-            state=FAILED, owner="", lease=0.0, error=sa.func.coalesce(
+            state=FAILED, owner="", lease=0.0, body=DROPPED, error=sa.func.coalesce(
                 outbox.c.error, f"no answer from the mail server in {limit} tries"))
             .returning(outbox.c.id)).scalars().all()
         for ident in spent:
@@ -265,6 +267,8 @@ class Sender:
             self._finish(claimed, state=FAILED, error="attachments not made")
 
     def _finish(self, claimed: Claimed, **values: object) -> bool:
+        if values.get("state") in (SENT, FAILED):
+            values["body"] = DROPPED  # no more use, and it holds the player's link
         with self._writer() as conn, conn.begin():
             done = conn.execute(outbox.update().where(
                 outbox.c.id == claimed.ident, outbox.c.owner == claimed.token).values(
@@ -280,7 +284,7 @@ class Sender:
         with self._writer() as conn, conn.begin():
             conn.execute(outbox.update().where(outbox.c.id == claimed.ident,
                                                outbox.c.state != SENT).values(
-                state=SENT, sent=self.clock(), error=None, owner="", lease=0.0))
+                state=SENT, sent=self.clock(), error=None, owner="", lease=0.0, body=DROPPED))
         log.warning("mail: message %s sent (try %d) after its lease ran out", claimed.ident,
                     claimed.attempts)
 
