@@ -67,3 +67,32 @@ def test_report_slips_are_one_sided_and_the_other_reports_are_not(tmp_path: Path
     assert duplex == {"private-slips.pdf": "/Simplex", "turn-reports.pdf": None,
                       "gm-register.pdf": None, "results.pdf": None}
     assert LINE["en"] in texts(tmp_path / "out" / "wmn-reports" / "private-slips.pdf")[0]
+
+
+def test_build_says_how_many_sheets_each_file_takes(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["build", "lowest-unique", "--players", "7", "--out", str(tmp_path)]) == 0
+    out, err = capsys.readouterr()
+    folder = tmp_path / "lowest-unique-7p-a4"
+    # stdout stays the paths, one a line, for scripts
+    assert out.splitlines() == [str(folder / f) for f in (
+        "host-answers.html", "host-answers.pdf", "player-kit.html", "player-kit.pdf")]
+    pages = len(PdfReader(folder / "host-answers.pdf").pages)
+    sheets = len(PdfReader(folder / "player-kit.pdf").pages)
+    assert err.splitlines() == [
+        f"{folder / 'host-answers.pdf'}: {pages} pages, {(pages + 1) // 2} sheets printed on "
+        "both sides",
+        f"{folder / 'player-kit.pdf'}: {sheets} sheets, one-sided"]
+
+
+@pytest.mark.slow
+def test_build_warns_over_a_hundred_sheets_and_suggests_fewer_turns(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["build", "whats-my-number", "--players", "20", "--turns", "30",
+                 "--out", str(tmp_path)]) == 0
+    kit = tmp_path / "whats-my-number-20p-a4" / "player-kit.pdf"
+    sheets = len(PdfReader(kit).pages)
+    assert sheets > 100
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"Warning: {kit} takes {sheets} sheets: print fewer turns' forms at a time (--turns, "
+        "now 30) and build again if the game runs longer.")
