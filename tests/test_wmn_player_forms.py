@@ -79,10 +79,13 @@ def outside(items: list[Item], frame: Frame, margin: float = 0.0) -> list[Item]:
 
 
 def check_page(items: list[Item], sheet: Paper) -> None:
-    """Every item inside the body; every text at least 8 pt (fold and cut guides 7 pt), never
-    cut with "…"."""
+    """Every item inside the body, but for the cut lines across, which run 3 mm into the side
+    margins; every text at least 8 pt (fold and cut guides 7 pt), never cut with "…"."""
     assert items
-    assert outside(items, sheet.body) == []
+    body = sheet.body
+    assert outside(items, Frame(body.x - 3.0, body.y, body.w + 6.0, body.h)) == []
+    assert all(isinstance(i, Line) and i.y1 == i.y2 and i.x1 == body.x - 3.0
+               for i in outside(items, body))
     for t in (i for i in items if isinstance(i, Text)):
         least = 7.0 if GUIDE.search(t.text) else MIN_TEXT_PT
         assert t.size >= least, t

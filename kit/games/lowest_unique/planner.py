@@ -130,7 +130,7 @@ def plan(config: KitConfig) -> KitPlan:
         **common, "host_plays": own.host_plays, "print_guide": print_guide,
         "slip_count": len(slips(config)), "spare_slips": spares(config),
         "odds": no_winner_odds(config), "paper_label": paper(config.paper).label,
-        "tables": config.table_count,
+        "tables": config.table_count, "named": bool(config.names),
     }), audience="host")]
     for i, chunk in enumerate(practice_pages, start=1):
         first = (i - 1) * PRACTICE_PER_PAGE + 1

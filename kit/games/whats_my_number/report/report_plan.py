@@ -63,7 +63,7 @@ def plan_reports(log: rules.GameLog, result: rules.GameResult, config: KitConfig
                      tuple(pages)),
             Document(f"slips-turn-{turn}", _("%(game)s — private slips, turn %(turn)s",
                                              game=name, turn=turn),
-                     tuple(slip_pages(log, result, sheet, words, (turn,))))]
+                     tuple(slip_pages(log, result, sheet, words, (turn,))), one_sided=True)]
     else:
         documents = [
             Document("turn-reports", _("%(game)s — turn reports", game=name),
@@ -71,7 +71,7 @@ def plan_reports(log: rules.GameLog, result: rules.GameResult, config: KitConfig
             Document("gm-register", _("%(game)s — GM register", game=name),
                      tuple(register_pages(log, result, sheet, words, amendments))),
             Document("private-slips", _("%(game)s — private slips", game=name),
-                     tuple(slip_pages(log, result, sheet, words)))]
+                     tuple(slip_pages(log, result, sheet, words)), one_sided=True)]
     if amendments:
         documents.append(Document("erratum", _("%(game)s — erratum", game=name),
                                   tuple(erratum_pages(amendments, sheet, words,
