@@ -79,8 +79,8 @@ def publish_turns(url: str, files: Path, turns: int, server: SmtpServer,
     """Each turn: every player's orders, then the publish, timed; the letters it queued."""
     import random
 
+    from kit.console.mail.book import Opener
     from kit.console.service import open_console
-    from kit.mail.book import Opener
     from kit.mail.outbox import SenderThread, outbox
 
     console = open_console(url, files)

@@ -157,7 +157,7 @@ def parser() -> argparse.ArgumentParser:
     sub = top.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
     add_build(sub)
     add_report(sub)
-    from .web.commands import add_commands  # `kit site` and `kit serve`
+    from .site.commands import add_commands  # `kit site` and `kit serve`
 
     add_commands(sub)
     from .mail.commands import add_mail  # `kit mail test`
@@ -405,7 +405,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             return run_mail(args)
         if args.command in ("site", "serve"):
-            from .web.commands import run_command
+            from .site.commands import run_command
 
             return run_command(args)
         return run_build(args)

@@ -69,7 +69,7 @@ def french(monkeypatch):
 @pytest.fixture
 def console(tmp_path):
     from kit.console.service import open_console
-    from kit.web.app import create_app
+    from kit.serve import create_app
 
     service = open_console(str(tmp_path / "c.db"), tmp_path / "files")
     app = create_app(executor="thread", workers=1, queue=1, prewarm=False,
@@ -196,7 +196,7 @@ def test_the_409_page_says_what_changed_in_the_pages_language(french, console, m
 def fresh_templates(french, monkeypatch):
     """Templates made again with the test's French words (they keep their catalog; Jinja
     asks for ``ugettext`` first)."""
-    from kit.web import pages
+    from kit.site import pages
 
     monkeypatch.setattr(WithTestWords, "ugettext", WithTestWords.gettext, raising=False)
     monkeypatch.setattr(WithTestWords, "ungettext", WithTestWords.ngettext, raising=False)

@@ -22,7 +22,7 @@ import httpx  # noqa: E402
 import sqlalchemy as sa  # noqa: E402
 from console_db import free_port  # noqa: E402
 
-import kit.console  # noqa: E402
+import kit.db  # noqa: E402
 from kit.console.service import Conflict, Console, open_console  # noqa: E402
 from kit.console.store import Stale, database_url, journal  # noqa: E402
 from kit.errors import ConfigError  # noqa: E402
@@ -118,7 +118,7 @@ def alembic_head() -> str | None:
     from alembic.script import ScriptDirectory
 
     config = Config()
-    config.set_main_option("script_location", str(Path(kit.console.__file__).with_name(
+    config.set_main_option("script_location", str(Path(kit.db.__file__).with_name(
         "migrations")))
     return ScriptDirectory.from_config(config).get_current_head()
 

@@ -14,7 +14,7 @@ MAX_CODE_LINES = 500
 MAX_FUNCTION_LINES = 80
 # what only a game's own package may say: its name, its short names, an import of a game
 GAME_WORDS = re.compile(r"whats-my-number|lowest-unique|WMN|LUN|kit\.games|\.\.games")
-GAME_FREE = ("console", "web")
+GAME_FREE = ("console", "site")
 
 
 def modules(root: Path = KIT) -> dict[str, Path]:

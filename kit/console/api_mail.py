@@ -22,8 +22,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..mail.postbox import REMINDER, REPORT, drafts, letters_now, link_slips, remind
 from .api import NO_STORE, ApiError, _gm, _same_site, handled, opener, read_json
+from .mail.postbox import REMINDER, REPORT, drafts, letters_now, link_slips, remind
 
 
 @handled

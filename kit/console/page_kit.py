@@ -14,10 +14,10 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from ..i18n import N_, words
-from ..mail.book import Opener
-from ..web.guard import refuse_wrong_token
-from ..web.pages import language_links, negotiate, site_environment
+from ..server.guard import refuse_wrong_token
+from ..site.pages import language_links, negotiate, site_environment
 from .addressing import base_url
+from .mail.book import Opener
 from .refusals import NotFound
 from .views import guard
 
@@ -133,7 +133,7 @@ async def gm_post(request: Request) -> tuple[str, dict[str, str]]:
 
 def opener(request: Request) -> Opener:
     """The GM cookie's token and the address players reach us at: what opens the players'
-    links for their letters (``kit.mail.book``)."""
+    links for their letters (``kit.console.mail.book``)."""
     return Opener(guard.gm_token(request) or "", base_url(request))
 
 

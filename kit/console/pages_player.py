@@ -21,7 +21,7 @@ from starlette.responses import Response
 from ..errors import Problems
 from ..game import FormRead, View
 from ..i18n import N_, words
-from ..web.pages import site_environment
+from ..site.pages import site_environment
 from .page_kit import (
     PageProblem,
     call,

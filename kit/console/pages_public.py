@@ -29,8 +29,8 @@ from starlette.responses import HTMLResponse, Response
 from ..game import View
 from ..i18n import N_, words
 from ..registry import game_spec
-from ..web.guard import refuse_wrong_token
-from ..web.pages import site_environment
+from ..server.guard import refuse_wrong_token
+from ..site.pages import site_environment
 from .folders import BeingMade, NotMade, Queued, TooLarge
 from .page_kit import (
     PAGE_CSP,

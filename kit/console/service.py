@@ -28,9 +28,6 @@ from ..cache import STAGING, default_folder, private_folder, sweep_staging
 from ..errors import ConfigError, GameLogError, Msg, Problems
 from ..game import ConsoleGame, EntryKind, View
 from ..i18n import N_
-from ..mail import book
-from ..mail.book import Opener
-from ..mail.postbox import Postbox
 from ..tomlhelp import explained
 from ..tomlhelp import loads as loads_toml
 from . import engine, kept, sealed
@@ -38,6 +35,9 @@ from .files import NO_FILE, amended, file_turn, served_path, text_report
 from .files import report_folder as files_folder
 from .folders import BeingMade, NotMade, Queued, ReportFolders
 from .journal import UNDO, Played, describe, said, step
+from .mail import book
+from .mail.book import Opener
+from .mail.postbox import Postbox
 from .quota import GameQuota
 from .refusals import Conflict, NotFound
 from .specs import check_new_game, console_of, games_limits, import_entries, unknown_entry
@@ -160,7 +160,7 @@ class Console:
 
     def create_game(self, spec: Mapping[str, Any], client: str | None = None) -> Created:
         """A new game from an API/form spec (``specs.check_new_game``; ``"emails"``: the
-        players' addresses, ``kit.mail.book``); raises Problems. ``client``: the address
+        players' addresses, ``kit.console.mail.book``); raises Problems. ``client``: the address
         asking (its games an hour are capped, ``quota``)."""
         given = spec.get("emails")
         rest = {k: v for k, v in spec.items() if k != "emails"}

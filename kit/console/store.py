@@ -209,7 +209,8 @@ def migrate(engine: Engine) -> None:
     from alembic.config import Config
 
     config = Config()
-    config.set_main_option("script_location", str(Path(__file__).with_name("migrations")))
+    config.set_main_option("script_location",
+                           str(Path(__file__).parent.parent / "db" / "migrations"))
     # write=True: on SQLite a BEGIN IMMEDIATE, the migrations one write transaction
     with _MIGRATING, _one_process_at_a_time(engine.url), \
             engine.connect().execution_options(write=True) as connection, connection.begin():

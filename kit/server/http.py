@@ -24,9 +24,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..i18n import DEFAULT as DEFAULT_LANGUAGE
 from ..i18n import N_, words
+from ..site.kits import Rendered
+from ..site.pages import render_page
 from ..tomlhelp import MAX_NESTING, nesting
-from .kits import Rendered
-from .pages import render_page
 
 MAX_BODY = 512 * 1024  # 10,000 names of 24 characters fit, so they get a field error, not 413
 MAX_FIELDS = 100

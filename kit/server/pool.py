@@ -34,7 +34,7 @@ from functools import partial
 
 from ..config import KitConfig
 from ..errors import ConfigError, LayoutError
-from .kits import PREVIEW_PAGES, Rendered
+from ..site.kits import PREVIEW_PAGES, Rendered
 from .limits import WEB_MAX_PAGES
 
 log = logging.getLogger("kit.web")

@@ -27,9 +27,7 @@ from ..config import KitConfig
 from ..errors import KitError, RenderError
 from ..i18n import DEFAULT as DEFAULT_LANGUAGE
 from ..i18n import N_
-from .kept import KEEP_S, Entry, Full, KitCache, Ticket, Tickets
-from .kits import PREVIEW_PAGES, Rendered, config_key, keep_kit, load_kit
-from .pool import (
+from ..server.pool import (
     MAX_FAILURES,
     PER_CLIENT,
     REMEMBERED,
@@ -42,6 +40,8 @@ from .pool import (
     RenderPool,
     log,
 )
+from .kit_cache import KEEP_S, Entry, Full, KitCache, Ticket, Tickets
+from .kits import PREVIEW_PAGES, Rendered, config_key, keep_kit, load_kit
 
 
 class Busy(Exception):

@@ -26,8 +26,8 @@ from ..i18n import LANGUAGES
 from ..mail.commands import add_mail_flags, check_server, mail_setup
 from ..options import IntRange
 from ..paper import PAPERS
+from ..server.limits import CACHE_MB, PORT, QUEUE, WORKERS
 from .kits import READY_MAX_PLAYERS, ready_configs
-from .limits import CACHE_MB, PORT, QUEUE, WORKERS
 
 # the third-party modules of the web extra that kit serve imports (pyproject.toml, [web])
 WEB_EXTRA_MODULES = ("starlette", "sqlalchemy", "alembic", "filelock", "itsdangerous", "hypercorn")
@@ -152,7 +152,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
 def run_site(args: argparse.Namespace) -> int:
     from ..cache import default_cache
     from ..output import check_out
-    from .site import build_site
+    from .static import build_site
 
     jobs = whole(JOBS, "jobs", args.jobs)
     configs = ready_configs(args.games, args.players, args.paper, langs=[args.lang])
@@ -213,7 +213,7 @@ def run_serve(args: argparse.Namespace) -> int:
         raise ConfigError("serve", f"needs the web extra ({', '.join(missing)} missing): "
                           "pip install 'number-party-kit[web]' (from the source folder: pip "
                           "install '.[web]'; with pipx: pipx install --force '.[web]')")
-    from .app import serve
+    from ..serve import serve
     serve(host=args.host, port=port, workers=workers, queue=queue, cache_mb=cache_mb,
           prewarm=args.prewarm, games=args.games, players=args.players, papers=args.paper,
           database=args.database, allowed_hosts=hosts, forwarded_allow_ips=proxies,

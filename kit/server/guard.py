@@ -69,8 +69,8 @@ from urllib.parse import parse_qs, urlsplit
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..i18n import N_
+from ..site.pages import negotiate
 from .http import SECURITY_HEADERS, HTTPProblem, problem_answer
-from .pages import negotiate
 
 access_log = logging.getLogger("kit.web.access")
 
