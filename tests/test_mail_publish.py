@@ -36,8 +36,8 @@ from kit.console import sealed  # noqa: E402
 from kit.console.mail import book  # noqa: E402
 from kit.console.mail.book import Opener  # noqa: E402
 from kit.console.service import Console, open_console  # noqa: E402
-from kit.console.store import database_url as database_url_of  # noqa: E402
 from kit.console.tokens import token_hash  # noqa: E402
+from kit.db.engine import database_url as database_url_of  # noqa: E402
 from kit.errors import Problems  # noqa: E402
 from kit.mail.outbox import Policy, Sender, SenderThread, outbox  # noqa: E402
 from kit.mail.smtp import SmtpServer  # noqa: E402
@@ -364,7 +364,7 @@ def test_links_sealed_before_the_seats_table_still_open_after_its_migration(tmp_
     from alembic.config import Config
 
     import kit.db
-    from kit.console.store import make_engine, migrate
+    from kit.db.engine import make_engine, migrate
 
     url = database_url_of(str(tmp_path / "old.db"))
     engine = make_engine(url)

@@ -33,7 +33,7 @@ from helpers import (
 from sqlalchemy.exc import OperationalError  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
-from kit.console.store import LOCK_WAIT_S  # noqa: E402
+from kit.db.engine import LOCK_WAIT_S  # noqa: E402
 from kit.server.guard import MAX_WRITES, RETRY_S, WRITE_WAIT_S  # noqa: E402
 
 pytestmark = pytest.mark.slow

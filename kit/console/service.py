@@ -25,6 +25,7 @@ from typing import Any
 import tomli_w
 
 from ..cache import STAGING, default_folder, private_folder, sweep_staging
+from ..db.engine import database_url, make_engine, migrate
 from ..errors import ConfigError, GameLogError, Msg, Problems
 from ..game import ConsoleGame, EntryKind, View
 from ..i18n import N_
@@ -41,7 +42,7 @@ from .mail.postbox import Postbox
 from .quota import GameQuota
 from .refusals import Conflict, NotFound
 from .specs import check_new_game, console_of, games_limits, import_entries, unknown_entry
-from .store import GameRow, Missing, Row, Stale, Store, database_url, make_engine, migrate
+from .store import GameRow, Missing, Row, Stale, Store
 from .tokens import new_game_id, new_token, token_hash, token_matches
 from .views_cache import KEPT_BYTES, Flights, Kept, Made, etag, public_version, view_size
 
