@@ -27,7 +27,7 @@ Behaviour:
 - Every response carries CSP, nosniff, frame and referrer headers (``guard.Guard``).
 - Pages speak the user's language (``kit.i18n.LANGUAGES``): ``?lang=xx`` when given (links to
   the site's other pages then carry it on), else the best match of ``Accept-Language``, else
-  English (``pages.negotiate``). Every page has a language switcher. The form's ``lang`` (the
+  English (``language.negotiate``). Every page has a language switcher. The form's ``lang`` (the
   kit's language) defaults to the page language; the index lists the ready-made kits in the
   page language (all languages are ready-made kits: rendered on demand and kept in the
   persistent render cache; only English ones are prewarmed).
@@ -90,18 +90,18 @@ from .server.guard import (
 )
 from .server.http import (
     HTTPProblem,
+    client_of,
     file_response,
     page_response,
     read_form,
     static_response,
-    zip_kit,
 )
 from .server.limits import CACHE_MB, QUEUE, WEB_MAX_PAGES, WORKERS
 from .server.pool import QUEUE as DEFAULT_QUEUE
-from .server.pool import STOP_GRACE_S, Render
+from .server.pool import STOP_GRACE_S, Busy, Render
 from .server.wire import close_when_clients_leave, open_files_limit, strict_heads
 from .site.kit_cache import Entry
-from .site.kits import config_key, could_be_file, ready_configs, render_kit
+from .site.kits import config_key, could_be_file, ready_configs, render_kit, zip_kit
 from .site.pages import (
     WEB_MAX_PLAYERS,
     build_form,
@@ -119,7 +119,7 @@ from .site.pages import (
     url_settings,
     values_from_query,
 )
-from .site.service import Busy, KitService, Status
+from .site.service import KitService, Status
 from .site.shared import install as share_tickets
 from .site.shared import locate
 
@@ -130,12 +130,6 @@ HEAD_TIMEOUT_S = 5.0  # a connection's whole request head must arrive within thi
 
 def _service(request: Request) -> KitService:
     return request.app.state.service
-
-
-def client_of(request: Request) -> str:
-    """Who is asking: the address ``guard.Guard`` settled (a trusted proxy's client, or the
-    peer); the per-client limits of the render line count by it."""
-    return request.client.host if request.client else ""
 
 
 # --- pages and static files -------------------------------------------------------------------

@@ -196,13 +196,13 @@ def test_the_409_page_says_what_changed_in_the_pages_language(french, console, m
 def fresh_templates(french, monkeypatch):
     """Templates made again with the test's French words (they keep their catalog; Jinja
     asks for ``ugettext`` first)."""
-    from kit.site import pages
+    from kit.server import templates
 
     monkeypatch.setattr(WithTestWords, "ugettext", WithTestWords.gettext, raising=False)
     monkeypatch.setattr(WithTestWords, "ungettext", WithTestWords.ngettext, raising=False)
-    pages.site_environment.cache_clear()
+    templates.site_environment.cache_clear()
     yield
-    pages.site_environment.cache_clear()
+    templates.site_environment.cache_clear()
 
 
 def test_a_french_error_summary_puts_the_space_before_the_colon(fresh_templates, console,

@@ -40,7 +40,7 @@ from kit.options import Flag  # noqa: E402
 from kit.output import KitFiles  # noqa: E402
 from kit.registry import GAMES, all_options  # noqa: E402
 from kit.resources import asset_root, fonts_dir, templates_dir  # noqa: E402
-from kit.server import http  # noqa: E402
+from kit.server import http, language  # noqa: E402
 from kit.site import kits, pages  # noqa: E402
 from kit.site.kits import Rendered, ready_configs  # noqa: E402
 
@@ -526,7 +526,7 @@ def test_download_names_never_carry_user_text():
     ("", "es", ("es", False)),
 ])
 def test_page_language_negotiation(query, header, expected):
-    assert pages.negotiate(query, header) == expected
+    assert language.negotiate(query, header) == expected
 
 
 def _html_lang(html: str) -> str:

@@ -27,9 +27,9 @@ from kit.output import KitFiles  # noqa: E402
 from kit.registry import GAMES  # noqa: E402
 from kit.server import guard  # noqa: E402
 from kit.server.http import SECURITY_HEADERS, HTTPProblem, problem_answer  # noqa: E402
+from kit.server.pool import Busy  # noqa: E402
 from kit.site import kit_cache, kits  # noqa: E402
 from kit.site.kits import Rendered, ready_configs  # noqa: E402
-from kit.site.service import Busy  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore:Using `httpx`")
 

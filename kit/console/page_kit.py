@@ -15,10 +15,11 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from ..i18n import N_, words
 from ..server.guard import refuse_wrong_token
-from ..site.pages import language_links, negotiate, site_environment
+from ..server.language import language_links, negotiate
 from .addressing import base_url
 from .mail.book import Opener
 from .refusals import NotFound
+from .specs import site_environment
 from .views import guard
 
 PAGE_CSP = ("default-src 'none'; style-src 'self'; img-src 'self'; font-src 'self'; "
@@ -35,11 +36,6 @@ class PageProblem(Exception):
 
 def console(request: Request) -> Any:
     return request.app.state.console
-
-
-def client_of(request: Request) -> str:
-    """Who is asking (the address the guard settled): the render line's client."""
-    return request.client.host if request.client else ""
 
 
 def language(request: Request) -> dict[str, Any]:

@@ -21,11 +21,10 @@ from starlette.responses import Response
 from ..errors import Problems
 from ..game import FormRead, View
 from ..i18n import N_, words
-from ..site.pages import site_environment
+from ..server.http import client_of
 from .page_kit import (
     PageProblem,
     call,
-    client_of,
     console,
     language,
     render,
@@ -34,7 +33,7 @@ from .page_kit import (
 )
 from .pages_public import being_made, game_templates, report_links, waited_file
 from .refusals import Closed
-from .specs import console_of
+from .specs import console_of, site_environment
 from .views import guard
 
 OWN_FILE = re.compile(r"slips-turn-[1-9][0-9]{0,3}\.pdf")  # a turn's own slip, as PDF

@@ -30,13 +30,12 @@ from ..game import View
 from ..i18n import N_, words
 from ..registry import game_spec
 from ..server.guard import refuse_wrong_token
-from ..site.pages import site_environment
+from ..server.http import client_of
 from .folders import BeingMade, NotMade, Queued, TooLarge
 from .page_kit import (
     PAGE_CSP,
     PageProblem,
     call,
-    client_of,
     console,
     language,
     page_csp,
@@ -45,7 +44,7 @@ from .page_kit import (
 )
 from .refusals import NotFound
 from .service import GM, PUBLIC, Answer, Console
-from .specs import console_of
+from .specs import console_of, site_environment
 from .views import guard
 from .views_cache import Made, conditional
 

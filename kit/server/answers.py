@@ -14,10 +14,10 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ..i18n import N_
-from ..site.pages import language_links, negotiate
-from ..site.service import Busy
 from .guard import busy_problem, redact_path
 from .http import HTTPProblem, problem_answer, problem_response
+from .language import language_links, negotiate
+from .pool import Busy
 
 log = logging.getLogger("kit.web")
 
