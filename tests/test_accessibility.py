@@ -22,7 +22,7 @@ from playwright.sync_api import Page, expect  # noqa: E402
 
 from kit.cache import RenderCache  # noqa: E402
 from kit.registry import GAMES  # noqa: E402
-from kit.serve import create_app  # noqa: E402
+from kit.serve.app import create_app  # noqa: E402
 from kit.site.kits import ready_configs  # noqa: E402
 from kit.site.static import build_site  # noqa: E402
 

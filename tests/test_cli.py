@@ -349,7 +349,7 @@ def test_serve_without_the_web_extra_names_what_is_missing(
         capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
         tmp_path: Path) -> None:
     """Missing web modules are named in one Error line before anything starts."""
-    from kit.site import commands
+    from kit.serve import commands
 
     monkeypatch.setattr(commands, "WEB_EXTRA_MODULES", ("json", "no_such_module_for_kit"))
     code, out, err = run(capsys, "serve", "--database", str(tmp_path / "games.sqlite"))

@@ -39,7 +39,7 @@ from kit.games.whats_my_number.people import answer  # noqa: E402
 from kit.games.whats_my_number.reports import row_label  # noqa: E402
 from kit.games.whats_my_number.turn_notes import list_text  # noqa: E402
 from kit.i18n import words  # noqa: E402
-from kit.serve import create_app  # noqa: E402
+from kit.serve.app import create_app  # noqa: E402
 
 DATA = ROOT / "tests" / "data"
 WMN_LOG = tomllib.loads((DATA / "wmn-7p-4t.toml").read_text(encoding="utf-8"))

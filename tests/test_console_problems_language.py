@@ -69,7 +69,7 @@ def french(monkeypatch):
 @pytest.fixture
 def console(tmp_path):
     from kit.console.service import open_console
-    from kit.serve import create_app
+    from kit.serve.app import create_app
 
     service = open_console(str(tmp_path / "c.db"), tmp_path / "files")
     app = create_app(executor="thread", workers=1, queue=1, prewarm=False,

@@ -27,7 +27,7 @@ SECRETS = {"Ann": 17, "Bob": 22, "Cy": 8, "Dee": 25}
 @pytest.fixture
 def site(tmp_path):
     """A server with a console (renders in threads of the render pool), and its client."""
-    from kit.serve import create_app
+    from kit.serve.app import create_app
 
     console = open_console(str(tmp_path / "c.db"), tmp_path / "files")
     app = create_app(executor="thread", workers=2, queue=10, prewarm=False,

@@ -1,4 +1,4 @@
-"""The custom-kit web app (``kit.serve``), in-process through Starlette's TestClient (renders
+"""The custom-kit web app (``kit.serve.app``), in-process through Starlette's TestClient (renders
 run in threads).
 
 Slow parts are shared: one app builds a handful of real kits; everything about bad input and
@@ -30,7 +30,6 @@ from pypdf import PdfReader  # noqa: E402
 
 import kit.prose  # noqa: E402
 from kit import cli  # noqa: E402
-from kit import serve as web_app  # noqa: E402
 from kit.cache import RenderCache  # noqa: E402
 from kit.config import resolve  # noqa: E402
 from kit.errors import KitError  # noqa: E402
@@ -40,6 +39,7 @@ from kit.options import Flag  # noqa: E402
 from kit.output import KitFiles  # noqa: E402
 from kit.registry import GAMES, all_options  # noqa: E402
 from kit.resources import asset_root, fonts_dir, templates_dir  # noqa: E402
+from kit.serve import app as web_app  # noqa: E402
 from kit.server import http, language  # noqa: E402
 from kit.site import kits, pages  # noqa: E402
 from kit.site.kits import Rendered, ready_configs  # noqa: E402

@@ -28,10 +28,10 @@ with warnings.catch_warnings():  # Starlette 1.x prefers httpx2 but still drives
     from starlette.testclient import TestClient
 
 from kit import cli  # noqa: E402
-from kit import serve as web_app  # noqa: E402
 from kit.cache import RenderCache  # noqa: E402
 from kit.output import KitFiles  # noqa: E402
 from kit.registry import GAMES  # noqa: E402
+from kit.serve import app as web_app  # noqa: E402
 from kit.site import static  # noqa: E402
 from kit.site.kits import Rendered  # noqa: E402
 

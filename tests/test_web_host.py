@@ -24,12 +24,12 @@ pytest.importorskip("httpx", reason="the web extra is not installed: pip install
 from PIL import Image  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
-from kit import serve as web_app  # noqa: E402
 from kit.cache import RenderCache  # noqa: E402
 from kit.config import resolve  # noqa: E402
 from kit.errors import ConfigError, KitError, Msg, Problems  # noqa: E402
 from kit.i18n import LANGUAGES, Words, words  # noqa: E402
 from kit.output import KitFiles  # noqa: E402
+from kit.serve import app as web_app  # noqa: E402
 from kit.server.templates import human_size  # noqa: E402
 from kit.site import pages  # noqa: E402
 from kit.site.kits import DocumentInfo, Rendered, ready_configs  # noqa: E402

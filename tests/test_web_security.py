@@ -19,12 +19,12 @@ with warnings.catch_warnings():  # Starlette 1.x prefers httpx2 but still drives
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from kit import serve as web_app  # noqa: E402
 from kit.cache import RenderCache  # noqa: E402
 from kit.config import resolve  # noqa: E402
 from kit.errors import LayoutError, RenderError  # noqa: E402
 from kit.output import KitFiles  # noqa: E402
 from kit.registry import GAMES  # noqa: E402
+from kit.serve import app as web_app  # noqa: E402
 from kit.server import guard  # noqa: E402
 from kit.server.http import SECURITY_HEADERS, HTTPProblem, problem_answer  # noqa: E402
 from kit.server.pool import Busy  # noqa: E402

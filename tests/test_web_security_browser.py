@@ -16,7 +16,7 @@ require_browser()
 from kit.cache import RenderCache  # noqa: E402
 from kit.output import KitFiles  # noqa: E402
 from kit.registry import GAMES  # noqa: E402
-from kit.serve import QUEUE_REFRESH_S, create_app  # noqa: E402
+from kit.serve.app import QUEUE_REFRESH_S, create_app  # noqa: E402
 from kit.site.kits import Rendered  # noqa: E402
 
 FIRST = next(iter(GAMES.values()))

@@ -184,7 +184,7 @@ class Unavailable:
 def test_a_full_database_or_disk_is_a_503_json_on_the_api_a_page_elsewhere(tmp_path, error,
                                                                            caplog):
     from kit.cache import RenderCache
-    from kit.serve import create_app
+    from kit.serve.app import create_app
 
     app = create_app(executor="thread", workers=1, prewarm=False, games=["lowest-unique"],
                      players=[3], papers=["a4"], store=RenderCache(tmp_path / "cache"),
@@ -254,7 +254,7 @@ def test_a_locked_postgresql_row_is_a_503_in_bounded_time(postgres_server, tmp_p
 
     from kit.cache import RenderCache
     from kit.console.service import open_console
-    from kit.serve import create_app
+    from kit.serve.app import create_app
 
     url = new_database(postgres_server)
     console = open_console(url, tmp_path / "files")

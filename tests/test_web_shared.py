@@ -22,12 +22,12 @@ with warnings.catch_warnings():  # Starlette 1.x prefers httpx2 but still drives
 
 import sqlalchemy as sa  # noqa: E402
 
-from kit import serve as web_app  # noqa: E402
 from kit.cache import RenderCache  # noqa: E402
 from kit.config import resolve  # noqa: E402
 from kit.errors import LayoutError  # noqa: E402
 from kit.output import KitFiles  # noqa: E402
 from kit.registry import GAMES  # noqa: E402
+from kit.serve import app as web_app  # noqa: E402
 from kit.site.kits import Rendered, config_key, config_text  # noqa: E402
 from kit.site.shared import SharedTickets, config_from_text, kit_requests  # noqa: E402
 

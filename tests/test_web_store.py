@@ -22,7 +22,7 @@ from kit.errors import KitError, LayoutError  # noqa: E402
 from kit.i18n import LANGUAGES  # noqa: E402
 from kit.output import KitFiles  # noqa: E402
 from kit.registry import GAMES  # noqa: E402
-from kit.serve import create_app  # noqa: E402
+from kit.serve.app import create_app  # noqa: E402
 from kit.site import kits  # noqa: E402
 from kit.site.kits import DocumentInfo, Rendered, ready_configs  # noqa: E402
 from kit.site.service import KitService  # noqa: E402

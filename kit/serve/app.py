@@ -60,19 +60,19 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from .cache import RenderCache, default_cache
+from ..cache import RenderCache, default_cache
 
 if TYPE_CHECKING:
     from hypercorn.config import Config as HypercornConfig
-from .console.mail.postbox import report_files
-from .errors import KitError
-from .fonts import FONT_FILES, LICENCE_FILES
-from .i18n import LANGUAGES, N_, words
-from .mail.commands import MailSetup
-from .mail.outbox import Sender, SenderThread
-from .resources import fonts_dir
-from .server.addresses import start_lines
-from .server.answers import (
+from ..console.mail.postbox import report_files
+from ..errors import KitError
+from ..fonts import FONT_FILES, LICENCE_FILES
+from ..i18n import LANGUAGES, N_, words
+from ..mail.commands import MailSetup
+from ..mail.outbox import Sender, SenderThread
+from ..resources import fonts_dir
+from ..server.addresses import start_lines
+from ..server.answers import (
     on_body_timeout,
     on_busy,
     on_error,
@@ -81,14 +81,14 @@ from .server.answers import (
     on_unavailable,
     page_language,
 )
-from .server.guard import (
+from ..server.guard import (
     LOOPBACK_HOSTS,
     BodyTimeout,
     Guard,
     TrustedProxies,
     listen,
 )
-from .server.http import (
+from ..server.http import (
     HTTPProblem,
     client_of,
     file_response,
@@ -96,13 +96,13 @@ from .server.http import (
     read_form,
     static_response,
 )
-from .server.limits import CACHE_MB, QUEUE, WEB_MAX_PAGES, WORKERS
-from .server.pool import QUEUE as DEFAULT_QUEUE
-from .server.pool import STOP_GRACE_S, Busy, Render
-from .server.wire import close_when_clients_leave, open_files_limit, strict_heads
-from .site.kit_cache import Entry
-from .site.kits import config_key, could_be_file, ready_configs, render_kit, zip_kit
-from .site.pages import (
+from ..server.limits import CACHE_MB, QUEUE, WEB_MAX_PAGES, WORKERS
+from ..server.pool import QUEUE as DEFAULT_QUEUE
+from ..server.pool import STOP_GRACE_S, Busy, Render
+from ..server.wire import close_when_clients_leave, open_files_limit, strict_heads
+from ..site.kit_cache import Entry
+from ..site.kits import config_key, could_be_file, ready_configs, render_kit, zip_kit
+from ..site.pages import (
     WEB_MAX_PLAYERS,
     build_form,
     check,
@@ -119,9 +119,9 @@ from .site.pages import (
     url_settings,
     values_from_query,
 )
-from .site.service import KitService, Status
-from .site.shared import install as share_tickets
-from .site.shared import locate
+from ..site.service import KitService, Status
+from ..site.shared import install as share_tickets
+from ..site.shared import locate
 
 log = logging.getLogger("kit.web")
 
@@ -421,8 +421,8 @@ def create_app(*, workers: int = 2, queue: int | None = None, cache_mb: int = 25
                          ready=ready_configs(games, players, papers, langs=tuple(LANGUAGES)),
                          prewarm=prewarm, store=store,
                          **({} if per_client is None else {"per_client": per_client}))
-    from .console.routes import routes as console_routes
-    from .console.service import open_console
+    from ..console.routes import routes as console_routes
+    from ..console.service import open_console
 
     app = KitApp(routes=[*ROUTES, *console_routes()], lifespan=lifespan,
                  exception_handlers={HTTPProblem: on_problem, Busy: on_busy,
