@@ -37,7 +37,6 @@ from .files import report_folder as files_folder
 from .folders import BeingMade, NotMade, Queued, ReportFolders
 from .journal import UNDO, Played, describe, said, step
 from .mail import book
-from .mail.book import Opener
 from .mail.postbox import Postbox
 from .quota import GameQuota
 from .refusals import Conflict, NotFound
@@ -365,7 +364,7 @@ class Console:
 
     def _append(self, game_id: str, version: int | None,
                 build: Callable[[Loaded], tuple[str, dict[str, Any]]],
-                opener: Opener | None = None
+                opener: book.Opener | None = None
                 ) -> tuple[int, Loaded, Played, dict[str, Any], object]:
         """Check and append one entry. ``build(loaded)`` returns its kind and payload; the
         state it makes is checked by the engine first (its running check is kept beside the
@@ -395,7 +394,7 @@ class Console:
         raise self._conflict(loaded, loaded.row.version, self._row(game_id).version)
 
     def _letters(self, loaded: Loaded, after: Played, kind: str, payload: Mapping[str, Any],
-                 opener: Opener | None) -> list[Any]:
+                 opener: book.Opener | None) -> list[Any]:
         """The players' letters of a turn this entry publishes (with a mail server)."""
         entry = loaded.game.entry(kind)
         turn = payload.get("turn")
@@ -437,7 +436,7 @@ class Console:
 
     def enter(self, game_id: str, kind: str, body: Mapping[str, Any],
               params: Mapping[str, Any] | None = None, *, version: int | None = None,
-              opener: Opener | None = None) -> Entered:
+              opener: book.Opener | None = None) -> Entered:
         """One entry of the game's ``kind`` from the API's body and path parameters. An entry
         that needs confirming and is not confirmed is checked and answered, not recorded.
         ``opener``: the GM's token and address, so a publish's letters carry links."""
