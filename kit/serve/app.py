@@ -18,7 +18,7 @@ Behaviour:
   served from the cache, and concurrent requests for the same kit share one render. Prose pages
   and built ready-made kits are also kept in the persistent render cache (``kit.cache``), so a
   restarted server has its ready-made kits and their thumbnails at once.
-- A sent form is answered at once (303) with a random result id (``kept.Tickets``); its page
+- A sent form is answered at once (303) with a random result id (``kit_cache.Tickets``); its page
   says "being made" with its place in line (202, reloading itself) until the kit is ready.
   The id is also a row of the console's database and the kit is kept in the render cache
   folder (``shared``), so every server behind one database and one cache folder answers it.
