@@ -122,6 +122,7 @@ from ..site.pages import (
 from ..site.service import KitService, Status
 from ..site.shared import install as share_tickets
 from ..site.shared import locate
+from .settings import ServeSettings
 
 log = logging.getLogger("kit.web")
 
@@ -491,12 +492,7 @@ def allowed_host_names(host: str, extra: Iterable[str] = ()) -> list[str]:
     return list(dict.fromkeys(n.strip().lower().strip("[]") for n in names if n.strip()))
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 2, queue: int | None = None,
-          cache_mb: int = 256, prewarm: bool = True, games: Iterable[str] | None = None,
-          players: Iterable[int] | None = None, papers: Iterable[str] | None = None,
-          database: str | None = None, allowed_hosts: Iterable[str] = (),
-          forwarded_allow_ips: Iterable[str] = (), mail: MailSetup | None = None,
-          public_url: str | None = None) -> None:
+def serve(settings: ServeSettings) -> None:
     """Run the app under Hypercorn until interrupted; the render workers stop with it.
 
     Hypercorn, not uvicorn: uvicorn (0.54) arms its only timeout after a first answer, so a
@@ -507,15 +503,17 @@ def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 2, queue: in
     from hypercorn.config import Sockets
     from hypercorn.utils import wrap_app
 
-    hosts = allowed_host_names(host, allowed_hosts)
-    proxies = list(forwarded_allow_ips)
+    s = settings
+    host, port, mail = s.host, s.port, s.mail
+    hosts = allowed_host_names(host, s.allowed_hosts)
+    proxies = list(s.forwarded_allow_ips)
     # what the server writes (its database, the console's report files, kits in the render
     # cache, its workers' files) is for this user only: secrets are among them
     os.umask(0o077)
-    app = create_app(workers=workers, queue=queue, cache_mb=cache_mb, prewarm=prewarm,
-                     games=games, players=players, papers=papers, database=database,
+    app = create_app(workers=s.workers, queue=s.queue, cache_mb=s.cache_mb, prewarm=s.prewarm,
+                     games=s.games, players=s.players, papers=s.papers, database=s.database,
                      allowed_hosts=hosts, forwarded_allow_ips=proxies, mail=mail,
-                     public_url=public_url, listen_host=host)
+                     public_url=s.public_url, listen_host=host)
     listener = listen(host, port, proxies=TrustedProxies(proxies))
     open_files_limit()
     close_when_clients_leave()
@@ -529,7 +527,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 2, queue: in
               "this server, and a game master's link works for whoever has it; on a public "
               "network put a TLS proxy in front (docs/explanation/security.md). Browsers that "
               "reach it by a name need --allowed-host NAME.", file=sys.stderr)
-    print(f"kit: serving on http://{host}:{port}/ ({workers} render workers, up to "
+    print(f"kit: serving on http://{host}:{port}/ ({s.workers} render workers, up to "
           f"{pool.queue_max} renders waiting; host names: {', '.join(hosts)})", file=sys.stderr)
     if mail is not None:
         print(f"kit: mail goes out through {mail.describe()}", file=sys.stderr)

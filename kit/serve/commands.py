@@ -16,6 +16,7 @@ from ..mail.commands import add_mail_flags, check_server, mail_setup
 from ..server.limits import CACHE_MB, PORT, QUEUE, WORKERS
 from ..site.commands import DEFAULT_WORKERS, filters, name_list, whole
 from ..site.kits import ready_configs
+from .settings import ServeSettings
 
 # the third-party modules of the web extra that kit serve imports (pyproject.toml, [web])
 WEB_EXTRA_MODULES = ("starlette", "sqlalchemy", "alembic", "filelock", "itsdangerous", "hypercorn")
@@ -121,10 +122,14 @@ def run_command(args: argparse.Namespace) -> int:
                           "install '.[web]'; with pipx: pipx install --force '.[web]')")
     from .app import serve
 
-    serve(host=args.host, port=port, workers=workers, queue=queue, cache_mb=cache_mb,
-          prewarm=args.prewarm, games=args.games, players=args.players, papers=args.paper,
-          database=args.database, allowed_hosts=hosts, forwarded_allow_ips=proxies,
-          mail=mail, public_url=public_url)
+    def listed(values: list | None) -> tuple | None:
+        return None if values is None else tuple(values)
+
+    serve(ServeSettings(host=args.host, port=port, workers=workers, queue=queue,
+                        cache_mb=cache_mb, prewarm=args.prewarm, games=listed(args.games),
+                        players=listed(args.players), papers=listed(args.paper),
+                        database=args.database, allowed_hosts=tuple(hosts),
+                        forwarded_allow_ips=tuple(proxies), mail=mail, public_url=public_url))
     return 0
 
 
