@@ -55,7 +55,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from kit.registry import GAMES  # noqa: E402
-from kit.web.kits import ready_configs  # noqa: E402
+from kit.site.kits import ready_configs  # noqa: E402
 
 HOST = "127.0.0.1"  # never anything but loopback
 

@@ -31,7 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from kit.console.store import database_url, make_engine, migrate  # noqa: E402
+from kit.db.engine import database_url, make_engine, migrate  # noqa: E402
 from kit.mail.letter import Letter  # noqa: E402
 from kit.mail.outbox import Key, Policy, Sender, queue_all  # noqa: E402
 from kit.mail.smtp import SmtpServer  # noqa: E402
@@ -79,8 +79,8 @@ def publish_turns(url: str, files: Path, turns: int, server: SmtpServer,
     """Each turn: every player's orders, then the publish, timed; the letters it queued."""
     import random
 
+    from kit.console.mail.book import Opener
     from kit.console.service import open_console
-    from kit.mail.book import Opener
     from kit.mail.outbox import SenderThread, outbox
 
     console = open_console(url, files)

@@ -158,9 +158,11 @@ def parser() -> argparse.ArgumentParser:
     sub = top.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
     add_build(sub)
     add_report(sub)
-    from .web.commands import add_commands  # `kit site` and `kit serve`
+    from .serve.commands import add_command as add_serve  # `kit serve`
+    from .site.commands import add_commands  # `kit site`
 
     add_commands(sub)
+    add_serve(sub)
     from .mail.commands import add_mail  # `kit mail test`
 
     add_mail(sub)
@@ -409,10 +411,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             from .mail.commands import run_mail
 
             return run_mail(args)
-        if args.command in ("site", "serve"):
-            from .web.commands import run_command
+        if args.command == "site":
+            from .site.commands import run_command
 
             return run_command(args)
+        if args.command == "serve":
+            from .serve.commands import run_command as run_serve
+
+            return run_serve(args)
         return run_build(args)
     except KitError as exc:
         for problem in getattr(exc, "problems", (exc,)):

@@ -1,5 +1,5 @@
 """How every command's ``--help`` reads: wrapped paragraphs, examples kept as written, and
-where the full documentation is. Shared by ``kit.cli`` and ``kit.web.commands``."""
+where the full documentation is. Shared by ``kit.cli`` and ``kit.site.commands``."""
 
 from __future__ import annotations
 

@@ -164,6 +164,11 @@ class Text(ParamType[str]):
         return printable_text(key, Msg(N_("the text")), " ".join(value.split()), self.limit)
 
 
+def split_names(text: str) -> list[str]:
+    """Names typed in a form: one per line or comma-separated (both may mix), blanks dropped."""
+    return [n.strip() for line in text.splitlines() for n in line.split(",") if n.strip()]
+
+
 @dataclass(frozen=True)
 class Names(ParamType[tuple[str, ...]]):
     """Player names: a list (TOML) or comma-separated text (a flag); all different."""

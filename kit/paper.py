@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .errors import ConfigError
+from .i18n import N_, Words
 
 PAPERS = ("a4", "letter")
 MARGIN_MM = 10.0  # printers cannot print the outer ~5 mm; 10 mm leaves room for that and more
@@ -66,6 +67,14 @@ _PAPERS = {
     "a4": Paper("a4", "A4", 210.0, 297.0, "210mm 297mm"),
     "letter": Paper("letter", "US Letter", 215.9, 279.4, "8.5in 11in"),
 }
+
+
+PAPER_LABELS = {"a4": N_("A4"), "letter": N_("US Letter")}  # as forms offer them, translated
+
+
+def paper_label(name: str, w: Words) -> str:
+    """The paper's name in the words of ``w`` (a form's choice, a kit's summary)."""
+    return w.gettext(PAPER_LABELS[name]) if name in PAPER_LABELS else paper(name).label
 
 
 def paper(name: str) -> Paper:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from .errors import ConfigError, Msg, quoted
 from .game import GameSpec
 from .games import lowest_unique, whats_my_number
@@ -18,6 +20,12 @@ def game_spec(name: str) -> GameSpec:
     except KeyError:
         raise ConfigError("game", Msg(N_("unknown game “%(got)s”; choose one of: %(games)s"),
                                       got=quoted(name), games=", ".join(GAMES))) from None
+
+
+def template_folders() -> dict[str, Path]:
+    """Each registered game's own templates folder by its package name, read when asked for
+    (so a game registered later is found too)."""
+    return {g.package: g.templates for g in GAMES.values() if g.templates is not None}
 
 
 def all_options() -> list[tuple[Option, tuple[str, ...]]]:

@@ -22,9 +22,9 @@ from playwright.sync_api import Page, expect  # noqa: E402
 
 from kit.cache import RenderCache  # noqa: E402
 from kit.registry import GAMES  # noqa: E402
-from kit.web.app import create_app  # noqa: E402
-from kit.web.kits import ready_configs  # noqa: E402
-from kit.web.site import build_site  # noqa: E402
+from kit.serve.app import create_app  # noqa: E402
+from kit.site.kits import ready_configs  # noqa: E402
+from kit.site.static import build_site  # noqa: E402
 
 FIRST = next(iter(GAMES.values()))
 SMALL = max(FIRST.min_players, 3)

@@ -22,8 +22,8 @@ from kit.cache import RenderCache  # noqa: E402
 from kit.config import resolve  # noqa: E402
 from kit.errors import KitError  # noqa: E402
 from kit.registry import GAMES  # noqa: E402
-from kit.web.app import create_app  # noqa: E402
-from kit.web.kits import ready_configs  # noqa: E402
+from kit.serve.app import create_app  # noqa: E402
+from kit.site.kits import ready_configs  # noqa: E402
 
 FIRST = next(iter(GAMES.values()))
 SMALL = max(FIRST.min_players, 3)

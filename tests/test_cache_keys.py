@@ -58,7 +58,7 @@ def test_a_changed_font_or_template_changes_the_web_code_digest(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("starlette", reason="the web extra is not installed: pip install '.[web]'")
     from kit.resources import templates_dir
-    from kit.web import kits
+    from kit.site import kits
 
     fonts = _copy_fonts(tmp_path)
     templates = tmp_path / "templates"

@@ -261,7 +261,7 @@ def test_folder_names_tell_personal_kits_apart() -> None:
 
 def test_start_lines_give_the_console_and_the_addresses_phones_can_open() -> None:
     pytest.importorskip("starlette", reason="the web extra is not installed: pip install '.[web]'")
-    from kit.web.addresses import network_addresses, start_lines
+    from kit.server.addresses import network_addresses, start_lines
 
     routes = {"10.255.255.254": "10.0.0.7", "172.31.255.254": None,
               "192.168.255.254": "192.168.1.5", "198.51.100.1": "192.168.1.5"}
@@ -295,7 +295,7 @@ def test_serve_on_every_address_prints_an_address_that_serves_the_console(
 
     import httpx
 
-    from kit.web.addresses import network_addresses
+    from kit.server.addresses import network_addresses
 
     if not network_addresses():
         pytest.skip("this machine has no network address besides loopback")
@@ -349,7 +349,7 @@ def test_serve_without_the_web_extra_names_what_is_missing(
         capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
         tmp_path: Path) -> None:
     """Missing web modules are named in one Error line before anything starts."""
-    from kit.web import commands
+    from kit.serve import commands
 
     monkeypatch.setattr(commands, "WEB_EXTRA_MODULES", ("json", "no_such_module_for_kit"))
     code, out, err = run(capsys, "serve", "--database", str(tmp_path / "games.sqlite"))

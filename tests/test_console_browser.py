@@ -39,7 +39,7 @@ from kit.games.whats_my_number.rules.engine import play  # noqa: E402
 from kit.games.whats_my_number.rules.logfile import parse_game_log  # noqa: E402
 from kit.games.whats_my_number.sheets.people import answer  # noqa: E402
 from kit.i18n import words  # noqa: E402
-from kit.web.app import create_app  # noqa: E402
+from kit.serve.app import create_app  # noqa: E402
 
 DATA = ROOT / "tests" / "data"
 WMN_LOG = tomllib.loads((DATA / "wmn-7p-4t.toml").read_text(encoding="utf-8"))

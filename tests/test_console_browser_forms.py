@@ -62,7 +62,7 @@ def test_same_origin(headers, allowed):
 
 def test_gm_link_sets_a_strict_http_only_cookie_for_the_game_only(tmp_path):
     from kit.console.service import open_console
-    from kit.web.app import create_app
+    from kit.serve.app import create_app
 
     console = open_console(str(tmp_path / "c.db"), tmp_path / "files")
     app = create_app(executor="thread", workers=1, queue=1, prewarm=False,
@@ -182,7 +182,7 @@ def test_boards_share_places_and_say_how_far_each_table_is():
 def site(tmp_path):
     """A server with a console, and a client of it that follows no redirect."""
     from kit.console.service import open_console
-    from kit.web.app import create_app
+    from kit.serve.app import create_app
 
     console = open_console(str(tmp_path / "c.db"), tmp_path / "files")
     app = create_app(executor="thread", workers=1, queue=1, prewarm=False,

@@ -14,7 +14,7 @@ from helpers import require_browser, served
 require_browser()
 
 from kit.console.service import open_console  # noqa: E402
-from kit.web.app import create_app  # noqa: E402
+from kit.serve.app import create_app  # noqa: E402
 
 LANGS = ["en", "fr", "de", "es", "ru"]
 NAMES = ["Alexandra", "Émile", "Hugo", "Odile", "Bartholomew", "Chloé", "Denis"]

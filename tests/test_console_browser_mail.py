@@ -38,7 +38,7 @@ from pypdf import PdfReader  # noqa: E402
 from test_console_browser import api, browser, fill_grid, gm_login, open_page  # noqa: E402, F401
 from test_mail_serve import kit_serve  # noqa: E402
 
-from kit.mail.letters import RULE  # noqa: E402
+from kit.console.mail.letters import RULE  # noqa: E402
 
 FROM = "game-master@example.org"
 SECRETS = {"Ann": 417, "Bob": 538, "Cy": 629, "Dee": 746, "Eve": 853}

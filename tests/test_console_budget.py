@@ -25,7 +25,7 @@ def site(tmp_path):
     from starlette.testclient import TestClient
 
     from kit.console.service import open_console
-    from kit.web.app import create_app
+    from kit.serve.app import create_app
 
     console = open_console(str(tmp_path / "c.db"), tmp_path / "files")
     app = create_app(executor="thread", workers=2, queue=10, prewarm=False,

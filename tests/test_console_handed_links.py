@@ -15,7 +15,7 @@ from kit.console.tokens import token_hash
 @pytest.fixture
 def site(tmp_path):
     from kit.console.service import open_console
-    from kit.web.app import create_app
+    from kit.serve.app import create_app
 
     console = open_console(str(tmp_path / "c.db"), tmp_path / "files")
     app = create_app(executor="thread", workers=1, queue=1, prewarm=False,

@@ -53,7 +53,7 @@ def page_text(html: str) -> str:
 def site(tmp_path):
     """The console's pages and API behind a test client that keeps the GM cookie."""
     from kit.console.service import open_console
-    from kit.web.app import create_app
+    from kit.serve.app import create_app
 
     service = open_console(str(tmp_path / "c.db"), tmp_path / "files")
     app = create_app(executor="thread", workers=1, queue=1, prewarm=False,

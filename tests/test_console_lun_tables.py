@@ -324,7 +324,7 @@ def test_the_scorers_page_shows_its_own_table_and_posts_for_it_alone(
 
 def test_scorer_links_are_redacted_in_the_logs(party: dict) -> None:
     from kit.console.tokens import redact
-    from kit.web.guard import redact_path
+    from kit.server.guard import redact_path
 
     token = party["table_tokens"]["3"]
     path = f"/console/{party['id']}/t/{token}"

@@ -18,7 +18,7 @@ from starlette.testclient import TestClient  # noqa: E402
 
 from kit.console.service import Console  # noqa: E402
 from kit.console.tokens import redact  # noqa: E402
-from kit.web.guard import redact_path  # noqa: E402
+from kit.server.guard import redact_path  # noqa: E402
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Eve"]
 SECRETS = {"Ann": 941, "Bob": 953, "Cy": 967, "Dee": 978, "Eve": 989}

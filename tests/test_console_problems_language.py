@@ -69,7 +69,7 @@ def french(monkeypatch):
 @pytest.fixture
 def console(tmp_path):
     from kit.console.service import open_console
-    from kit.web.app import create_app
+    from kit.serve.app import create_app
 
     service = open_console(str(tmp_path / "c.db"), tmp_path / "files")
     app = create_app(executor="thread", workers=1, queue=1, prewarm=False,
@@ -196,13 +196,13 @@ def test_the_409_page_says_what_changed_in_the_pages_language(french, console, m
 def fresh_templates(french, monkeypatch):
     """Templates made again with the test's French words (they keep their catalog; Jinja
     asks for ``ugettext`` first)."""
-    from kit.web import pages
+    from kit.server import templates
 
     monkeypatch.setattr(WithTestWords, "ugettext", WithTestWords.gettext, raising=False)
     monkeypatch.setattr(WithTestWords, "ungettext", WithTestWords.ngettext, raising=False)
-    pages.site_environment.cache_clear()
+    templates.site_environment.cache_clear()
     yield
-    pages.site_environment.cache_clear()
+    templates.site_environment.cache_clear()
 
 
 def test_a_french_error_summary_puts_the_space_before_the_colon(fresh_templates, console,

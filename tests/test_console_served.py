@@ -28,7 +28,7 @@ SECRETS = {"Ann": 17, "Bob": 22, "Cy": 8, "Dee": 25}
 @pytest.fixture
 def site(tmp_path):
     """A server with a console (renders in threads of the render pool), and its client."""
-    from kit.web.app import create_app
+    from kit.serve.app import create_app
 
     console = open_console(str(tmp_path / "c.db"), tmp_path / "files")
     app = create_app(executor="thread", workers=2, queue=10, prewarm=False,
@@ -342,7 +342,7 @@ def test_without_a_render_pool_renders_are_single_flight_in_threads(tmp_path) ->
 
 
 def test_a_render_the_line_cannot_take_now_is_a_page_that_comes_back(site) -> None:
-    from kit.web.pool import ClientBusy
+    from kit.server.pool import ClientBusy
 
     console, client = site
 

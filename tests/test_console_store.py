@@ -22,9 +22,10 @@ import httpx  # noqa: E402
 import sqlalchemy as sa  # noqa: E402
 from console_db import free_port  # noqa: E402
 
-import kit.console  # noqa: E402
+import kit.db  # noqa: E402
 from kit.console.service import Conflict, Console, open_console  # noqa: E402
-from kit.console.store import Stale, database_url, journal  # noqa: E402
+from kit.console.store import Stale, journal  # noqa: E402
+from kit.db.engine import database_url  # noqa: E402
 from kit.errors import ConfigError  # noqa: E402
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
@@ -76,7 +77,7 @@ def test_servers_starting_at_once_migrate_once(console_url: str,  # noqa: F811
 # the others, opens one new SQLite file after another and migrates it.
 RACE = """
 import sys, time
-from kit.console.store import database_url, make_engine, migrate
+from kit.db.engine import database_url, make_engine, migrate
 start, own, files = float(sys.argv[1]), sys.argv[2], sys.argv[3:]
 for i, path in enumerate([own, *files]):
     engine = make_engine(database_url(path))
@@ -96,7 +97,7 @@ SLOW = """
 import os, sys, time
 from alembic import command
 from kit.console.service import open_console
-from kit.console.store import LOCK_WAIT_S
+from kit.db.engine import LOCK_WAIT_S
 database, go, role = sys.argv[1:]
 upgrade = command.upgrade
 def held(*args):
@@ -118,7 +119,7 @@ def alembic_head() -> str | None:
     from alembic.script import ScriptDirectory
 
     config = Config()
-    config.set_main_option("script_location", str(Path(kit.console.__file__).with_name(
+    config.set_main_option("script_location", str(Path(kit.db.__file__).with_name(
         "migrations")))
     return ScriptDirectory.from_config(config).get_current_head()
 

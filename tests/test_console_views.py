@@ -256,7 +256,7 @@ def test_each_players_letter_holds_only_their_own_data(tmp_path: Path) -> None:
     per player with an address, read from the outbox."""
     import sqlalchemy as sa
 
-    from kit.mail.book import Opener
+    from kit.console.mail.book import Opener
     from kit.mail.outbox import Sender, SenderThread, outbox
     from kit.mail.smtp import SmtpServer
 

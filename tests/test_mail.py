@@ -33,7 +33,7 @@ from helpers import ROOT  # noqa: E402
 from mail_server import PASSWORD, USER, Server, drain  # noqa: E402
 
 from kit.cli import main  # noqa: E402
-from kit.console.store import database_url, make_engine, migrate  # noqa: E402
+from kit.db.engine import database_url, make_engine, migrate  # noqa: E402
 from kit.errors import ConfigError  # noqa: E402
 from kit.mail.letter import Letter, draft, mailto  # noqa: E402
 from kit.mail.outbox import (  # noqa: E402
@@ -266,7 +266,7 @@ def test_the_sender_thread_sends_when_woken_and_stops_cleanly(
 
 CHILD = textwrap.dedent("""
     import os, signal, sys
-    from kit.console.store import database_url, make_engine, migrate
+    from kit.db.engine import database_url, make_engine, migrate
     from kit.mail.letter import Letter
     from kit.mail.outbox import Key, Policy, Sender, queue
     from kit.mail.smtp import SmtpServer

@@ -22,11 +22,11 @@ from helpers import writes_number  # noqa: E402
 from mail_server import Server, drain  # noqa: E402
 from pypdf import PdfReader  # noqa: E402
 
+from kit.console.mail.book import Opener  # noqa: E402
+from kit.console.mail.postbox import report_files  # noqa: E402
 from kit.console.service import Console  # noqa: E402
-from kit.mail.book import Opener  # noqa: E402
 from kit.mail.letter import as_bytes  # noqa: E402
 from kit.mail.outbox import Policy, Sender, SenderThread, outbox  # noqa: E402
-from kit.mail.postbox import report_files  # noqa: E402
 from kit.mail.smtp import SmtpServer  # noqa: E402
 
 FROM = "game-master@example.org"

@@ -26,7 +26,7 @@ import sqlalchemy as sa  # noqa: E402
 from console_db import free_port  # noqa: E402
 from mail_server import Server, drain, trickle_greeting  # noqa: E402
 
-from kit.console.store import database_url, make_engine, migrate  # noqa: E402
+from kit.db.engine import database_url, make_engine, migrate  # noqa: E402
 from kit.mail.letter import Letter  # noqa: E402
 from kit.mail.outbox import Key, Policy, Sender, entry, outbox, queue  # noqa: E402
 from kit.mail.smtp import MailError, SmtpServer, Timeouts  # noqa: E402

@@ -33,12 +33,12 @@ from helpers import ROOT, plain  # noqa: E402
 from mail_server import Server, drain  # noqa: E402
 
 from kit.console import sealed_links as sealed  # noqa: E402
+from kit.console.mail import book  # noqa: E402
+from kit.console.mail.book import Opener  # noqa: E402
 from kit.console.service import Console, open_console  # noqa: E402
-from kit.console.store import database_url as database_url_of  # noqa: E402
 from kit.console.tokens import token_hash  # noqa: E402
+from kit.db.engine import database_url as database_url_of  # noqa: E402
 from kit.errors import Problems  # noqa: E402
-from kit.mail import book  # noqa: E402
-from kit.mail.book import Opener  # noqa: E402
 from kit.mail.outbox import Policy, Sender, SenderThread, outbox  # noqa: E402
 from kit.mail.smtp import SmtpServer  # noqa: E402
 
@@ -183,7 +183,7 @@ def test_two_servers_on_one_database_send_each_letter_once(
 KILLED = textwrap.dedent("""
     import os, signal, sys
     from kit.console.service import open_console
-    from kit.mail.book import Opener
+    from kit.console.mail.book import Opener
     from kit.mail.outbox import Sender, SenderThread
     from kit.mail.smtp import SmtpServer
 
@@ -227,7 +227,7 @@ def test_a_failing_server_is_retried_and_each_letter_arrives_once(
 
 def test_remind_the_missing_goes_once_a_turn_to_those_with_an_address(
         console: Console, smtp_server: Server) -> None:
-    from kit.mail.postbox import remind
+    from kit.console.mail.postbox import remind
 
     made = attach(console, smtp_server)
     created = console.create_game(SPEC)
@@ -363,13 +363,13 @@ def test_links_sealed_before_the_seats_table_still_open_after_its_migration(tmp_
     from alembic import command
     from alembic.config import Config
 
-    import kit.console
-    from kit.console.store import make_engine, migrate
+    import kit.db
+    from kit.db.engine import make_engine, migrate
 
     url = database_url_of(str(tmp_path / "old.db"))
     engine = make_engine(url)
     config = Config()
-    config.set_main_option("script_location", str(Path(kit.console.__file__).with_name(
+    config.set_main_option("script_location", str(Path(kit.db.__file__).with_name(
         "migrations")))
     with engine.connect() as conn, conn.begin():  # a database as the links were sealed in
         config.attributes["connection"] = conn

@@ -19,10 +19,10 @@ pytest.importorskip("aiosmtpd", reason="aiosmtpd is not installed: pip install '
 import sqlalchemy as sa  # noqa: E402
 from mail_server import Server, drain  # noqa: E402
 
+from kit.console.mail.book import Opener  # noqa: E402
+from kit.console.mail.postbox import remind  # noqa: E402
 from kit.console.service import Console  # noqa: E402
-from kit.mail.book import Opener  # noqa: E402
 from kit.mail.outbox import Policy, Sender, SenderThread, outbox  # noqa: E402
-from kit.mail.postbox import remind  # noqa: E402
 from kit.mail.smtp import SmtpServer  # noqa: E402
 
 BASE = "http://192.168.1.20:8000"

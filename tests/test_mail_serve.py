@@ -24,7 +24,7 @@ from console_db import free_port  # noqa: E402
 from helpers import ROOT  # noqa: E402
 from mail_server import PASSWORD, USER, Server, trickle_greeting  # noqa: E402
 
-from kit.console.store import database_url, make_engine, migrate  # noqa: E402
+from kit.db.engine import database_url, make_engine, migrate  # noqa: E402
 from kit.mail.letter import Letter  # noqa: E402
 from kit.mail.outbox import Key, entry, queue  # noqa: E402
 

@@ -1,4 +1,4 @@
-"""The custom-kit web app (``kit.web.app``), in-process through Starlette's TestClient (renders
+"""The custom-kit web app (``kit.serve.app``), in-process through Starlette's TestClient (renders
 run in threads).
 
 Slow parts are shared: one app builds a handful of real kits; everything about bad input and
@@ -39,9 +39,10 @@ from kit.options import Flag  # noqa: E402
 from kit.output import KitFiles  # noqa: E402
 from kit.registry import GAMES, all_options  # noqa: E402
 from kit.resources import asset_root, fonts_dir, templates_dir  # noqa: E402
-from kit.web import app as web_app  # noqa: E402
-from kit.web import http, kits, pages  # noqa: E402
-from kit.web.kits import Rendered, ready_configs  # noqa: E402
+from kit.serve import app as web_app  # noqa: E402
+from kit.server import http, language  # noqa: E402
+from kit.site import kits, pages  # noqa: E402
+from kit.site.kits import Rendered, ready_configs  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore:Using `httpx`")
 
@@ -525,7 +526,7 @@ def test_download_names_never_carry_user_text():
     ("", "es", ("es", False)),
 ])
 def test_page_language_negotiation(query, header, expected):
-    assert pages.negotiate(query, header) == expected
+    assert language.negotiate(query, header) == expected
 
 
 def _html_lang(html: str) -> str:

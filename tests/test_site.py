@@ -1,4 +1,4 @@
-"""The static download site (``kit.web.site``): which kits, and a small site built through
+"""The static download site (``kit.site.static``): which kits, and a small site built through
 ``kit site``."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from kit import cli
 from kit.errors import KitError
 from kit.paper import PAPERS
 from kit.registry import GAMES
-from kit.web import kits, site
+from kit.site import kits, static
 
 FIRST = next(iter(GAMES.values()))
 
@@ -159,10 +159,10 @@ def test_a_failed_kit_leaves_no_index(tmp_path, monkeypatch):
     def failing(config, preview_pages=1, store=None):
         raise KitError("layout", "too tall")
 
-    monkeypatch.setattr(site, "render_kit", failing)
+    monkeypatch.setattr(static, "render_kit", failing)
     configs = kits.ready_configs([FIRST.name], [FIRST.min_players], ["a4"])
     with pytest.raises(KitError, match="layout: .*too tall"):
-        site.build_site(tmp_path, configs)
+        static.build_site(tmp_path, configs)
     assert not (tmp_path / "index.html").exists()
 
 
@@ -193,10 +193,10 @@ def test_a_second_site_reads_the_kept_kits_and_prose_pages(built, render_cache, 
     def refuse(*args, **kwargs):
         raise AssertionError("a kept kit was rendered again")
 
-    monkeypatch.setattr(site, "render_kit", refuse)
+    monkeypatch.setattr(static, "render_kit", refuse)
     configs = kits.ready_configs([FIRST.name], [FIRST.min_players])
     store = RenderCache(render_cache)
-    again = site.build_site(tmp_path / "again", configs, store=store).parent
+    again = static.build_site(tmp_path / "again", configs, store=store).parent
     written = sorted(p.relative_to(built) for p in built.rglob("*") if p.is_file())
     assert written == sorted(p.relative_to(again) for p in again.rglob("*") if p.is_file())
     for rel in written:

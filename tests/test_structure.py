@@ -1,6 +1,7 @@
-"""The shape of ``kit/``, read from its source with ``ast``: no import cycle (imports inside
-functions count: a late import hides a cycle, it does not break it), every module under 500
-code lines, every function under 80 lines, and the console and the web naming no game."""
+"""The shape of ``kit/``, read from its source with ``ast``: no import cycle between modules or
+between packages (imports inside functions count: a late import hides a cycle, it does not break
+it), packages layered one way, every module under 500 code lines, every function under 80
+lines, and the server side naming no game."""
 
 from __future__ import annotations
 
@@ -14,7 +15,26 @@ MAX_CODE_LINES = 500
 MAX_FUNCTION_LINES = 80
 # what only a game's own package may say: its name, its short names, an import of a game
 GAME_WORDS = re.compile(r"whats-my-number|lowest-unique|WMN|LUN|kit\.games|\.\.games")
-GAME_FREE = ("console", "web")
+GAME_FREE = ("console", "server", "site", "db", "mail", "serve")
+# The console modules a game may import: its forms, problem texts and refusals. They are to
+# become part of the game contract (kit/game.py); until then this is the one exception.
+GAME_CONTRACT_IN_CONSOLE = frozenset({"kit.console.forms", "kit.console.views.said",
+                                      "kit.console.refusals"})
+ENTRY = frozenset({"kit.cli", "kit.clidoc", "kit.__main__"})  # the commands: may import any
+SERVER_SIDE = ("server", "site", "console", "mail", "db", "serve")
+# What each package may not import. Core is kit/*.py and kit/layout; a game is looked up
+# through kit.registry, which core may import (the kit pipeline plans a game's pages).
+FORBIDDEN = {
+    "core": {*SERVER_SIDE, "entry"},
+    "games": {"server", "site", "mail", "db", "serve", "entry", "console"},
+    "server": {"site", "console", "mail", "db", "games", "serve", "entry", "kit.registry"},
+    "mail": {"console", "site", "server", "games", "serve", "entry"},
+    "db": {"server", "site", "console", "mail", "games", "serve", "entry"},
+    "site": {"console", "mail", "serve", "entry"},
+    "console": {"site", "serve", "entry"},
+    "serve": {"entry"},
+}
+NEVER_IN_GAMES = ("starlette", "sqlalchemy", "alembic", "hypercorn")
 
 
 def modules(root: Path = KIT) -> dict[str, Path]:
@@ -146,7 +166,90 @@ def test_no_function_is_over_80_lines() -> None:
     assert found == []
 
 
-def test_the_console_and_the_web_name_no_game() -> None:
+def package_of(module: str) -> str:
+    """The layer a module belongs to: a server-side package, ``games``, ``entry`` or ``core``."""
+    parts = module.split(".")
+    if module in ENTRY:
+        return "entry"
+    if len(parts) > 1 and parts[1] in (*SERVER_SIDE, "games"):
+        return parts[1]
+    return "core"
+
+
+def package_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """Which packages import which (``package_of``), leaving out the games' imports of
+    ``GAME_CONTRACT_IN_CONSOLE`` and the games' lookup through the registry (core's plug-in)."""
+    found: dict[str, set[str]] = {package_of(m): set() for m in graph}
+    for module, imported in graph.items():
+        for other in imported:
+            source, target = package_of(module), package_of(other)
+            allowed = (source == "games" and other in GAME_CONTRACT_IN_CONSOLE) or (
+                source == "core" and target == "games")
+            if source != target and not allowed:
+                found[source].add(target)
+    return found
+
+
+def layering_problems(graph: dict[str, set[str]]) -> list[str]:
+    """Every import a package may not make (``FORBIDDEN``), as "module -> module"."""
+    problems = []
+    for module, imported in sorted(graph.items()):
+        banned = FORBIDDEN.get(package_of(module), set())
+        for other in sorted(imported):
+            if package_of(module) == "games" and other in GAME_CONTRACT_IN_CONSOLE:
+                continue
+            if package_of(other) in banned or other in banned:
+                problems.append(f"{module} -> {other}")
+    return problems
+
+
+def outside_imports(path: Path) -> set[str]:
+    """The top-level names of the libraries a module imports (absolute imports only)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+def test_packages_form_no_cycle() -> None:
+    graph = package_graph(import_graph())
+    assert {"core", "games", "server", "site", "console", "mail", "db", "serve"} <= set(graph)
+    assert cycles(graph) == []
+
+
+def test_a_package_cycle_is_found() -> None:
+    graph = {"kit.site.a": {"kit.console.b"}, "kit.console.b": {"kit.site.c"}, "kit.site.c": set(),
+             "kit.games.g": {"kit.console.forms"}, "kit.console.forms": {"kit.registry"},
+             "kit.registry": {"kit.games.g"}}
+    assert cycles(package_graph(graph)) == [["console", "site"]]
+    assert layering_problems(graph) == ["kit.console.b -> kit.site.c",
+                                        "kit.site.a -> kit.console.b"]
+
+
+def test_packages_are_layered() -> None:
+    """Core knows no server side; games only the console's part of their contract; the
+    server no site, console, mail, database or game; mail no console; the database nothing
+    above it; the site no console or mail; only kit.serve takes site, console and mail."""
+    graph = import_graph()
+    assert layering_problems(graph) == []
+    together = {package_of(m) for m, imported in graph.items()
+                if {"site", "console", "mail"} <= {package_of(o) for o in imported}}
+    assert together <= {"serve"}
+    assert "serve" in {package_of(m) for m, imported in graph.items()
+                       if "kit.console.routes" in imported}
+
+
+def test_the_games_import_no_web_or_database_library() -> None:
+    found = [f"{path.relative_to(ROOT)}: {name}" for path in sorted((KIT / "games").rglob("*.py"))
+             for name in sorted(outside_imports(path)) if name in NEVER_IN_GAMES]
+    assert "sqlalchemy" in outside_imports(KIT / "db" / "engine.py")  # the walk sees them
+    assert found == []
+
+
+def test_the_server_side_names_no_game() -> None:
     said = []
     for folder in GAME_FREE:
         for path in sorted((KIT / folder).rglob("*")):

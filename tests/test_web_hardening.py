@@ -31,9 +31,9 @@ from kit import cli  # noqa: E402
 from kit.cache import RenderCache  # noqa: E402
 from kit.output import KitFiles  # noqa: E402
 from kit.registry import GAMES  # noqa: E402
-from kit.web import app as web_app  # noqa: E402
-from kit.web import site  # noqa: E402
-from kit.web.kits import Rendered  # noqa: E402
+from kit.serve import app as web_app  # noqa: E402
+from kit.site import static  # noqa: E402
+from kit.site.kits import Rendered  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore:Using `httpx`")
 
@@ -98,7 +98,7 @@ def test_create_app_checks_its_numbers_too():
 
 def test_site_out_is_checked_before_rendering(tmp_path, capsys, monkeypatch):
     rendered = []
-    monkeypatch.setattr(site, "render_kit", lambda *a, **k: rendered.append(a))
+    monkeypatch.setattr(static, "render_kit", lambda *a, **k: rendered.append(a))
     monkeypatch.setenv("KIT_CACHE_DIR", str(tmp_path / "cache"))
     a_file = tmp_path / "not-a-folder"
     a_file.write_text("x")

@@ -29,9 +29,10 @@ from kit.config import resolve  # noqa: E402
 from kit.errors import ConfigError, KitError, Msg, Problems  # noqa: E402
 from kit.i18n import LANGUAGES, Words, words  # noqa: E402
 from kit.output import KitFiles  # noqa: E402
-from kit.web import app as web_app  # noqa: E402
-from kit.web import pages  # noqa: E402
-from kit.web.kits import DocumentInfo, Rendered, ready_configs  # noqa: E402
+from kit.serve import app as web_app  # noqa: E402
+from kit.server.templates import human_size  # noqa: E402
+from kit.site import pages  # noqa: E402
+from kit.site.kits import DocumentInfo, Rendered, ready_configs  # noqa: E402
 
 LUN = "lowest-unique"
 WMN = "whats-my-number"
@@ -455,7 +456,7 @@ def test_every_language_gets_thumbnails_and_sizes(tmp_path):
             page = client.get(f"/?lang={config.lang}").text
             assert f'src="/thumbs/{config.folder_name}.png"' in page, config.lang
             assert "Preview being prepared" not in unescape(page)
-            size = pages.human_size(4096, words(config.lang))  # the player kit's size
+            size = human_size(4096, words(config.lang))  # the player kit's size
             assert size in unescape(page), config.lang
     assert service.pool.started == len(every)
 

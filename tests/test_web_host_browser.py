@@ -17,8 +17,8 @@ from playwright.sync_api import Page  # noqa: E402
 
 from kit.cache import RenderCache  # noqa: E402
 from kit.i18n import words  # noqa: E402
-from kit.web.app import create_app  # noqa: E402
-from kit.web.kits import ready_configs  # noqa: E402
+from kit.serve.app import create_app  # noqa: E402
+from kit.site.kits import ready_configs  # noqa: E402
 
 LUN = "lowest-unique"
 VIEWPORTS = {

@@ -9,8 +9,8 @@ import pytest
 pytest.importorskip("starlette", reason="the console needs the web extra")
 
 from kit.cli import main  # noqa: E402
+from kit.server.http import TOO_DEEP_JSON, TOO_LONG_JSON  # noqa: E402
 from kit.tomlhelp import MAX_NESTING  # noqa: E402
-from kit.web.http import TOO_DEEP_JSON, TOO_LONG_JSON  # noqa: E402
 
 DEEP = 3000
 LONG = "1" * 4400

@@ -33,8 +33,8 @@ from helpers import (
 from sqlalchemy.exc import OperationalError  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
-from kit.console.store import LOCK_WAIT_S  # noqa: E402
-from kit.web.guard import MAX_WRITES, RETRY_S, WRITE_WAIT_S  # noqa: E402
+from kit.db.engine import LOCK_WAIT_S  # noqa: E402
+from kit.server.guard import MAX_WRITES, RETRY_S, WRITE_WAIT_S  # noqa: E402
 
 pytestmark = pytest.mark.slow
 
@@ -184,7 +184,7 @@ class Unavailable:
 def test_a_full_database_or_disk_is_a_503_json_on_the_api_a_page_elsewhere(tmp_path, error,
                                                                            caplog):
     from kit.cache import RenderCache
-    from kit.web.app import create_app
+    from kit.serve.app import create_app
 
     app = create_app(executor="thread", workers=1, prewarm=False, games=["lowest-unique"],
                      players=[3], papers=["a4"], store=RenderCache(tmp_path / "cache"),
@@ -208,7 +208,7 @@ def test_writes_wait_their_turn_holding_no_thread():
     place, and past ``WRITE_WAIT_S`` is a 503."""
     import asyncio
 
-    from kit.web.guard import Guard
+    from kit.server.guard import Guard
 
     entered: list[str] = []
     release = asyncio.Event()
@@ -254,7 +254,7 @@ def test_a_locked_postgresql_row_is_a_503_in_bounded_time(postgres_server, tmp_p
 
     from kit.cache import RenderCache
     from kit.console.service import open_console
-    from kit.web.app import create_app
+    from kit.serve.app import create_app
 
     url = new_database(postgres_server)
     console = open_console(url, tmp_path / "files")
@@ -287,7 +287,7 @@ def test_a_body_still_arriving_holds_no_place():
     goes through at once; a place is taken once a body is whole."""
     import asyncio
 
-    from kit.web.guard import Guard
+    from kit.server.guard import Guard
 
     async def app(scope, receive, send):
         while (await receive()).get("more_body", False):

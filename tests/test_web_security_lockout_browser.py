@@ -26,8 +26,8 @@ require_browser()
 
 from kit.cache import RenderCache  # noqa: E402
 from kit.console.service import open_console  # noqa: E402
-from kit.web.app import create_app  # noqa: E402
-from kit.web.guard import MAX_WRONG_TOKENS  # noqa: E402
+from kit.serve.app import create_app  # noqa: E402
+from kit.server.guard import MAX_WRONG_TOKENS  # noqa: E402
 
 ATTACKS = MAX_WRONG_TOKENS + 5
 

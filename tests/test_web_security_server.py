@@ -24,7 +24,7 @@ from helpers import stop  # noqa: E402
 
 from kit.console.pages import auth as guard  # noqa: E402
 from kit.registry import GAMES  # noqa: E402
-from kit.web.guard import MAX_CONNECTIONS_PER_CLIENT  # noqa: E402
+from kit.server.guard import MAX_CONNECTIONS_PER_CLIENT  # noqa: E402
 
 pytestmark = pytest.mark.slow
 
@@ -237,7 +237,7 @@ def test_a_trusted_proxy_has_no_connection_share(server):
 
 
 def test_the_server_times_out_heads_not_silent_waits():
-    from kit.web.app import server_config
+    from kit.serve.app import server_config
 
     config = server_config()
     assert 0 < config.keep_alive_timeout <= DROPPED_WITHIN_S  # a head within it, or closed

@@ -27,9 +27,9 @@ from kit.config import resolve  # noqa: E402
 from kit.errors import LayoutError  # noqa: E402
 from kit.output import KitFiles  # noqa: E402
 from kit.registry import GAMES  # noqa: E402
-from kit.web import app as web_app  # noqa: E402
-from kit.web.kits import Rendered, config_key, config_text  # noqa: E402
-from kit.web.shared import SharedTickets, config_from_text, kit_requests  # noqa: E402
+from kit.serve import app as web_app  # noqa: E402
+from kit.site.kits import Rendered, config_key, config_text  # noqa: E402
+from kit.site.shared import SharedTickets, config_from_text, kit_requests  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore:Using `httpx`")
 

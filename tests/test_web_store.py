@@ -22,10 +22,10 @@ from kit.errors import KitError, LayoutError  # noqa: E402
 from kit.i18n import LANGUAGES  # noqa: E402
 from kit.output import KitFiles  # noqa: E402
 from kit.registry import GAMES  # noqa: E402
-from kit.web import kits  # noqa: E402
-from kit.web.app import create_app  # noqa: E402
-from kit.web.kits import DocumentInfo, Rendered, ready_configs  # noqa: E402
-from kit.web.service import KitService  # noqa: E402
+from kit.serve.app import create_app  # noqa: E402
+from kit.site import kits  # noqa: E402
+from kit.site.kits import DocumentInfo, Rendered, ready_configs  # noqa: E402
+from kit.site.service import KitService  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore:Using `httpx`")
 

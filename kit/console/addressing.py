@@ -12,7 +12,7 @@ import ipaddress
 
 from starlette.requests import Request
 
-from ..web.addresses import WILDCARDS, network_addresses
+from ..server.addresses import WILDCARDS, network_addresses
 
 
 def _loopback(host: str) -> bool:

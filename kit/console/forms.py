@@ -17,6 +17,7 @@ from typing import Any
 
 from ..errors import KitError
 from ..i18n import LANGUAGES, Words
+from ..options import split_names
 from ..paper import PAPERS
 from .views import said
 
@@ -61,11 +62,6 @@ def not_a_player(name: str, names: Iterable[str], w: Words) -> str:
                          guess=guess)
     return w.gettext("%(name)s is not a player; the players are %(players)s.", name=name,
                      players=w.join(names))
-
-
-def split_names(text: str) -> list[str]:
-    """Names one per line (commas also separate), blanks dropped."""
-    return [n.strip() for line in text.splitlines() for n in line.split(",") if n.strip()]
 
 
 def check_names(form: Form, key: str, names: list[str], w: Words) -> None:

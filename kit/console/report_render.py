@@ -31,8 +31,8 @@ from typing import Any, Protocol
 
 from ..cache import staging_folder
 from ..errors import KitError
-from ..web.limits import WEB_MAX_PAGES
-from ..web.pool import ClientBusy, Overloaded
+from ..server.limits import WEB_MAX_PAGES
+from ..server.pool import ClientBusy, Overloaded
 from .answer_cache import Flights
 from .report_files import make_folder, own_player, served_path, viewer_tag
 from .specs import console_of
@@ -44,7 +44,7 @@ REMEMBERED = 1000  # failed renders remembered, and (game, viewer) folders wante
 
 
 class Renders(Protocol):
-    """The server's render line (``kit.web.pool.RenderPool.submit_work``)."""
+    """The server's render line (``kit.server.pool.RenderPool.submit_work``)."""
 
     def submit_work(self, key: str, work: Callable[[], object],
                     client: str = "", pages: int = 0) -> tuple[Future, bool]: ...

@@ -24,17 +24,17 @@ from typing import Any
 import tomli_w
 
 from ..cache import STAGING, default_folder, private_folder, sweep_staging
+from ..db.engine import database_url, make_engine, migrate
 from ..errors import ConfigError, GameLogError, Msg, Problems
 from ..game import ConsoleGame, EntryKind, View
 from ..i18n import N_
-from ..mail import book
-from ..mail.book import Opener
-from ..mail.postbox import Postbox
 from ..tomlhelp import explained
 from ..tomlhelp import loads as loads_toml
 from . import engine, sealed_links, state_cache
 from .answer_cache import KEPT_BYTES, AnswerCache, Flights, Made, etag, public_version, view_size
 from .journal import UNDO, Played, describe, said, step
+from .mail import book
+from .mail.postbox import Postbox
 from .quota import GameQuota
 from .refusals import Conflict, NotFound
 from .report_files import NO_FILE, amended, file_turn, served_path, text_report
@@ -42,7 +42,7 @@ from .report_files import report_folder as files_folder
 from .report_render import BeingMade, NotMade, Queued, ReportFolders
 from .specs import check_new_game, console_of, games_limits, import_entries, unknown_entry
 from .state_cache import BUDGET_BYTES, GameCache
-from .store import GameRow, Missing, Row, Stale, Store, database_url, make_engine, migrate
+from .store import GameRow, Missing, Row, Stale, Store
 from .tokens import new_game_id, new_token, token_hash, token_matches
 
 IMPORT_MAX_CHARS = 1_000_000  # an imported log's text (a 100-player, 200-turn night is 400 KB)
@@ -160,7 +160,7 @@ class Console:
 
     def create_game(self, spec: Mapping[str, Any], client: str | None = None) -> Created:
         """A new game from an API/form spec (``specs.check_new_game``; ``"emails"``: the
-        players' addresses, ``kit.mail.book``); raises Problems. ``client``: the address
+        players' addresses, ``kit.console.mail.book``); raises Problems. ``client``: the address
         asking (its games an hour are capped, ``quota``)."""
         given = spec.get("emails")
         rest = {k: v for k, v in spec.items() if k != "emails"}
@@ -364,7 +364,7 @@ class Console:
 
     def _append(self, game_id: str, version: int | None,
                 build: Callable[[Loaded], tuple[str, dict[str, Any]]],
-                opener: Opener | None = None
+                opener: book.Opener | None = None
                 ) -> tuple[int, Loaded, Played, dict[str, Any], object]:
         """Check and append one entry. ``build(loaded)`` returns its kind and payload; the
         state it makes is checked by the engine first (its running check is kept beside the
@@ -394,7 +394,7 @@ class Console:
         raise self._conflict(loaded, loaded.row.version, self._row(game_id).version)
 
     def _letters(self, loaded: Loaded, after: Played, kind: str, payload: Mapping[str, Any],
-                 opener: Opener | None) -> list[Any]:
+                 opener: book.Opener | None) -> list[Any]:
         """The players' letters of a turn this entry publishes (with a mail server)."""
         entry = loaded.game.entry(kind)
         turn = payload.get("turn")
@@ -436,7 +436,7 @@ class Console:
 
     def enter(self, game_id: str, kind: str, body: Mapping[str, Any],
               params: Mapping[str, Any] | None = None, *, version: int | None = None,
-              opener: Opener | None = None) -> Entered:
+              opener: book.Opener | None = None) -> Entered:
         """One entry of the game's ``kind`` from the API's body and path parameters. An entry
         that needs confirming and is not confirmed is checked and answered, not recorded.
         ``opener``: the GM's token and address, so a publish's letters carry links."""

@@ -13,7 +13,8 @@ from ..game import ConsoleGame, one_of
 from ..i18n import DEFAULT as DEFAULT_LANGUAGE
 from ..i18n import LANGUAGES, N_
 from ..paper import PAPERS
-from ..registry import GAMES
+from ..registry import GAMES, template_folders
+from ..server import templates
 
 TITLE_MAX = 80
 
@@ -21,6 +22,12 @@ TITLE_MAX = 80
 def console_games() -> dict[str, ConsoleGame]:
     """The registered games that have a console part, by name."""
     return {name: spec.console for name, spec in GAMES.items() if spec.console is not None}
+
+
+def site_environment(lang: str = DEFAULT_LANGUAGE) -> Any:
+    """The server's templates in ``lang`` with every registered game's own, as
+    "<package>/<file>" (the console's game pages)."""
+    return templates.site_environment(lang, template_folders)
 
 
 def console_of(name: str) -> ConsoleGame:

@@ -144,7 +144,7 @@ def run_mail(args: argparse.Namespace) -> int:
 
 
 def _send_test(args: argparse.Namespace, setup: MailSetup, to: str) -> int:
-    from ..console.store import database_url, make_engine, migrate
+    from ..db.engine import database_url, make_engine, migrate
     from .outbox import Key, Policy, Sender, entry, queue
 
     engine = make_engine(database_url(args.database or os.environ.get("KIT_DATABASE_URL")))

@@ -49,7 +49,7 @@ log = logging.getLogger("kit.mail")
 
 metadata = sa.MetaData()
 
-outbox = sa.Table(  # the schema is kit/console/migrations/versions/0003_outbox.py
+outbox = sa.Table(  # the schema is kit/db/migrations/versions/0003_outbox.py
     "outbox", metadata,
     sa.Column("id", sa.String(32), primary_key=True),  # Key.ident: the key's hash
     sa.Column("game_id", sa.String(32), nullable=False),

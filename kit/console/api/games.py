@@ -33,10 +33,10 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ...errors import KitError, Problems
-from ...mail.book import Opener
-from ...web.guard import refuse_wrong_token
-from ...web.http import BodyError, parse_json
+from ...server.guard import refuse_wrong_token
+from ...server.http import BodyError, parse_json
 from ..addressing import base_url
+from ..mail.book import Opener
 from ..pages.base import NO_STORE, conditional
 from ..refusals import Closed, Conflict, NotFound
 from ..seat_access import NotYours, seat_params, shared_seats
@@ -144,7 +144,7 @@ async def _caller(request: Request, seats: frozenset[str] = frozenset()
 
 def opener(request: Request) -> Opener:
     """A GM request's token (checked by ``_gm``) and the address players reach us at: what
-    opens the players' links for their letters (``kit.mail.book``)."""
+    opens the players' links for their letters (``kit.console.mail.book``)."""
     token = request.headers.get("authorization", "").partition(" ")[2].strip()
     return Opener(token, base_url(request))
 

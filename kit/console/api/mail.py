@@ -22,7 +22,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ...mail.postbox import REMINDER, REPORT, drafts, letters_now, link_slips, remind
+from ..mail.postbox import REMINDER, REPORT, drafts, letters_now, link_slips, remind
 from ..pages.base import NO_STORE, eml_response, pdf_response
 from .games import ApiError, _gm, _same_site, handled, opener, read_json
 

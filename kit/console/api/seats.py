@@ -28,7 +28,7 @@ from starlette.routing import Route
 
 from ...errors import Msg
 from ...i18n import N_
-from ...web.guard import refuse_wrong_token
+from ...server.guard import refuse_wrong_token
 from ..addressing import base_url
 from ..answer_cache import etag
 from ..pages.base import conditional

@@ -5,7 +5,7 @@ links. This module is the router; the pages are ``start``, ``gm``, ``public``,
 imports back). A game's own pages are its templates (``<package>/console/``), filled
 from its views.
 
-Pages are the site's Jinja2 environment (``kit.web.pages.site_environment``: autoescaped, one
+Pages are the site's Jinja2 environment (``kit.console.specs.site_environment``: autoescaped, one
 per language, ``jinja2.ext.i18n``) rendering ``templates/console/``; their language is
 negotiated like the site's (``?lang=``, then ``Accept-Language``). Every word is marked for
 translation; the engine's and the service's problems are ``kit.errors.Msg``s, said in the

@@ -15,11 +15,12 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from ...i18n import N_, words
-from ...mail.book import Opener
-from ...web.guard import refuse_wrong_token
-from ...web.pages import language_links, negotiate, site_environment
+from ...server.guard import refuse_wrong_token
+from ...server.language import language_links, negotiate
 from ..addressing import base_url
+from ..mail.book import Opener
 from ..refusals import NotFound
+from ..specs import site_environment
 from . import auth
 
 # answers made for one request (they may hold links or tokens): never cached
@@ -40,11 +41,6 @@ class PageProblem(Exception):
 
 def console(request: Request) -> Any:
     return request.app.state.console
-
-
-def client_of(request: Request) -> str:
-    """Who is asking (the address the guard settled): the render line's client."""
-    return request.client.host if request.client else ""
 
 
 def language(request: Request) -> dict[str, Any]:
@@ -138,7 +134,7 @@ async def gm_post(request: Request) -> tuple[str, dict[str, str]]:
 
 def opener(request: Request) -> Opener:
     """The GM cookie's token and the address players reach us at: what opens the players'
-    links for their letters (``kit.mail.book``)."""
+    links for their letters (``kit.console.mail.book``)."""
     return Opener(auth.gm_token(request) or "", base_url(request))
 
 

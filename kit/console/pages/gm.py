@@ -18,7 +18,7 @@ from starlette.responses import Response
 from ...errors import KitError
 from ...game import FormRead
 from ...i18n import N_, Words, words
-from ...web.guard import refuse_wrong_token
+from ...server.guard import refuse_wrong_token
 from ..addressing import base_url
 from ..refusals import Conflict
 from ..service import GameState

@@ -4,7 +4,8 @@ and without a mail server a ``mailto:`` link and a ``.eml`` draft per player ins
 
 Posts are GM posts (same origin, GM cookie, signed CSRF token), answered by a redirect back to
 the GM page's e-mail section; a refused address comes back as a short page naming every
-problem. Letters and links come from ``kit.mail.postbox``, opened with the GM cookie's token.
+problem. Letters and links come from ``kit.console.mail.postbox``, opened with the GM cookie's
+token.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from starlette.routing import Route
 
 from ...errors import KitError
 from ...i18n import N_, Words, words
-from ...mail.postbox import REMINDER, REPORT, drafts, letters_now, link_slips, remind
+from ..mail.postbox import REMINDER, REPORT, drafts, letters_now, link_slips, remind
 from ..specs import console_of
 from ..views import said
 from .base import (

@@ -21,14 +21,13 @@ from starlette.responses import Response
 from ...errors import Problems
 from ...game import FormRead, View
 from ...i18n import N_, words
-from ...web.pages import site_environment
+from ...server.http import client_of
 from ..refusals import Closed
-from ..specs import console_of
+from ..specs import console_of, site_environment
 from . import auth
 from .base import (
     PageProblem,
     call,
-    client_of,
     console,
     language,
     render,

@@ -29,19 +29,18 @@ from starlette.responses import HTMLResponse, Response
 from ...game import View
 from ...i18n import N_, words
 from ...registry import game_spec
-from ...web.guard import refuse_wrong_token
-from ...web.pages import site_environment
+from ...server.guard import refuse_wrong_token
+from ...server.http import client_of
 from ..answer_cache import Made
 from ..refusals import NotFound
 from ..report_render import BeingMade, NotMade, Queued, TooLarge
 from ..service import GM, PUBLIC, Answer, Console
-from ..specs import console_of
+from ..specs import console_of, site_environment
 from . import auth
 from .base import (
     PAGE_CSP,
     PageProblem,
     call,
-    client_of,
     conditional,
     console,
     language,

@@ -15,8 +15,7 @@ from starlette.responses import Response
 from ...errors import KitError
 from ...game import StartForm
 from ...i18n import LANGUAGES, N_, Words, words
-from ...paper import PAPERS
-from ...web.form import paper_label
+from ...paper import PAPERS, paper_label
 from ..forms import COMMON_FIELDS, IMPORT_FIELDS, Form, absorb, common, field, import_form
 from ..specs import check_new_game, console_games
 from . import auth

@@ -1,6 +1,6 @@
 """About how many pages a What's My Number? report folder has, from the game's size alone
 (players and handed-out turns), before it is rendered: the console's render line charges a
-client that many pages (``kit.web.pool.RenderPool``'s page budget)."""
+client that many pages (``kit.server.pool.RenderPool``'s page budget)."""
 
 from __future__ import annotations
 

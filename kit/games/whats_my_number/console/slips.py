@@ -1,7 +1,7 @@
 """What the console prints and mails to each player of a What's My Number? game: the kit's
 secret-number slips (``number_slips``), each with its player's private link as a QR code and
 address on its flap (made on a game master's request only: the links are opened with the GM
-token, ``kit.mail.book``; never stored), and a published turn's private slip of each player
+token, ``kit.console.mail.book``; never stored), and a published turn's private slip of each player
 for their letter (the text their own view gives, ``slips.slip_lines``)."""
 
 from __future__ import annotations

@@ -1,14 +1,14 @@
 """What the console's letters to players say, in the game's language: a published turn's letter
 (the player's link, their own slip, the turn's shared report) and the reminder to a player
-whose orders are not in. The texts come from the game's views (``kit.mail.postbox``); this
+whose orders are not in. The texts come from the game's views (``kit.console.mail.postbox``); this
 module only puts them in order and words the lines around them."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..i18n import N_, words
-from .letter import Letter
+from ...i18n import N_, words
+from ...mail.letter import Letter
 
 RULE = "-" * 32
 

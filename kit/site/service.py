@@ -27,14 +27,12 @@ from ..config import KitConfig
 from ..errors import KitError, RenderError
 from ..i18n import DEFAULT as DEFAULT_LANGUAGE
 from ..i18n import N_
-from .kept import KEEP_S, Entry, Full, KitCache, Ticket, Tickets
-from .kits import PREVIEW_PAGES, Rendered, config_key, keep_kit, load_kit
-from .pool import (
+from ..server.pool import (
     MAX_FAILURES,
     PER_CLIENT,
     REMEMBERED,
     RENDER_TIMEOUT_S,
-    RETRY_AFTER_S,
+    Busy,
     ClientBusy,
     Job,
     Overloaded,
@@ -42,17 +40,8 @@ from .pool import (
     RenderPool,
     log,
 )
-
-
-class Busy(Exception):
-    """No kit right now; the app answers ``status`` (503, or 429 for one client's share) with
-    ``Retry-After``."""
-
-    def __init__(self, heading: str, text: str, status: int = 503,
-                 retry_after: float = RETRY_AFTER_S) -> None:
-        super().__init__(text)
-        self.heading, self.text, self.status = heading, text, status
-        self.retry_after = max(1, round(retry_after))
+from .kit_cache import KEEP_S, Entry, Full, KitCache, Ticket, Tickets
+from .kits import PREVIEW_PAGES, Rendered, config_key, keep_kit, load_kit
 
 
 def _busy(error: Exception) -> Busy:
@@ -92,7 +81,8 @@ class KitService:
         self.tickets = Tickets()
         self.cards: dict = {}  # the index card of each ready-made kit rendered here
         self.pool = RenderPool(workers, queue, executor, render, on_done=self._finished,
-                               lookup=self._cached, per_client=per_client)
+                               lookup=self._cached, per_client=per_client,
+                               preview_pages=PREVIEW_PAGES)
         self.prewarm, self.store = prewarm, store
 
     def load_kept(self) -> int:

@@ -15,7 +15,7 @@ depends_on = None
 
 
 def upgrade() -> None:
-    """``mail_games``: game -> whether its turn letters carry PDFs (``kit.mail.book``);
+    """``mail_games``: game -> whether its turn letters carry PDFs (``kit.console.mail.book``);
     ``outbox.attach``: the report files a letter carries, one name a line (or NULL)."""
     op.create_table(
         "mail_games",

@@ -18,7 +18,7 @@ Behaviour:
   served from the cache, and concurrent requests for the same kit share one render. Prose pages
   and built ready-made kits are also kept in the persistent render cache (``kit.cache``), so a
   restarted server has its ready-made kits and their thumbnails at once.
-- A sent form is answered at once (303) with a random result id (``kept.Tickets``); its page
+- A sent form is answered at once (303) with a random result id (``kit_cache.Tickets``); its page
   says "being made" with its place in line (202, reloading itself) until the kit is ready.
   The id is also a row of the console's database and the kit is kept in the render cache
   folder (``shared``), so every server behind one database and one cache folder answers it.
@@ -27,7 +27,7 @@ Behaviour:
 - Every response carries CSP, nosniff, frame and referrer headers (``guard.Guard``).
 - Pages speak the user's language (``kit.i18n.LANGUAGES``): ``?lang=xx`` when given (links to
   the site's other pages then carry it on), else the best match of ``Accept-Language``, else
-  English (``pages.negotiate``). Every page has a language switcher. The form's ``lang`` (the
+  English (``language.negotiate``). Every page has a language switcher. The form's ``lang`` (the
   kit's language) defaults to the page language; the index lists the ready-made kits in the
   page language (all languages are ready-made kits: rendered on demand and kept in the
   persistent render cache; only English ones are prewarmed).
@@ -64,15 +64,15 @@ from ..cache import RenderCache, default_cache
 
 if TYPE_CHECKING:
     from hypercorn.config import Config as HypercornConfig
+from ..console.mail.postbox import report_files
 from ..errors import KitError
 from ..fonts import FONT_FILES, LICENCE_FILES
 from ..i18n import LANGUAGES, N_, words
 from ..mail.commands import MailSetup, check_in_background
 from ..mail.outbox import Sender, SenderThread
-from ..mail.postbox import report_files
 from ..resources import fonts_dir
-from .addresses import start_lines
-from .answers import (
+from ..server.addresses import start_lines
+from ..server.answers import (
     on_body_timeout,
     on_busy,
     on_error,
@@ -81,25 +81,28 @@ from .answers import (
     on_unavailable,
     page_language,
 )
-from .guard import (
+from ..server.guard import (
     LOOPBACK_HOSTS,
     BodyTimeout,
     Guard,
     TrustedProxies,
     listen,
 )
-from .http import (
+from ..server.http import (
     HTTPProblem,
+    client_of,
     file_response,
     page_response,
     read_form,
     static_response,
-    zip_kit,
 )
-from .kept import Entry
-from .kits import config_key, could_be_file, ready_configs, render_kit
-from .limits import CACHE_MB, QUEUE, WEB_MAX_PAGES, WORKERS
-from .pages import (
+from ..server.limits import CACHE_MB, QUEUE, WEB_MAX_PAGES, WORKERS
+from ..server.pool import QUEUE as DEFAULT_QUEUE
+from ..server.pool import STOP_GRACE_S, Busy, Render
+from ..server.wire import close_when_clients_leave, open_files_limit, strict_heads
+from ..site.kit_cache import Entry
+from ..site.kits import config_key, could_be_file, ready_configs, render_kit, zip_kit
+from ..site.pages import (
     WEB_MAX_PLAYERS,
     build_form,
     check,
@@ -116,12 +119,10 @@ from .pages import (
     url_settings,
     values_from_query,
 )
-from .pool import QUEUE as DEFAULT_QUEUE
-from .pool import STOP_GRACE_S, Render
-from .service import Busy, KitService, Status
-from .shared import install as share_tickets
-from .shared import locate
-from .wire import close_when_clients_leave, open_files_limit, strict_heads
+from ..site.service import KitService, Status
+from ..site.shared import install as share_tickets
+from ..site.shared import locate
+from .settings import ServeSettings
 
 log = logging.getLogger("kit.web")
 
@@ -130,12 +131,6 @@ HEAD_TIMEOUT_S = 5.0  # a connection's whole request head must arrive within thi
 
 def _service(request: Request) -> KitService:
     return request.app.state.service
-
-
-def client_of(request: Request) -> str:
-    """Who is asking: the address ``guard.Guard`` settled (a trusted proxy's client, or the
-    peer); the per-client limits of the render line count by it."""
-    return request.client.host if request.client else ""
 
 
 # --- pages and static files -------------------------------------------------------------------
@@ -497,12 +492,7 @@ def allowed_host_names(host: str, extra: Iterable[str] = ()) -> list[str]:
     return list(dict.fromkeys(n.strip().lower().strip("[]") for n in names if n.strip()))
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 2, queue: int | None = None,
-          cache_mb: int = 256, prewarm: bool = True, games: Iterable[str] | None = None,
-          players: Iterable[int] | None = None, papers: Iterable[str] | None = None,
-          database: str | None = None, allowed_hosts: Iterable[str] = (),
-          forwarded_allow_ips: Iterable[str] = (), mail: MailSetup | None = None,
-          public_url: str | None = None) -> None:
+def serve(settings: ServeSettings) -> None:
     """Run the app under Hypercorn until interrupted; the render workers stop with it.
 
     Hypercorn, not uvicorn: uvicorn (0.54) arms its only timeout after a first answer, so a
@@ -513,15 +503,17 @@ def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 2, queue: in
     from hypercorn.config import Sockets
     from hypercorn.utils import wrap_app
 
-    hosts = allowed_host_names(host, allowed_hosts)
-    proxies = list(forwarded_allow_ips)
+    s = settings
+    host, port, mail = s.host, s.port, s.mail
+    hosts = allowed_host_names(host, s.allowed_hosts)
+    proxies = list(s.forwarded_allow_ips)
     # what the server writes (its database, the console's report files, kits in the render
     # cache, its workers' files) is for this user only: secrets are among them
     os.umask(0o077)
-    app = create_app(workers=workers, queue=queue, cache_mb=cache_mb, prewarm=prewarm,
-                     games=games, players=players, papers=papers, database=database,
+    app = create_app(workers=s.workers, queue=s.queue, cache_mb=s.cache_mb, prewarm=s.prewarm,
+                     games=s.games, players=s.players, papers=s.papers, database=s.database,
                      allowed_hosts=hosts, forwarded_allow_ips=proxies, mail=mail,
-                     public_url=public_url, listen_host=host)
+                     public_url=s.public_url, listen_host=host)
     listener = listen(host, port, proxies=TrustedProxies(proxies))
     open_files_limit()
     close_when_clients_leave()
@@ -535,7 +527,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 2, queue: in
               "this server, and a game master's link works for whoever has it; on a public "
               "network put a TLS proxy in front (docs/explanation/security.md). Browsers that "
               "reach it by a name need --allowed-host NAME.", file=sys.stderr)
-    print(f"kit: serving on http://{host}:{port}/ ({workers} render workers, up to "
+    print(f"kit: serving on http://{host}:{port}/ ({s.workers} render workers, up to "
           f"{pool.queue_max} renders waiting; host names: {', '.join(hosts)})", file=sys.stderr)
     if mail is not None:
         print(f"kit: mail goes out through {mail.describe()} (checking that it answers)",

@@ -1,33 +1,32 @@
 """The site's pages: the index of ready-made kits and the result page (the form: ``form``).
 
-One Jinja2 environment per language (autoescaped, ``StrictUndefined``, ``jinja2.ext.i18n`` with
-the language's catalog) renders ``templates/site/`` for both the static site and the server.
-Every word a page shows goes through the page language's ``Words``: the templates' own text,
-and what this module puts on a page (labels, legends, download texts, sizes, error messages).
+The server's Jinja2 environment (``kit.server.templates``) renders ``templates/site/`` for both
+the static site and the server. Every word a page shows goes through the page language's
+``Words``: the templates' own text, and what this module puts on a page (labels, legends,
+download texts, sizes, error messages).
 
 The player kit comes first everywhere (on a card, in the downloads, in the previews, as the
-thumbnail); the host answers are labelled as the host's only. The page language
-(``negotiate``): ``?lang=xx`` when it names one of ``kit.i18n.LANGUAGES``, else the best match
-of the request's ``Accept-Language``, else English; the paper offered first follows the
-region of ``Accept-Language`` (``form.regional_paper``).
+thumbnail); the host answers are labelled as the host's only. The page language is
+negotiated by ``kit.server.language``; the paper offered first follows the region of
+``Accept-Language`` (``form.regional_paper``).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
-from pathlib import Path
+from functools import lru_cache
 from typing import Any
 
-from .. import __version__
 from ..config import KitConfig, resolve, seat
 from ..i18n import DEFAULT as DEFAULT_LANGUAGE
 from ..i18n import LANGUAGES, Words, words
 from ..options import Flag
 from ..paper import paper as paper_by_name
 from ..resources import templates_dir
+from ..server import templates
+from ..server.templates import decimal_text
 from .form import (  # noqa: F401 - the form's names, as the app and tests know them here
     DEFAULT_FORMAT,
     LABELS,
@@ -63,124 +62,11 @@ SITE_ICON = "site/favicon.svg"
 PREVIEW_MAX = 12  # pages previewed per document on the result page (the PDF shows them all)
 
 
-# --- the page language ------------------------------------------------------------------------
+def render_page(template: str, **context: Any) -> str:
+    """A page of the site (``kit.server.templates.render_page``), the games' templates too."""
+    from ..registry import template_folders
 
-_LANGUAGE_RANGE = re.compile(r"\s*([A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*|\*)\s*(?:;\s*q\s*=\s*"
-                             r"([0-9](?:\.[0-9]{0,3})?))?\s*")
-
-
-def accept_language(header: str | None) -> str | None:
-    """The best of ``LANGUAGES`` an ``Accept-Language`` header asks for; None if none fits.
-
-    Ranges are tried by their ``q`` (highest first, in the order given among equals); a range
-    matches by its primary subtag (``fr-CH`` is French), ``*`` takes English; ``q=0`` and
-    malformed entries are skipped.
-    """
-    if not header:
-        return None
-    ranked: list[tuple[float, int, str]] = []
-    for position, part in enumerate(header[:1000].split(",")[:50]):
-        found = _LANGUAGE_RANGE.fullmatch(part)
-        if found is None:
-            continue
-        quality = float(found[2]) if found[2] is not None else 1.0
-        if quality <= 0 or quality > 1:
-            continue
-        ranked.append((-quality, position, found[1].split("-")[0].lower()))
-    for _, _, primary in sorted(ranked):
-        if primary == "*":
-            return DEFAULT_LANGUAGE
-        if primary in LANGUAGES:
-            return primary
-    return None
-
-
-def negotiate(query: str | None, header: str | None) -> tuple[str, bool]:
-    """The page language and whether it was asked for by ``?lang=`` (links then carry it on).
-
-    ``query`` is the ``lang`` query parameter (used when it is one of ``LANGUAGES``),
-    ``header`` the ``Accept-Language`` header; English when neither says.
-    """
-    chosen = (query or "").strip().lower()
-    if chosen in LANGUAGES:
-        return chosen, True
-    return accept_language(header) or DEFAULT_LANGUAGE, False
-
-
-def language_links(current: str, query: str = "") -> list[dict[str, object]]:
-    """The language switcher: each language, named in itself, as a link to the same page;
-    ``query`` (a form's settings, or a result address's) is carried along; the new language
-    replaces its ``lang`` (and ``ui``)."""
-    keep = re.sub(r"(^|&)(lang|ui)=[^&]*", "", query).strip("&")
-    return [{"code": code, "name": name, "current": code == current,
-             "href": f"?{keep}&lang={code}" if keep else f"?lang={code}"}
-            for code, name in LANGUAGES.items()]
-
-
-# --- environment ------------------------------------------------------------------------------
-
-class GameTemplates(Mapping[str, Any]):
-    """Each registered game's own templates by its package name, looked up when asked for
-    (so a game registered later is found too)."""
-
-    def _folders(self) -> dict[str, Path]:
-        from ..registry import GAMES
-
-        return {g.package: g.templates for g in GAMES.values() if g.templates is not None}
-
-    def __getitem__(self, package: str) -> Any:
-        from jinja2 import FileSystemLoader
-
-        return FileSystemLoader(str(self._folders()[package]))
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._folders())
-
-    def __len__(self) -> int:
-        return len(self._folders())
-
-
-@cache
-def site_environment(lang: str = DEFAULT_LANGUAGE) -> Any:
-    """The site's templates in ``lang``: ``_``, ``ngettext``, ``pgettext``, ``{% trans %}``;
-    a game's own as "<package>/<file>" (the console's game pages)."""
-    from jinja2 import (
-        ChoiceLoader,
-        Environment,
-        FileSystemLoader,
-        PrefixLoader,
-        StrictUndefined,
-        select_autoescape,
-    )
-
-    w = words(lang)
-    env = Environment(
-        loader=ChoiceLoader([FileSystemLoader(str(templates_dir())),
-                             PrefixLoader(GameTemplates())]),
-        autoescape=select_autoescape(["html"], default_for_string=True),
-        undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
-        extensions=["jinja2.ext.i18n"],
-    )
-    env.policies["ext.i18n.trimmed"] = True  # as babel.cfg extracts them
-    # jinja2.ext.i18n adds this method at run time; Jinja2's types do not know it
-    env.install_gettext_translations(w.translations, newstyle=True)  # type: ignore[attr-defined]
-    env.filters["size"] = lambda n: human_size(n, w)
-    env.globals.update(version=__version__, w=w)
-    return env
-
-
-def _decimal(value: float, pattern: str, w: Words) -> str:
-    from babel.numbers import format_decimal
-
-    return format_decimal(value, pattern, locale=w.locale)
-
-
-def human_size(n: int, w: Words | None = None) -> str:
-    """'12 KB', '1.5 MB' in the language's words and digits."""
-    w = w or words()
-    if n < 1024 * 1024:
-        return w.gettext("%(size)s KB", size=_decimal(round(n / 1024), "0", w))
-    return w.gettext("%(size)s MB", size=_decimal(n / 1024 / 1024, "0.0", w))
+    return templates.render_page(template, folders=template_folders, **context)
 
 
 def site_css() -> bytes:
@@ -189,18 +75,6 @@ def site_css() -> bytes:
 
 def site_icon() -> bytes:
     return (templates_dir() / SITE_ICON).read_bytes()
-
-
-def render_page(template: str, *, root: str = "/", home: str = "/", lang: str = DEFAULT_LANGUAGE,
-                languages: Sequence[Mapping[str, object]] = (), keep: str = "",
-                **context: object) -> str:
-    """A page of the site in ``lang``; ``root`` prefixes every link ('' for the static site).
-
-    ``languages`` is the language switcher (``language_links``; none on the static site),
-    ``keep`` the query that carries a chosen language on to the site's other pages.
-    """
-    return site_environment(lang).get_template(template).render(
-        root=root, home=home, lang=lang, languages=list(languages), keep=keep, **context)
 
 
 # --- documents: the player kit first ----------------------------------------------------------
@@ -412,7 +286,7 @@ def _seating(config: KitConfig, w: Words) -> dict[str, object] | None:
 
 def _document_link(doc: DocumentInfo, base: str, name: str, w: Words) -> dict[str, object]:
     _ = w.gettext
-    size = _("%(size)s KB", size=_decimal(doc.pdf_bytes // 1024, "0", w))
+    size = _("%(size)s KB", size=decimal_text(doc.pdf_bytes // 1024, "0", w))
     return {"stem": doc.stem, "label": document_label(doc.stem, w),
             "open": f"{base}{doc.stem}.pdf", "download": f"{name}-{doc.stem}.pdf",
             "html": f"{base}{doc.stem}.html" if doc.html else "",

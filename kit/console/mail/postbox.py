@@ -25,19 +25,29 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from ..console import engine as rules_engine
-from ..console.refusals import NotFound
-from ..console.report_render import BeingMade, NotMade
-from ..console.report_render import Queued as RenderQueued
-from ..errors import ConfigError, KitError, Msg, Problems
-from ..game import ConsoleGame
-from ..i18n import N_
+from ...errors import ConfigError, KitError, Msg, Problems
+from ...game import ConsoleGame
+from ...i18n import N_
+from ...mail.letter import Letter, draft, mailto
+from ...mail.outbox import (
+    FAILED,
+    QUEUED,
+    SENT,
+    Files,
+    Key,
+    NotReady,
+    SenderThread,
+    outbox,
+    queue_all,
+)
+from ...mail.smtp import MailError
+from .. import engine as rules_engine
+from ..refusals import NotFound
+from ..report_render import BeingMade, NotMade
+from ..report_render import Queued as RenderQueued
 from . import book
 from .book import Opener
-from .letter import Letter, draft, mailto
 from .letters import Turned, reminder, turn_letter
-from .outbox import FAILED, QUEUED, SENT, Files, Key, NotReady, SenderThread, outbox, queue_all
-from .smtp import MailError
 
 REPORT, REMINDER = "report", "reminder"  # the outbox kinds of a player's letters
 MAIL_CLIENT = "mail"  # the render line's client the letters' PDFs are made for

@@ -18,22 +18,22 @@ from dataclasses import dataclass
 
 import sqlalchemy as sa
 
-from ..console import sealed_links
-from ..console.tokens import SEAT_LINKS
-from ..errors import ConfigError, KitError, Msg, shown
-from ..i18n import N_
-from .letter import address as checked_address
+from ...errors import ConfigError, KitError, Msg, shown
+from ...i18n import N_
+from ...mail.letter import address as checked_address
+from .. import sealed_links
+from ..tokens import SEAT_LINKS
 
 metadata = sa.MetaData()
 
-mail_players = sa.Table(  # the schema is kit/console/migrations/versions/0005_mail_players.py
+mail_players = sa.Table(  # the schema is kit/db/migrations/versions/0005_mail_players.py
     "mail_players", metadata,
     sa.Column("game_id", sa.String(32), primary_key=True),
     sa.Column("player", sa.String(100), primary_key=True),
     sa.Column("address", sa.String(254), nullable=True),
 )
 
-mail_games = sa.Table(  # the schema is kit/console/migrations/versions/0007_mail_attach.py
+mail_games = sa.Table(  # the schema is kit/db/migrations/versions/0007_mail_attach.py
     "mail_games", metadata,
     sa.Column("game_id", sa.String(32), primary_key=True),
     sa.Column("attach_pdf", sa.Boolean, nullable=False),

@@ -1,4 +1,5 @@
-"""Alembic environment: run on the connection the console hands over (no ini file, no URL)."""
+"""Alembic environment: run on the connection ``kit.db.engine.migrate`` hands over (no ini
+file, no URL)."""
 
 from __future__ import annotations
 

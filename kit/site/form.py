@@ -23,9 +23,19 @@ from ..config import KitConfig, resolve
 from ..errors import ConfigError, KitError, Msg, Problems, Quote, quoted
 from ..i18n import DEFAULT as DEFAULT_LANGUAGE
 from ..i18n import LANGUAGES, N_, Words, words
-from ..options import NAME_MAX, Choice, Flag, Folder, IntRange, Names, NumberRange, Option, Text
-from ..paper import PAPERS
-from ..paper import paper as paper_by_name
+from ..options import (
+    NAME_MAX,
+    Choice,
+    Flag,
+    Folder,
+    IntRange,
+    Names,
+    NumberRange,
+    Option,
+    Text,
+    split_names,
+)
+from ..paper import PAPERS, paper_label
 from .kits import document_label
 
 WEB_MAX_PLAYERS = 120  # one request may not ask for an unbounded render; bigger: several kits
@@ -79,15 +89,10 @@ RANGE_WARNING = N_("a custom range changes the odds the rules were tuned for. It
 SPLIT_NOTE = N_("%(game)s seats %(lo)s to %(hi)s players at a table: with more players or "
                 "names, the party is split over tables of nearly equal size (13 players: 7 and "
                 "6), and the result page lists who sits where.")
-PAPER_LABELS = {"a4": N_("A4"), "letter": N_("US Letter")}
 # Regions that print on US Letter; everywhere else uses A4.
 LETTER_REGIONS = frozenset({"US", "CA", "MX", "PH", "CL", "CO", "VE", "CR", "GT", "PA", "PR",
                             "SV", "DO", "NI", "HN", "BZ", "BO"})
 SETTINGS_KEYS_SKIPPED = ("out",)
-
-
-def paper_label(name: str, w: Words) -> str:
-    return w.gettext(PAPER_LABELS[name]) if name in PAPER_LABELS else paper_by_name(name).label
 
 
 def game_title(name: str, w: Words) -> str:
@@ -351,11 +356,6 @@ def raw_from_form(values: Mapping[str, str]) -> dict[str, object]:
             continue  # another game's option, untouched
         raw[option.key] = value
     return raw
-
-
-def split_names(text: str) -> list[str]:
-    """Names typed in the form: one per line or comma-separated (both may mix)."""
-    return [n.strip() for line in text.splitlines() for n in line.split(",") if n.strip()]
 
 
 def values_from_query(query: Mapping[str, str]) -> dict[str, str]:

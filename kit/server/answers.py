@@ -16,8 +16,8 @@ from starlette.responses import Response
 from ..i18n import N_
 from .guard import busy_problem, redact_path
 from .http import HTTPProblem, problem_answer, problem_response
-from .pages import language_links, negotiate
-from .service import Busy
+from .language import language_links, negotiate
+from .pool import Busy
 
 log = logging.getLogger("kit.web")
 

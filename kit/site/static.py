@@ -29,9 +29,9 @@ from ..fonts import FONT_FILES, LICENCE_FILES
 from ..i18n import DEFAULT as DEFAULT_LANGUAGE
 from ..output import check_out, write_kits
 from ..resources import fonts_dir
+from ..server.pool import process_pool, stop_executor
 from .kits import PREVIEW_PAGES, Rendered, keep_kit, load_kit, render_kit
 from .pages import kit_card, render_index, site_css, site_icon, thumb_url
-from .pool import process_pool, stop_executor
 
 
 def _write_atomic(path: Path, data: bytes) -> None:

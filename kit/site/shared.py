@@ -31,7 +31,7 @@ from sqlalchemy.engine import Engine
 
 from ..config import KitConfig
 from ..errors import KitError
-from .kept import KEEP_S, MAX_TICKETS, Entry, Ticket, Tickets
+from .kit_cache import KEEP_S, MAX_TICKETS, Entry, Ticket, Tickets
 from .kits import PREVIEW_PAGES, config_text, kept_key, load_kit
 from .service import Busy, KitService, Status
 

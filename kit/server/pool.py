@@ -31,10 +31,10 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPool
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from functools import partial
+from typing import Any
 
 from ..config import KitConfig
 from ..errors import ConfigError, LayoutError
-from .kits import PREVIEW_PAGES, Rendered
 from .limits import WEB_MAX_PAGES
 
 log = logging.getLogger("kit.web")
@@ -48,7 +48,8 @@ QUEUE = 100  # renders that may wait in all before new ones get 503
 PAGE_BUDGET = 2 * WEB_MAX_PAGES  # pages one client's renders may make, running and waiting
 REMEMBERED = (ConfigError, LayoutError)  # the same config fails the same way: no new render
 
-Render = Callable[[KitConfig, int], Rendered]
+# a kit of the config with that many preview pages; the pool only hands it on
+Render = Callable[[KitConfig, int], Any]
 
 
 # --- worker processes -------------------------------------------------------------------------
@@ -108,6 +109,17 @@ def stop_executor(executor: Executor, grace: float = STOP_GRACE_S) -> None:
 
 # --- the fair render queue ----------------------------------------------------------------------
 
+class Busy(Exception):
+    """No answer right now; the app answers ``status`` (503, or 429 for one client's share)
+    with ``Retry-After``."""
+
+    def __init__(self, heading: str, text: str, status: int = 503,
+                 retry_after: float = RETRY_AFTER_S) -> None:
+        super().__init__(text)
+        self.heading, self.text, self.status = heading, text, status
+        self.retry_after = max(1, round(retry_after))
+
+
 class Overloaded(Exception):
     """The render line is full (the app answers 503 with ``Retry-After``)."""
 
@@ -142,12 +154,14 @@ class RenderPool:
     def __init__(self, workers: int, queue: int = QUEUE, kind: str = "process",
                  render: Render | None = None,
                  on_done: Callable[[Job, Future], None] | None = None,
-                 lookup: Callable[[str], Rendered | None] | None = None,
-                 per_client: int = PER_CLIENT, page_budget: int = PAGE_BUDGET) -> None:
+                 lookup: Callable[[str], Any] | None = None,
+                 per_client: int = PER_CLIENT, page_budget: int = PAGE_BUDGET,
+                 preview_pages: int = 1) -> None:
         self.workers, self.queue_max, self.kind = workers, queue, kind
         self.capacity = workers + queue
         self.per_client, self.page_budget = per_client, page_budget
         self.render, self.on_done, self.lookup = render, on_done, lookup
+        self.preview_pages = preview_pages
         self._lock = threading.Lock()
         self._waiting: OrderedDict[str, deque[Job]] = OrderedDict()
         self._last: dict[str, float] = {}  # when each client's last render started
@@ -279,7 +293,7 @@ class RenderPool:
             if self._executor is None:
                 self._executor = self._make_executor()
             call = (job.work,) if job.work is not None else (
-                self._render(), job.config, PREVIEW_PAGES)
+                self._render(), job.config, self.preview_pages)
             try:
                 running = self._executor.submit(*call)
             except (BrokenProcessPool, RuntimeError):

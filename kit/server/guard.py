@@ -70,7 +70,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..i18n import N_
 from .http import SECURITY_HEADERS, HTTPProblem, problem_answer
-from .pages import negotiate
+from .language import negotiate
 
 access_log = logging.getLogger("kit.web.access")
 
@@ -373,7 +373,7 @@ class Guard:
 
 def page_language(scope: Scope) -> str:
     """The language of the guard's own pages: ``?lang=``, else ``Accept-Language``, as the
-    site's (``pages.negotiate``)."""
+    site's (``language.negotiate``)."""
     query = parse_qs(scope.get("query_string", b"").decode("latin-1")[:MAX_QUERY])
     header = _headers(scope).get(b"accept-language", b"").decode("latin-1")
     return negotiate((query.get("lang") or [None])[0], header)[0]

@@ -367,3 +367,15 @@ def keep_kit(store: RenderCache | None, rendered: Rendered, preview_pages: int =
 
 __all__ = ["DocumentInfo", "Rendered", "config_key", "document_label", "document_name",
            "keep_kit", "load_kit", "pdf_thumbnails", "ready_configs", "render_kit"]
+
+
+def zip_kit(rendered: Rendered, folder: str) -> bytes:
+    """The kit folder as a zip (fixed timestamps: the same kit gives the same bytes)."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for rel, data in sorted(rendered.kit.files.items()):
+            info = zipfile.ZipInfo(f"{folder}/{rel}", date_time=(2024, 1, 1, 0, 0, 0))
+            info.external_attr = 0o644 << 16
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, data)
+    return out.getvalue()

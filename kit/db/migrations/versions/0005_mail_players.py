@@ -14,7 +14,7 @@ depends_on = None
 
 
 def upgrade() -> None:
-    """``mail_players``: (game, player) -> address, sealed link (``kit.mail.book``)."""
+    """``mail_players``: (game, player) -> address, sealed link (``kit.console.mail.book``)."""
     op.create_table(
         "mail_players",
         sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"),

@@ -12,8 +12,6 @@ over-long forms 400.
 
 from __future__ import annotations
 
-import io
-import zipfile
 from collections.abc import Mapping
 from typing import Any
 from urllib.parse import parse_qsl
@@ -25,8 +23,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from ..i18n import DEFAULT as DEFAULT_LANGUAGE
 from ..i18n import N_, words
 from ..tomlhelp import MAX_NESTING, nesting
-from .kits import Rendered
-from .pages import render_page
+from .templates import render_page
 
 MAX_BODY = 512 * 1024  # 10,000 names of 24 characters fit, so they get a field error, not 413
 MAX_FIELDS = 100
@@ -91,6 +88,12 @@ class SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+
+def client_of(request: Request) -> str:
+    """Who is asking: the address ``guard.Guard`` settled (a trusted proxy's client, or the
+    peer); the per-client limits of the render line count by it."""
+    return request.client.host if request.client else ""
 
 
 def page_response(template: str, status: int = 200, headers: Mapping[str, str] | None = None,
@@ -218,15 +221,3 @@ def file_response(body: bytes, path: str, folder: str, cache_seconds: int = 3600
 def static_response(body: bytes, suffix: str, max_age: int = 86400) -> Response:
     return Response(body, media_type=MEDIA_TYPES[suffix],
                     headers={"cache-control": f"public, max-age={max_age}"})
-
-
-def zip_kit(rendered: Rendered, folder: str) -> bytes:
-    """The kit folder as a zip (fixed timestamps: the same kit gives the same bytes)."""
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as archive:
-        for rel, data in sorted(rendered.kit.files.items()):
-            info = zipfile.ZipInfo(f"{folder}/{rel}", date_time=(2024, 1, 1, 0, 0, 0))
-            info.external_attr = 0o644 << 16
-            info.compress_type = zipfile.ZIP_DEFLATED
-            archive.writestr(info, data)
-    return out.getvalue()
