@@ -188,7 +188,7 @@ def test_a_resumed_stream_catches_up_once(base: str, game: dict, console) -> Non
     try:
         caught_up = behind.next()  # the public version moved from 1 to 2: one event
         assert (caught_up["event"], caught_up["id"]) == ("version", "2")
-        while console.events.streams() < 2:  # the GM's is following, silently: at 7 still
+        while console.store.events.streams() < 2:  # the GM's is following, silently: at 7 still
             threading.Event().wait(0.01)
         assert current.events.empty()
         orders(base, game, "Ann")  # turn 2's

@@ -34,7 +34,6 @@ from ..mail.postbox import Postbox
 from ..tomlhelp import explained
 from ..tomlhelp import loads as loads_toml
 from . import engine, kept, sealed
-from .events import Hub, listen_url, notify_in
 from .files import NO_FILE, amended, file_turn, served_path, text_report
 from .files import report_folder as files_folder
 from .folders import BeingMade, NotMade, Queued, ReportFolders
@@ -150,7 +149,6 @@ class Console:
         self._flights = Flights()
         self.mail = Postbox(store.engine)  # players' letters: queued on publish, or drafts
         self.sealed = sealed.SealedLinks(store.engine)  # every seat's link, for the GM to hand out
-        self.events = Hub(listen_url(store.engine.url))  # each append wakes the game's streams
 
     # --- games -------------------------------------------------------------------------------
 
@@ -379,15 +377,9 @@ class Console:
             kind, payload = build(loaded)
             after, checked = self._candidate(loaded, kind, payload)
             letters = self._letters(loaded, after, kind, payload, opener)
-            queue = self.mail.queue_in(letters)
-
-            def also(conn: Any, seen: int = loaded.row.version, queue: Any = queue) -> None:
-                if queue is not None:
-                    queue(conn)
-                notify_in(conn, game_id, seen + 1)  # other servers' streams, on commit
-
             try:
-                new = self.store.append(game_id, loaded.row.version, kind, payload, also=also)
+                new = self.store.append(game_id, loaded.row.version, kind, payload,
+                                        also=self.mail.queue_in(letters))
             except Stale as stale:
                 if version is not None:
                     raise self._conflict(loaded, version, stale.current) from None
@@ -396,7 +388,6 @@ class Console:
                 time.sleep(random_source.SystemRandom().uniform(0, 0.002 * (attempt + 1)))
                 continue
             self.kept.note_checked(game_id, loaded.row.version, checked)
-            self.events.moved(game_id, new)
             if letters:
                 self.mail.wake()
             return new, loaded, after, payload, checked
@@ -583,7 +574,6 @@ class Console:
             view, str(view.data["lang"]), files).encode(), who)
 
     def close(self) -> None:
-        self.events.close()
         self.store.close()
 
 

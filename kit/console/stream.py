@@ -88,7 +88,7 @@ async def follow(console: Console, game_id: str, who: str, since: int | None
                  ) -> AsyncIterator[ServerSentEvent]:
     """The events of ``who``'s view of the game, from version ``since`` (None: a new stream,
     which starts with where the game stands)."""
-    waiter = console.events.watch(game_id)  # before the first look: no append falls between
+    waiter = console.store.events.watch(game_id)  # before the first look: none falls between
     try:
         view, seen, _ = await run_in_threadpool(_what_changed, console, game_id, who, None)
         if since is None or since != view.data["version"]:
@@ -106,7 +106,7 @@ async def follow(console: Console, game_id: str, who: str, since: int | None
                 shown = view.data
                 yield _event(view, name)
     finally:
-        console.events.drop(waiter)
+        console.store.events.drop(waiter)
 
 
 def _since(request: Request) -> int | None:
