@@ -3,9 +3,10 @@
 Tables: ``games`` (public facts, the GM token's hash, the journal version), ``journal`` (every
 action of a game, append-only, unique per ``(game_id, seq)``) and ``seat_tokens`` (a token hash
 per seat that has its own link: a player, a table; a token names one game and one seat).
-Appending takes the version the caller saw; a stale one changes nothing and raises ``Stale``
-(optimistic concurrency: the ``UPDATE ... WHERE version = :seen`` is the row-version check on
-both databases).
+Each append wakes the game's event streams (``events``: in process, and on PostgreSQL through
+a ``NOTIFY`` sent by its transaction). Appending takes the version the caller saw; a stale one
+changes nothing and raises ``Stale`` (optimistic concurrency: the ``UPDATE ... WHERE version =
+:seen`` is the row-version check on both databases).
 
 The engine's settings on SQLite and PostgreSQL (a commit on disk before the answer, writes
 ``BEGIN IMMEDIATE``, lock waits) and the migrations are ``kit.db.engine``'s.
@@ -21,6 +22,8 @@ from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
+
+from .events import Hub, listen_url, notify_in
 
 metadata = sa.MetaData()
 
@@ -96,6 +99,7 @@ class Store:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        self.events = Hub(listen_url(engine.url))  # each append wakes the game's streams
         # one-statement reads outside a transaction on PostgreSQL: the same snapshot as in
         # one, without its BEGIN and ROLLBACK (two round trips of a game's version read)
         self._reader = engine.execution_options(isolation_level="AUTOCOMMIT") \
@@ -196,6 +200,8 @@ class Store:
                 at=time.time()))
             if also is not None:
                 also(conn)
+            notify_in(conn, game_id, seen + 1)  # other servers' streams, once committed
+        self.events.moved(game_id, seen + 1)  # this server's
         return seen + 1
 
     def since(self, game_id: str, seen: int) -> list[Row]:
@@ -208,4 +214,5 @@ class Store:
         return [Row(e.seq, e.kind, json.loads(e.payload), e.at) for e in entries]
 
     def close(self) -> None:
+        self.events.close()
         self.engine.dispose()

@@ -85,6 +85,7 @@ from ..server.guard import (
     LOOPBACK_HOSTS,
     BodyTimeout,
     Guard,
+    StreamShare,
     TrustedProxies,
     listen,
 )
@@ -436,7 +437,9 @@ def create_app(*, workers: int = 2, queue: int | None = None, cache_mb: int = 25
                                      Exception: on_error})
     app.router.redirect_slashes = False  # its redirects are absolute, built from Host
     app.guard_options = {"allowed_hosts": TEST_HOSTS if allowed_hosts is None else allowed_hosts,
-                         "proxies": TrustedProxies(forwarded_allow_ips)}
+                         "proxies": TrustedProxies(forwarded_allow_ips),
+                         "streams": StreamShare()}
+    app.state.streams = app.guard_options["streams"]  # the listener's too (serve)
     app.state.service = service
     # the game-night console: --database / KIT_DATABASE_URL, else the user data folder
     app.state.console = console if console is not None else open_console(database)
@@ -514,7 +517,8 @@ def serve(settings: ServeSettings) -> None:
                      games=s.games, players=s.players, papers=s.papers, database=s.database,
                      allowed_hosts=hosts, forwarded_allow_ips=proxies, mail=mail,
                      public_url=s.public_url, listen_host=host)
-    listener = listen(host, port, proxies=TrustedProxies(proxies))
+    listener = listen(host, port, proxies=TrustedProxies(proxies),
+                      streams=app.state.streams)
     open_files_limit()
     close_when_clients_leave()
     strict_heads()

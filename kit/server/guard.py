@@ -47,9 +47,12 @@ Connections come before any of this. ``ClientShareListener`` is the listening so
 accepts at most ``MAX_CONNECTIONS_PER_CLIENT`` open connections from one address (trusted
 proxies excepted) and closes the rest at once, so a client's hundreds of sockets leave room
 for everyone else, while a party of 100 phones behind one Wi-Fi router (one address) all get
-in. A connection stops counting the moment it is closed; the ASGI server (Hypercorn, ``app.serve``)
-closes one whose client has gone at once, and one that has not sent a whole request head within
-its ``keep_alive_timeout``.
+in. An event stream (``STREAM_PATH``) counts apart: a client holds at most
+``MAX_STREAMS_PER_CLIENT`` of them (``StreamShare``; past it a 503), and the listener lets it that
+many more connections, so 300 phones behind one router each keep a stream open and still load
+their pages. A connection stops counting the moment it is closed; the ASGI server (Hypercorn,
+``app.serve``) closes one whose client has gone at once, and one that has not sent a whole
+request head within its ``keep_alive_timeout``.
 """
 
 from __future__ import annotations
@@ -82,6 +85,10 @@ MAX_HEADER_BYTES = 16 * 1024
 # a party behind one Wi-Fi router is one address: 100 phones, each with a connection or two
 # (a browser opens up to 6 to a host while a page loads, and closes the spare ones)
 MAX_CONNECTIONS_PER_CLIENT = 256
+# a party's event streams (``/events``) behind one address: 300 phones and a dozen screens,
+# each holding one for the whole night; counted apart from its connections for requests
+MAX_STREAMS_PER_CLIENT = 512
+STREAM_PATH = re.compile(r"/(api/games/[^/]+|console/[^/]+(/gm|/[pt]/[^/]+)?)/events")
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 PRIVATE_PATHS = ("/console", "/api/")  # the console's answers: never kept by a cache
 MAX_WRONG_TOKENS = 20  # wrong game-master tokens per client per minute; then 429 for the rest
@@ -122,6 +129,37 @@ def split_host(value: str) -> str | None:
     if not name or (port and not port.isdigit()) or not re.fullmatch(r"[a-z0-9.-]+", name):
         return None
     return name
+
+
+class StreamShare:
+    """The event streams each client address holds (at most ``share``); the listener lets a
+    client that many more connections (``ClientShareListener``). Any thread."""
+
+    def __init__(self, share: int = MAX_STREAMS_PER_CLIENT) -> None:
+        self.share = share
+        self._held: dict[str, int] = {}
+        self._lock = threading.Lock()
+
+    def take(self, client: str) -> bool:
+        """One more stream for ``client``; False when its share is full."""
+        with self._lock:
+            count = self._held.get(client, 0)
+            if count >= self.share:
+                return False
+            self._held[client] = count + 1
+            return True
+
+    def give_back(self, client: str) -> None:
+        with self._lock:
+            left = self._held.get(client, 1) - 1
+            if left > 0:
+                self._held[client] = left
+            else:
+                self._held.pop(client, None)
+
+    def held(self, client: str) -> int:
+        with self._lock:
+            return self._held.get(client, 0)
 
 
 class WrongTokens:
@@ -268,8 +306,9 @@ class Guard:
 
     def __init__(self, app: ASGIApp, *, allowed_hosts: Iterable[str] = LOOPBACK_HOSTS,
                  proxies: TrustedProxies | None = None, writes: int = MAX_WRITES,
-                 write_wait: float = WRITE_WAIT_S) -> None:
+                 write_wait: float = WRITE_WAIT_S, streams: StreamShare | None = None) -> None:
         self.app = app
+        self.streams = streams or StreamShare()
         self.hosts = frozenset(h.strip().lower().strip("[]") for h in allowed_hosts)
         self.proxies = proxies or TrustedProxies()
         self.wrong_tokens = WrongTokens()
@@ -318,6 +357,8 @@ class Guard:
                     scope, receive_timed, send_guarded)
             elif scope["method"] in UNSAFE_METHODS:
                 await self._write(scope, receive_timed, send_guarded, body["done"])
+            elif STREAM_PATH.fullmatch(scope["path"]):
+                await self._stream(scope, receive_timed, send_guarded, client)
             else:
                 await self.app(scope, receive_timed, send_guarded)
         finally:
@@ -361,6 +402,18 @@ class Guard:
         finally:
             if held:
                 writes.release()
+
+    async def _stream(self, scope: Scope, receive: Receive, send: Send, client: str) -> None:
+        """An event stream, held in the client's share of streams for as long as it is open;
+        past it a 503 with ``Retry-After`` (the browser's ``EventSource`` tries again)."""
+        if not self.streams.take(client):
+            await problem_answer(scope, busy_problem(), page_language(scope))(
+                scope, receive, send)
+            return
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.streams.give_back(client)
 
     def _places(self) -> asyncio.Semaphore:
         """The places for changes, of the running event loop (one per server; tests may run
@@ -442,9 +495,11 @@ class ClientShareListener(socket.socket):
     def __init__(self, family: int = socket.AF_INET, type: int = socket.SOCK_STREAM,
                  proto: int = 0, fileno: int | None = None, *,
                  share: int = MAX_CONNECTIONS_PER_CLIENT,
-                 proxies: TrustedProxies | None = None) -> None:
+                 proxies: TrustedProxies | None = None,
+                 streams: StreamShare | None = None) -> None:
         super().__init__(family, type, proto, fileno)
         self.share, self.proxies = share, proxies or TrustedProxies()
+        self.streams = streams or StreamShare()
         self.open: dict[str, int] = {}
         self.refused = 0
         self._lock = threading.Lock()
@@ -455,7 +510,8 @@ class ClientShareListener(socket.socket):
             host = address[0] if isinstance(address, tuple) else ""
             with self._lock:
                 count = self.open.get(host, 0)
-                if count < self.share or self.proxies.trusted(host):
+                # a connection holding an event stream counts in the streams' share instead
+                if count < self.share + self.streams.held(host) or self.proxies.trusted(host):
                     self.open[host] = count + 1
                     break
                 self.refused += 1
@@ -476,12 +532,15 @@ class ClientShareListener(socket.socket):
 
 
 def listen(host: str, port: int, share: int = MAX_CONNECTIONS_PER_CLIENT,
-           proxies: TrustedProxies | None = None, backlog: int = 1024) -> ClientShareListener:
-    """A bound, listening ``ClientShareListener`` on ``host:port``."""
+           proxies: TrustedProxies | None = None, backlog: int = 1024,
+           streams: StreamShare | None = None) -> ClientShareListener:
+    """A bound, listening ``ClientShareListener`` on ``host:port`` (``streams``: the
+    ``Guard``'s, whose streams count apart)."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     # IPPROTO_TCP, not 0: asyncio sets TCP_NODELAY only on sockets of that protocol; without
     # it every answer waits ~40 ms for the client's delayed ACK
-    sock = ClientShareListener(family, proto=socket.IPPROTO_TCP, share=share, proxies=proxies)
+    sock = ClientShareListener(family, proto=socket.IPPROTO_TCP, share=share, proxies=proxies,
+                               streams=streams)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, port))
     sock.listen(backlog)

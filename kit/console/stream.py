@@ -1,0 +1,179 @@
+"""Server-sent events of a game (``sse-starlette``): each open page follows its game live.
+
+- ``GET /api/games/{id}/events``: the public view's stream; with ``Authorization: Bearer`` the
+  game master's, a player's (their own view) or a table's (the public view), the token checked
+  as on every other call of the API (401/403 as there, a wrong one counted by the guard)
+- ``GET /console/{id}/events``, ``/console/{id}/gm/events`` (the GM's cookie),
+  ``/console/{id}/p/{token}/events`` and ``/console/{id}/t/{token}/events``: the same streams
+  under each page's own address, for the browser's ``EventSource`` (it sets no header); a
+  wrong token there is the page's own 404
+
+An event is sent when what the viewer may see changed: ``id:`` is the version of the viewer's
+view (the journal's for the game master; the public version, which counts no unpublished entry,
+for everyone else, so that a stream tells no one of others' unpublished posts), ``event:`` what
+changed (``EVENTS``) and ``data:`` the scalar fields of the viewer's own view (``summary``).
+A stream resumed with ``Last-Event-ID`` (or ``?version=``) gets one ``version`` event if that
+version moved, nothing otherwise. While nothing happens a stream holds no thread and no
+database connection (``events.Hub``); a comment every ``HEARTBEAT_S`` keeps proxies from
+closing it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Mapping
+from typing import Any
+
+from sse_starlette import EventSourceResponse, ServerSentEvent
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from ..game import View
+from ..i18n import N_
+from .api.games import ApiError, _caller, handled
+from .journal import UNDO
+from .pages.base import PageProblem, call, page, require_gm, seat_in_address
+from .refusals import NotFound
+from .service import GM, PUBLIC, Console
+
+HEARTBEAT_S = 15  # a comment this often: proxies close a connection silent for a minute
+RETRY_MS = 2000  # how soon a browser's EventSource connects again after a drop
+# what changed, the ``event:`` of each event
+EVENTS = {
+    "version": "where the game stands: a new stream's first event, or a resumed one's catch-up",
+    "published": "a turn or round was published",
+    "undone": "the game master took an entry back",
+    "entered": "any other entry the viewer sees (an order, a round, a closed turn, ...)",
+}
+# the pages' own words for a wrong link (the same messages, already translated)
+WRONG_TABLE = (N_("This link does not work"),
+               N_("It is not a table’s link of this game, or the host has made new links since. "
+                  "Ask the host for your table’s link."))
+WRONG_PLAYER = (N_("This link does not work"),
+                N_("It is not a player's link of this game, or the game master has replaced it "
+                   "with a new one. Ask the game master for your link."))
+NO_GAME = (N_("No such game"), N_("There is no game at this address."))
+
+
+def summary(view: View) -> dict[str, Any]:
+    """An event's data: the viewer's own view's top-level scalars (version, turn, over, ...),
+    never its tables: a page fetches the rest (``public.json``, ``me.json``) with its ETag."""
+    return {key: value for key, value in view.data.items()
+            if value is None or isinstance(value, str | int | float | bool)}
+
+
+def _what_changed(console: Console, game_id: str, who: str, seen: int | None
+                  ) -> tuple[View, int, str]:
+    """The viewer's view now, the journal version it is of, and what the entries after
+    journal version ``seen`` did (``EVENTS``; ``version`` when ``seen`` is None)."""
+    loaded = console.load(game_id)
+    view = console.view(game_id, who, loaded)
+    if seen is None:
+        return view, loaded.row.version, "version"
+    kinds = {row.kind for row in loaded.rows[seen:]}
+    published = any(e.publishes and e.kind in kinds for e in loaded.game.entries)
+    name = "published" if published else "undone" if UNDO in kinds else "entered"
+    return view, loaded.row.version, name
+
+
+def _event(view: View, name: str) -> ServerSentEvent:
+    data = json.dumps(summary(view), ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    return ServerSentEvent(data, event=name, id=str(view.data["version"]),
+                           retry=RETRY_MS)
+
+
+async def follow(console: Console, game_id: str, who: str, since: int | None
+                 ) -> AsyncIterator[ServerSentEvent]:
+    """The events of ``who``'s view of the game, from version ``since`` (None: a new stream,
+    which starts with where the game stands)."""
+    waiter = console.store.events.watch(game_id)  # before the first look: none falls between
+    try:
+        view, seen, _ = await run_in_threadpool(_what_changed, console, game_id, who, None)
+        if since is None or since != view.data["version"]:
+            yield _event(view, "version")
+        shown: Mapping[str, Any] = view.data
+        while True:
+            await waiter.woken.wait()
+            waiter.woken.clear()
+            try:
+                view, seen, name = await run_in_threadpool(
+                    _what_changed, console, game_id, who, seen)
+            except NotFound:  # the game is gone: so is its stream
+                return
+            if view.data is not shown and view.data != shown:
+                shown = view.data
+                yield _event(view, name)
+    finally:
+        console.store.events.drop(waiter)
+
+
+def _since(request: Request) -> int | None:
+    """The version a resumed stream saw: ``Last-Event-ID`` (the browser's), else
+    ``?version=``; a 422 naming ``version`` when it is not a whole number."""
+    given = request.headers.get("last-event-id") or request.query_params.get("version")
+    if given is None or given == "":
+        return None
+    if not given.isascii() or not given.isdigit() or len(given) > 9:
+        raise ApiError(422, "version", "Last-Event-ID or ?version= must be a whole number "
+                       "(the id of the last event received)")
+    return int(given)
+
+
+def _stream(request: Request, game_id: str, who: str, since: int | None) -> Response:
+    console: Console = request.app.state.console
+    return EventSourceResponse(follow(console, game_id, who, since), ping=HEARTBEAT_S,
+                               headers={"cache-control": "no-store"})
+
+
+@handled
+async def api_events(request: Request) -> Response:
+    """``GET /api/games/{id}/events``: public without a token, else the token's view."""
+    since, game_id = _since(request), request.path_params["id"]
+    if "authorization" not in request.headers:
+        if not await run_in_threadpool(request.app.state.console.exists, game_id):
+            raise ApiError(404, "game", "there is no game with that id")
+        return _stream(request, game_id, PUBLIC, since)
+    _, game_id, seat = await _caller(request, frozenset({"player", "table"}))
+    who = GM if seat is None else f"player:{seat[1]}" if seat[0] == "player" else PUBLIC
+    return _stream(request, game_id, who, since)
+
+
+@handled
+async def public_events(request: Request) -> Response:
+    since, game_id = _since(request), request.path_params["id"]
+    if not await call(request.app.state.console.exists, game_id):
+        raise PageProblem(404, *NO_GAME)
+    return _stream(request, game_id, PUBLIC, since)
+
+
+@handled
+async def gm_events(request: Request) -> Response:
+    since = _since(request)
+    return _stream(request, await require_gm(request), GM, since)
+
+
+@handled
+async def player_events(request: Request) -> Response:
+    since = _since(request)
+    game_id, _, name = await seat_in_address(request, "player", WRONG_PLAYER)
+    return _stream(request, game_id, f"player:{name}", since)
+
+
+@handled
+async def table_events(request: Request) -> Response:
+    since = _since(request)
+    game_id, _, _ = await seat_in_address(request, "table", WRONG_TABLE)
+    return _stream(request, game_id, PUBLIC, since)
+
+
+def stream_routes() -> list[Route]:
+    """The event streams' routes (before the pages': ``/gm/events`` is no GM token)."""
+    return [
+        Route("/api/games/{id}/events", api_events, methods=["GET"]),
+        Route("/console/{id}/events", page(public_events), methods=["GET"]),
+        Route("/console/{id}/gm/events", page(gm_events), methods=["GET"]),
+        Route("/console/{id}/p/{token}/events", page(player_events), methods=["GET"]),
+        Route("/console/{id}/t/{token}/events", page(table_events), methods=["GET"]),
+    ]
