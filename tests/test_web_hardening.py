@@ -68,7 +68,7 @@ SERVE_CASES = [
 def test_bad_serve_flags_are_one_line_errors_before_anything_starts(argv, message, capsys,
                                                                    monkeypatch):
     started = []
-    monkeypatch.setattr(web_app, "serve", lambda **kwargs: started.append(kwargs))
+    monkeypatch.setattr(web_app, "serve", started.append)
     code, err = run_cli(["serve", *argv], capsys)
     assert code == cli.EXIT_USAGE
     assert err == f"Error: {message}\n"
@@ -77,14 +77,14 @@ def test_bad_serve_flags_are_one_line_errors_before_anything_starts(argv, messag
 
 def test_good_serve_flags_reach_the_server(capsys, monkeypatch):
     started = []
-    monkeypatch.setattr(web_app, "serve", lambda **kwargs: started.append(kwargs))
+    monkeypatch.setattr(web_app, "serve", started.append)
     code, _ = run_cli(["serve", "--port", "8123", "--workers", "1", "--queue", "0",
                        "--cache-mb", "64", "--no-prewarm"], capsys)
     assert code == 0
-    (kwargs,) = started
-    assert (kwargs["port"], kwargs["workers"], kwargs["queue"], kwargs["cache_mb"]) == (
+    (settings,) = started
+    assert (settings.port, settings.workers, settings.queue, settings.cache_mb) == (
         8123, 1, 0, 64)
-    assert kwargs["prewarm"] is False
+    assert settings.prewarm is False
 
 
 def test_create_app_checks_its_numbers_too():

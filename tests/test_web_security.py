@@ -398,6 +398,16 @@ def test_bad_security_flags_are_one_line_errors(argv, message, capsys, monkeypat
 
     started = []
     monkeypatch.setattr(web_app, "serve", started.append)
+    assert cli.main(["serve", *argv]) == cli.EXIT_USAGE
+    assert capsys.readouterr().err == f"Error: {message}\n"
+    assert started == []
+
+
+def test_security_flags_reach_the_server(capsys, monkeypatch):
+    from kit import cli
+
+    started = []
+    monkeypatch.setattr(web_app, "serve", started.append)
     assert cli.main(["serve", "--allowed-host", "kits.example.org,192.168.1.5",
                      "--allowed-host", "[::1]", "--forwarded-allow-ips", "127.0.0.1,10.0.0.0/8",
                      "--no-prewarm"]) == 0
@@ -405,7 +415,7 @@ def test_bad_security_flags_are_one_line_errors(argv, message, capsys, monkeypat
     assert settings.allowed_hosts == ("kits.example.org", "192.168.1.5", "[::1]")
     assert settings.forwarded_allow_ips == ("127.0.0.1", "10.0.0.0/8")
     assert settings.queue is None  # the line's default: 100 waiting renders
-    assert web_app.allowed_host_names("0.0.0.0", list(settings.allowed_hosts)) == [
+    assert web_app.allowed_host_names("0.0.0.0", settings.allowed_hosts) == [
         "127.0.0.1", "localhost", "::1", "kits.example.org", "192.168.1.5"]
     assert "192.168.1.9" in web_app.allowed_host_names("192.168.1.9")
 
