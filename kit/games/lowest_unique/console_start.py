@@ -11,6 +11,7 @@ from ...errors import Msg
 from ...game import StartForm
 from ...i18n import N_, Words
 from ...tables import deal, table_sizes
+from .reveal import finished, podium, reveals
 from .rules import DEFAULT_ROUNDS, MAX_PLAYERS, MIN_PLAYERS, NAME, TITLE
 
 FIELDS = ("names", "tables", "rounds")  # in page order
@@ -127,4 +128,6 @@ def board(public: Mapping[str, Any], w: Words) -> dict[str, Any]:
     made = boards(public)
     rounds = int(public.get("rounds") or DEFAULT_ROUNDS)
     return {"game_title": w.gettext("Lowest Unique Number"), "boards": made, "rounds": rounds,
-            "progress": progress_text(made, rounds, w), "shown": bool(public.get("standings"))}
+            "progress": progress_text(made, rounds, w), "shown": bool(public.get("standings")),
+            "reveals": reveals(public, w),
+            "podium": podium(public.get("standings", []), w) if finished(public) else []}
