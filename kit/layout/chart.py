@@ -1,8 +1,8 @@
 """A bar chart as layout model (mm), drawn by the PDF and the SVG backends alike.
 
 Pages print in black and white and a box has no fill, so a bar's kind shows by its outline
-and its inside, never by colour: a plain bar is a solid outline, a ``cancelled`` one a dashed
-outline, a ``marked`` one (a winning number, say) a thick outline filled with close rules.
+and its inside, never by colour: a plain bar is a solid outline, a ``cancelled`` one has
+dashed sides, a ``marked`` one (a winning number, say) a thick outline filled with close rules.
 Each bar carries its count above it and its label below; labels are thinned out when the
 bars are too narrow for all of them (the chart's text equivalent gives every one).
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .model import Item, box, hline, pt, text, text_width
+from .model import Item, box, hline, pt, text, text_width, vline
 
 PLAIN, CANCELLED, MARKED = "plain", "cancelled", "marked"
 LABEL_PT = 8.0  # the smallest text a printed page may carry
@@ -68,8 +68,10 @@ def bar_chart(x: float, y: float, w: float, h: float, bars: Sequence[Bar]) -> li
 
 def _bar(x: float, y: float, w: float, h: float, kind: str) -> list[Item]:
     """One bar's outline, and its inside for a marked one."""
-    if kind == CANCELLED:
-        return [box(x, y, w, h, 0.4, DASH)]
+    if kind == CANCELLED:  # dashed sides, each ending on a whole dash (a dashed box's dashes
+        # would start where each backend begins its rectangle), under a solid top
+        return [hline(x, x + w, y, 0.4), vline(x, y, y + h, 0.4, DASH),
+                vline(x + w, y, y + h, 0.4, DASH)]
     if kind != MARKED:
         return [box(x, y, w, h, 0.4)]
     rules: list[Item] = [box(x, y, w, h, 0.8)]
