@@ -50,8 +50,9 @@ class Drawing:
     base: Paper
     sheets: list[Sheet] = field(default_factory=list)
     prose: dict[int, ProseJob] = field(default_factory=dict)
-    whole: tuple[str, str] | None = None  # (file name, title)
-    cuts: dict[str, tuple[str, list[int]]] = field(default_factory=dict)  # name: title, pages
+    whole: tuple[str, str, bool] | None = None  # (file name, title, one-sided)
+    # file name: (title, page indices, one-sided)
+    cuts: dict[str, tuple[str, list[int], bool]] = field(default_factory=dict)
 
     def add(self, pages: Sequence[Sheet], jobs: dict[int, ProseJob]) -> list[int]:
         """Append pages and their prose jobs (by page index); returns their indices."""
@@ -108,11 +109,11 @@ def add_document(recipe: KitRecipe, plan: KitPlan, document: Document, config: K
     jobs = prose_jobs(plan, pages, base, faces, sections)
     recipe.fits[f"{stem}.html"] = jobs
     if shared is None:
-        drawing = Drawing(base, whole=(f"{stem}.pdf", title))
+        drawing = Drawing(base, whole=(f"{stem}.pdf", title, document.one_sided))
         drawing.add(pages, jobs)
         recipe.drawings.append(drawing)
     else:
-        shared.cuts[f"{stem}.pdf"] = (title, shared.add(pages, jobs))
+        shared.cuts[f"{stem}.pdf"] = (title, shared.add(pages, jobs), document.one_sided)
 
 
 def plan_recipe(plan: KitPlan, config: KitConfig, folder: str | None = None) -> KitRecipe:
@@ -140,7 +141,7 @@ def seating_document(config: KitConfig, tables: Sequence[KitConfig], host: Docum
              Form(tuple(seating.seating_page(body, chunk, config.players, len(tables), words))),
              audience="host")
         for i, chunk in enumerate(chunks, start=1))
-    return Document(host.stem, host.title, pages + host.pages)
+    return Document(host.stem, host.title, pages + host.pages, host.one_sided)
 
 
 def plan_kit(config: KitConfig) -> KitRecipe:
@@ -155,7 +156,8 @@ def plan_kit(config: KitConfig) -> KitRecipe:
     # Every table's player pages, drawn once: all-tables.pdf is the whole drawing, and each
     # table's own file is cut from it.
     every = Drawing(paper(config.paper), whole=("all-tables.pdf", config.words.gettext(
-        "%(game)s — every table, in print order", game=host_plan.game_title)))
+        "%(game)s — every table, in print order", game=host_plan.game_title), all(
+            d.one_sided for d in host_plan.documents if d.audience != "host")))
     recipe.drawings.append(every)
     for table, plan in zip(tables, plans, strict=True):
         words = chrome_text(config.words, plan.game_title, plan.banner, event_text(config),
@@ -201,11 +203,12 @@ def finish(recipe: KitRecipe, rendered: dict[str, Rendered], drawn: list[bytes] 
     for drawing, pdf in zip(recipe.drawings, drawn, strict=True):
         prose = {i: rendered[job.key].pdf for i, job in drawing.prose.items()}
         writer = assemble(pdf, prose)
-        for name, (title, indices) in drawing.cuts.items():
-            files[name] = cut(writer, indices, title, lang, marks_of(drawing.sheets, indices))
+        for name, (title, indices, one_sided) in drawing.cuts.items():
+            files[name] = cut(writer, indices, title, lang, marks_of(drawing.sheets, indices),
+                              one_sided)
         if drawing.whole is not None:
-            name, title = drawing.whole
-            files[name] = whole(writer, title, lang, marks_of(drawing.sheets))
+            name, title, one_sided = drawing.whole
+            files[name] = whole(writer, title, lang, marks_of(drawing.sheets), one_sided)
     return KitFiles(recipe.folder, dict(sorted(files.items())))
 
 

@@ -81,7 +81,8 @@ def add_build(sub: argparse._SubParsersAction) -> None:
         description="Build a kit. With no GAME (and no --config), builds the default kit of "
         "every game on every paper size. Flags override values from --config. Prints the path "
         "of each PDF and HTML file written, one per line (the fonts/ files and .kit-files "
-        "are not listed).",
+        "are not listed), and on stderr the sheets of paper each PDF takes, with a warning "
+        "for a file over 100 sheets.",
         epilog=epilog(("kit build lowest-unique --players 9 --lang fr --paper letter",
                        "kit build whats-my-number --names Ann,Bob,Cy,Dee --turns 6"),
                       "games: " + ", ".join(f"{name} ({spec.title})"
@@ -346,6 +347,7 @@ def prose_workers() -> int:
 
 def run_build(args: argparse.Namespace) -> int:
     from .build import build
+    from .sheets import paper_lines
 
     configs = [replace(c, out=str(check_out(c.out))) for c in configs_from_args(args)]
     with Progress() as progress:
@@ -356,6 +358,9 @@ def run_build(args: argparse.Namespace) -> int:
     else:
         for path in paths:
             print(path)
+    # on stderr: the paths on stdout stay one a line for scripts
+    for line in paper_lines(paths, configs):
+        print(line, file=sys.stderr)
     return 0
 
 

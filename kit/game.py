@@ -258,7 +258,7 @@ class FormRead:
 class SeatSheet:
     """A PDF of the game's that the game master prints with each seat's current link on it
     (a QR code and the address): made on a GM request only, from the links the GM token
-    opens (``kit.console.sealed``), at ``/console/{id}/gm/sheets/{file}``."""
+    opens (``kit.console.sealed_links``), at ``/console/{id}/gm/sheets/{file}``."""
 
     kind: str  # the seats whose links it carries ("table")
     label: str  # msgid: its link on the GM page

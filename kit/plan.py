@@ -51,6 +51,9 @@ class Document:
     stem: str
     title: str
     pages: tuple[Page, ...]
+    # printed on one side only: its pages are cut apart (slips, order forms), so a duplex
+    # printer must not put two of them back to back
+    one_sided: bool = False
 
     @property
     def audience(self) -> str:
@@ -93,7 +96,7 @@ def kit_plan(folder: str, title: str, banner: str, player_pages: Sequence[Page],
         banner=banner,
         documents=(
             Document("player-kit", words.gettext("%(game)s — player kit", game=title),
-                     tuple(player_pages)),
+                     tuple(player_pages), one_sided=True),
             Document("host-answers", host_title, tuple(host_pages)),
         ),
         styles=styles,

@@ -154,7 +154,8 @@ def sheets(document: Document, sheet: Paper, words: ChromeText) -> list[Sheet]:
         player = page.audience == "player"
         out.append(Sheet(
             page.label, page.audience, page.landscape, oriented,
-            chrome(oriented, words, page.label, number, total, player),
+            chrome(oriented, words, page.label, number, total, player,
+                   document.one_sided and number == 1),
             page.body.items if isinstance(page.body, Form) else (),
             page.body if isinstance(page.body, Prose) else None, page.bookmark, page.anchor))
     return out
@@ -265,8 +266,8 @@ def assemble(drawn: bytes, prose: Mapping[int, bytes]) -> PdfWriter:
     return writer
 
 
-def _finish(writer: PdfWriter, title: str, lang: str, marks: Sequence[tuple[int, str]] = ()
-            ) -> bytes:
+def _finish(writer: PdfWriter, title: str, lang: str, marks: Sequence[tuple[int, str]] = (),
+            one_sided: bool = False) -> bytes:
     from pypdf.generic import NameObject, TextStringObject
 
     pdf_backend.outline(writer, marks)
@@ -274,8 +275,10 @@ def _finish(writer: PdfWriter, title: str, lang: str, marks: Sequence[tuple[int,
     writer.add_metadata({"/Title": title, "/Author": AUTHOR, "/Subject": title,
                          "/Creator": f"{AUTHOR} {__version__}", "/Producer": AUTHOR})
     # pypdf makes its viewer preferences' properties at run time: its types see a property
-    writer.create_viewer_preferences().print_scaling = NameObject(  # type: ignore[assignment]
-        "/None")
+    preferences = writer.create_viewer_preferences()
+    preferences.print_scaling = NameObject("/None")  # type: ignore[assignment]
+    if one_sided:  # the print dialog starts one-sided: its pages are cut apart
+        preferences.duplex = NameObject("/Simplex")  # type: ignore[assignment]
     writer.root_object[NameObject("/Lang")] = TextStringObject(lang)
     writer.pdf_header = "%PDF-1.7"
     out = io.BytesIO()
@@ -284,22 +287,23 @@ def _finish(writer: PdfWriter, title: str, lang: str, marks: Sequence[tuple[int,
 
 
 def cut(source: PdfWriter, indices: Sequence[int], title: str, lang: str = "en",
-        marks: Sequence[tuple[int, str]] = ()) -> bytes:
+        marks: Sequence[tuple[int, str]] = (), one_sided: bool = False) -> bytes:
     """One PDF file of pages ``indices`` of an assembled writer: version 1.7, fonts embedded,
     metadata set, viewers asked to print at actual size; the same pages give the same bytes.
-    ``marks``: (page index in this file, title) of its outline entries."""
+    ``marks``: (page index in this file, title) of its outline entries; ``one_sided``: the
+    print dialog is asked to print one side only (/Duplex /Simplex)."""
     from pypdf import PdfWriter
 
     writer = PdfWriter()
     for index in indices:
         writer.add_page(source.pages[index])
-    return _finish(writer, title, lang, marks)
+    return _finish(writer, title, lang, marks, one_sided)
 
 
-def whole(source: PdfWriter, title: str, lang: str = "en", marks: Sequence[tuple[int, str]] = ()
-          ) -> bytes:
+def whole(source: PdfWriter, title: str, lang: str = "en", marks: Sequence[tuple[int, str]] = (),
+          one_sided: bool = False) -> bytes:
     """Every page of an assembled writer as one file (after its cuts: it is changed here)."""
-    return _finish(source, title, lang, marks)
+    return _finish(source, title, lang, marks, one_sided)
 
 
 def marks_of(pages: Sequence[Sheet], indices: Sequence[int] | None = None

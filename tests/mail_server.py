@@ -7,8 +7,10 @@ is the fixture: a started server and its inbox, stopped after the test.
 
 from __future__ import annotations
 
+import asyncio
 import email
 import email.policy
+import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -33,9 +35,12 @@ class Inbox:
     fail_next: int = 0
     failure: str = "451 4.3.0 Try again later"
     refused: int = 0
+    stall: float = 0.0  # seconds the server takes before its reply to the end of DATA
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     async def handle_DATA(self, server, session, envelope) -> str:  # noqa: ANN001, N802
+        if self.stall:
+            await asyncio.sleep(self.stall)  # a slow content filter, say
         with self.lock:
             if self.fail_next > 0:
                 self.fail_next -= 1
@@ -107,3 +112,28 @@ def drain(sender: Sender, until: float = 10.0) -> None:
             return
         time.sleep(0.02)
     raise AssertionError("messages still queued")
+
+
+def trickle_greeting(port: int, stop: threading.Event, every: float,
+                     done: threading.Event | None = None) -> None:
+    """A raw server on ``port`` that sends its greeting (86 bytes) one byte every ``every``
+    seconds, so no single read waits long; ``done`` is set once a greeting went out whole."""
+    with socket.create_server(("127.0.0.1", port)) as listener:
+        listener.settimeout(0.1)
+        while not stop.is_set():
+            try:
+                conn, _ = listener.accept()
+            except TimeoutError:
+                continue
+            with conn:
+                for byte in b"220 " + b"slow" * 20 + b"\r\n":
+                    if stop.is_set():
+                        break
+                    try:
+                        conn.sendall(bytes([byte]))
+                    except OSError:
+                        break
+                    time.sleep(every)
+                else:
+                    if done is not None:
+                        done.set()

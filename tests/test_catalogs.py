@@ -120,8 +120,8 @@ def test_plurals_follow_their_count() -> None:
 @pytest.mark.parametrize("lang", list(LANGUAGES))
 def test_no_player_label_reads_as_an_answer(lang: str) -> None:
     from kit.game import KitConfig
-    from kit.games.whats_my_number import people
-    from kit.games.whats_my_number.labels import LOOKALIKE
+    from kit.games.whats_my_number.rules.labels import LOOKALIKE
+    from kit.games.whats_my_number.sheets import people
 
     w = words(lang)
     marks = set(people.answers(w).values())

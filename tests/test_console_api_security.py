@@ -18,10 +18,10 @@ import sqlalchemy as sa  # noqa: E402
 from helpers import writes_number  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
+from kit.console.pages import auth as guard  # noqa: E402
 from kit.console.routes import routes  # noqa: E402
 from kit.console.service import Console  # noqa: E402
 from kit.console.tokens import RedactTokens, redact  # noqa: E402
-from kit.console.views import guard  # noqa: E402
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Eve"]
 SECRETS = {"Ann": 941, "Bob": 953, "Cy": 967, "Dee": 978, "Eve": 989}

@@ -33,11 +33,11 @@ from playwright.sync_api import Page, expect  # noqa: E402
 from kit.cache import RenderCache  # noqa: E402
 from kit.console.service import open_console  # noqa: E402
 from kit.games.lowest_unique.rules import tally  # noqa: E402
-from kit.games.whats_my_number.engine import play  # noqa: E402
-from kit.games.whats_my_number.logfile import parse_game_log  # noqa: E402
-from kit.games.whats_my_number.people import answer  # noqa: E402
-from kit.games.whats_my_number.reports import row_label  # noqa: E402
-from kit.games.whats_my_number.turn_notes import list_text  # noqa: E402
+from kit.games.whats_my_number.report.reports import row_label  # noqa: E402
+from kit.games.whats_my_number.report.turn_notes import list_text  # noqa: E402
+from kit.games.whats_my_number.rules.engine import play  # noqa: E402
+from kit.games.whats_my_number.rules.logfile import parse_game_log  # noqa: E402
+from kit.games.whats_my_number.sheets.people import answer  # noqa: E402
 from kit.i18n import words  # noqa: E402
 from kit.web.app import create_app  # noqa: E402
 

@@ -18,14 +18,14 @@ from starlette.requests import Request  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
 from kit.console.forms import common, suggest  # noqa: E402
-from kit.console.views import guard  # noqa: E402
+from kit.console.pages import auth as guard  # noqa: E402
 from kit.errors import GameLogError, Problems  # noqa: E402
-from kit.games.lowest_unique import console_start as lun_start  # noqa: E402
-from kit.games.lowest_unique.console_host import read_round  # noqa: E402
-from kit.games.lowest_unique.console_start import lun_form  # noqa: E402
-from kit.games.whats_my_number import console_start as wmn_start  # noqa: E402
-from kit.games.whats_my_number.console_grid import absorb, read_grid  # noqa: E402
-from kit.games.whats_my_number.console_start import wmn_form  # noqa: E402
+from kit.games.lowest_unique.console import start as lun_start  # noqa: E402
+from kit.games.lowest_unique.console.host import read_round  # noqa: E402
+from kit.games.lowest_unique.console.start import lun_form  # noqa: E402
+from kit.games.whats_my_number.console import start as wmn_start  # noqa: E402
+from kit.games.whats_my_number.console.grid import absorb, read_grid  # noqa: E402
+from kit.games.whats_my_number.console.start import wmn_form  # noqa: E402
 from kit.i18n import words  # noqa: E402
 
 W = words("en")

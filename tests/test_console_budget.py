@@ -14,9 +14,9 @@ pytest.importorskip("starlette", reason="the console needs the web extra")
 from test_console_served import PLAYERS, played  # noqa: E402
 
 from kit.console import engine  # noqa: E402
-from kit.console.folders import BeingMade, Queued  # noqa: E402
+from kit.console.report_render import BeingMade, Queued  # noqa: E402
 from kit.console.service import PUBLIC  # noqa: E402
-from kit.games.whats_my_number.console_report_pages import report_pages  # noqa: E402
+from kit.games.whats_my_number.console.report_pages import report_pages  # noqa: E402
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ from starlette.testclient import TestClient  # noqa: E402
 from kit.console import quota  # noqa: E402
 from kit.console.service import IMPORT_MAX_CHARS, Console  # noqa: E402
 from kit.errors import Problems  # noqa: E402
-from kit.games.whats_my_number import console_limits  # noqa: E402
+from kit.games.whats_my_number.console import limits as console_limits  # noqa: E402
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
 

@@ -59,7 +59,7 @@ def test_the_first_gm_page_gives_every_players_working_link(site):
 
 
 def test_the_cards_carry_the_current_links_and_their_qr_without_rotating(site):
-    from kit.console.pages_links import qr_svg
+    from kit.console.pages.links import qr_svg
 
     _, client, game_id = _made(site)
     links = _player_links(client.get(f"/console/{game_id}/gm").text, game_id)

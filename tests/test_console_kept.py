@@ -1,4 +1,4 @@
-"""The console's kept state (``kit.console.kept``): a game's state stays in memory between
+"""The console's kept state (``kit.console.state_cache``): a game's state stays in memory between
 requests, is stepped forward by the entries since, is checked against the stored version on
 every load (two servers on one database), and is bounded in bytes."""
 
@@ -17,14 +17,14 @@ from console_db import client, console, console_url  # noqa: E402,F401
 
 from kit.console import engine  # noqa: E402
 from kit.console.journal import UNDO, replay, step  # noqa: E402
-from kit.console.kept import Kept, build, forward  # noqa: E402
 from kit.console.service import Console, open_console  # noqa: E402
 from kit.console.specs import check_new_game, console_of  # noqa: E402
+from kit.console.state_cache import GameCache, build, forward  # noqa: E402
 from kit.console.store import GameRow, Row  # noqa: E402
 from kit.errors import KitError  # noqa: E402
 from kit.games.whats_my_number import rules as wmn_rules  # noqa: E402
-from kit.games.whats_my_number.checking import Checked  # noqa: E402
-from kit.games.whats_my_number.engine import Progress  # noqa: E402
+from kit.games.whats_my_number.rules.checking import Checked  # noqa: E402
+from kit.games.whats_my_number.rules.engine import Progress  # noqa: E402
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
 
@@ -94,7 +94,7 @@ def test_an_undo_on_another_server_is_seen(console: Console, console_url: str,  
 def test_kept_games_stay_within_their_byte_budget(console: Console) -> None:  # noqa: F811
     games = [new_game(console) for _ in range(4)]
     one = build(console_of("whats-my-number"), *console.store.load(games[0])).size
-    kept = Kept(budget=int(one * 2.5))
+    kept = GameCache(budget=int(one * 2.5))
     console.kept = kept
     for game in games:
         console.load(game)
@@ -102,7 +102,7 @@ def test_kept_games_stay_within_their_byte_budget(console: Console) -> None:  # 
     assert kept.get(games[0]) is None and kept.get(games[3]) is not None
     console.load(games[0])  # dropped: rebuilt from the journal, and kept again
     assert kept.get(games[0]) is not None and kept.get(games[1]) is None
-    tiny = Kept(budget=one // 2)  # a game larger than the budget is served, not kept
+    tiny = GameCache(budget=one // 2)  # a game larger than the budget is served, not kept
     console.kept = tiny
     assert console.load(games[0]).row.version == 1 and len(tiny) == 0
 

@@ -179,7 +179,7 @@ def test_a_french_games_report_keeps_its_letters_on_a_page_in_another_language(s
                                                                                ) -> None:
     """A French 14-player game's labels skip the French answer letters (S, I, X) but keep H, L
     and N; its report on a German (or English...) page must not answer in H/N beside them."""
-    from kit.games.whats_my_number.people import answers, labels
+    from kit.games.whats_my_number.sheets.people import answers, labels
     from kit.i18n import words
 
     client = site
@@ -206,7 +206,7 @@ def test_a_french_games_report_keeps_its_letters_on_a_page_in_another_language(s
 
 @pytest.mark.parametrize("lang", ["en", "fr", "de", "es", "ru"])
 def test_the_gm_registers_header_is_printed_whole(site, lang: str) -> None:
-    from kit.games.whats_my_number.gm_register import register_header
+    from kit.games.whats_my_number.report.gm_register import register_header
     from kit.i18n import words
 
     client = site
@@ -227,7 +227,7 @@ def test_the_gm_registers_header_is_printed_whole(site, lang: str) -> None:
 # --- the erratum shows what a reader can see ------------------------------------------------------
 
 def test_a_french_erratum_says_a_removed_row_once_and_never_dash_to_dash(site) -> None:
-    from kit.games.whats_my_number.console_pages import amend_lines
+    from kit.games.whats_my_number.console.pages import amend_lines
     from kit.i18n import words
 
     client = site
@@ -262,8 +262,8 @@ def test_the_turn_summary_in_german_goes_on_in_lower_case_after_its_semicolons()
 
     from helpers import ROOT
 
-    from kit.games.whats_my_number.logfile import parse_game_log
-    from kit.games.whats_my_number.report_plan import summary
+    from kit.games.whats_my_number.report.report_plan import summary
+    from kit.games.whats_my_number.rules.logfile import parse_game_log
     from kit.i18n import words
 
     data = tomllib.loads((ROOT / "tests" / "data" / "wmn-7p-4t.toml").read_text("utf-8"))

@@ -14,8 +14,8 @@ pytest.importorskip("starlette", reason="the console needs the web extra")
 
 from starlette.testclient import TestClient  # noqa: E402
 
+from kit.console.pages import auth as guard  # noqa: E402
 from kit.console.service import Console  # noqa: E402
-from kit.console.views import guard  # noqa: E402
 
 TABLES = [["Ann", "Bob", "Cy", "Dee"], ["Eve", "Fay", "Gus", "Hal"], ["Jo", "Kim", "Lee"]]
 SHEETS = "gm/sheets/tally-sheets.pdf"
@@ -136,8 +136,8 @@ def test_a_tables_token_still_reaches_only_its_table(client: TestClient, party: 
 def test_the_longest_tally_sheets_pass_the_print_lint(lang: str, paper_name: str) -> None:
     from print_lint import lint_pdf
 
-    from kit.games.lowest_unique.console_sheets import tally_sheets
-    from kit.games.lowest_unique.console_state import Party
+    from kit.games.lowest_unique.console.state import Party
+    from kit.games.lowest_unique.console.tally_sheets import tally_sheets
     from kit.games.lowest_unique.options import MAX_ROUNDS
 
     tables = [[f"Player {t}-{n}" for n in range(1, 13)] for t in (1, 2)]  # 12 a table

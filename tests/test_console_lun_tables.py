@@ -15,8 +15,8 @@ pytest.importorskip("starlette", reason="the console needs the web extra")
 
 from starlette.testclient import TestClient  # noqa: E402
 
+from kit.console.pages import auth as guard  # noqa: E402
 from kit.console.service import Console  # noqa: E402
-from kit.console.views import guard  # noqa: E402
 
 TABLES = [["Ann", "Bob", "Cy", "Dee"], ["Eve", "Fay", "Gus", "Hal"], ["Jo", "Kim", "Lee"]]
 ROUNDS = [  # (table, choices): table 2's round 2 was mistyped (Gus wrote 3, not 2)

@@ -20,7 +20,7 @@ from starlette.testclient import TestClient  # noqa: E402
 
 from kit.console.routes import routes  # noqa: E402
 from kit.console.service import open_console  # noqa: E402
-from kit.games.whats_my_number.console_report_pages import report_pages  # noqa: E402
+from kit.games.whats_my_number.console.report_pages import report_pages  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore:Using `httpx`")
 

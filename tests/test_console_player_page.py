@@ -86,7 +86,7 @@ def test_every_problem_at_once_and_nothing_saved(client: TestClient, game: dict)
 
 def test_an_empty_box_keeps_its_place_as_in_the_gm_grid(client: TestClient,
                                                         game: dict) -> None:
-    from kit.games.whats_my_number.console_grid import read_grid
+    from kit.games.whats_my_number.console.grid import read_grid
     from kit.i18n import words
 
     posted = {"g1": "33", "g2": "", "g3": "5"}

@@ -21,10 +21,10 @@ from starlette.testclient import TestClient  # noqa: E402
 
 import kit.i18n  # noqa: E402
 from kit.cli import main  # noqa: E402
-from kit.console.views import guard  # noqa: E402
+from kit.console.pages import auth as guard  # noqa: E402
 from kit.errors import GameLogError, Msg  # noqa: E402
-from kit.games.whats_my_number.console_grid import Grid, absorb  # noqa: E402
-from kit.games.whats_my_number.logfile import parse_game_log  # noqa: E402
+from kit.games.whats_my_number.console.grid import Grid, absorb  # noqa: E402
+from kit.games.whats_my_number.rules.logfile import parse_game_log  # noqa: E402
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
 FRENCH = {

@@ -1,4 +1,4 @@
-"""What's My Number?'s kept record of published turns (``console_record``): the public view
+"""What's My Number?'s kept record of published turns (``console.record``): the public view
 and the game master's page made from it equal the ones a full replay makes, after every
 entry (orders, publish, undo, an amendment of an earlier turn), and the public view never
 shows an unpublished entry."""
@@ -18,8 +18,9 @@ from kit.console.journal import replay  # noqa: E402
 from kit.console.service import GM, PUBLIC, Console  # noqa: E402
 from kit.console.specs import console_of  # noqa: E402
 from kit.errors import KitError  # noqa: E402
-from kit.games.whats_my_number import console_record, console_turns  # noqa: E402
-from kit.games.whats_my_number import console_state as wmn  # noqa: E402
+from kit.games.whats_my_number.console import record as console_record  # noqa: E402
+from kit.games.whats_my_number.console import state as wmn  # noqa: E402
+from kit.games.whats_my_number.console import turns as console_turns
 from kit.i18n import words  # noqa: E402
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]

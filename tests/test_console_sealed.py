@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 
-from kit.console import sealed
+from kit.console import sealed_links as sealed
 from kit.console.service import Console
 from kit.console.tokens import new_token, token_hash
 

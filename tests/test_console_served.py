@@ -16,9 +16,10 @@ pytest.importorskip("starlette", reason="the console needs the web extra")
 
 from starlette.testclient import TestClient  # noqa: E402
 
-from kit.console import engine, pages_public  # noqa: E402
+from kit.console import engine  # noqa: E402
+from kit.console.answer_cache import AnswerCache  # noqa: E402
+from kit.console.pages import public as pages_public  # noqa: E402
 from kit.console.service import GM, PUBLIC, Console, open_console  # noqa: E402
-from kit.console.views_cache import Kept  # noqa: E402
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
 SECRETS = {"Ann": 17, "Bob": 22, "Cy": 8, "Dee": 25}
@@ -103,7 +104,7 @@ def test_the_kept_views_and_answers_stay_within_their_bytes(tmp_path) -> None:
 
         seen(games[0])
         one = console.answers.bytes  # one game's views and public.json
-        console.answers = Kept(3 * one + 10)  # three games' worth
+        console.answers = AnswerCache(3 * one + 10)  # three games' worth
         for game in games:
             seen(game)
             assert console.answers.bytes <= 3 * one + 10
@@ -116,7 +117,7 @@ def test_the_kept_views_and_answers_stay_within_their_bytes(tmp_path) -> None:
 
 
 def test_the_byte_bound_drops_the_least_recently_used_and_keeps_no_giant() -> None:
-    kept = Kept(1000)
+    kept = AnswerCache(1000)
     for n in range(5):
         kept.put(n, f"value {n}", 200)
     kept.get(0)  # used: kept

@@ -16,9 +16,9 @@ from starlette.testclient import TestClient  # noqa: E402
 from toy_game import GAME, NAME  # noqa: E402
 
 import kit.registry  # noqa: E402
+from kit.console.pages import auth as guard  # noqa: E402
 from kit.console.routes import routes  # noqa: E402
 from kit.console.service import open_console  # noqa: E402
-from kit.console.views import guard  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore:Using `httpx`")
 ROOT = Path(__file__).resolve().parents[1]

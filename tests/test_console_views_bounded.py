@@ -9,8 +9,8 @@ import pytest
 
 pytest.importorskip("starlette", reason="the console needs the web extra")
 
-from kit.games.whats_my_number import console_turns  # noqa: E402
-from kit.games.whats_my_number.console_grid import grid_rows  # noqa: E402
+from kit.games.whats_my_number.console import turns as console_turns  # noqa: E402
+from kit.games.whats_my_number.console.grid import grid_rows  # noqa: E402
 from kit.i18n import words  # noqa: E402
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
@@ -78,7 +78,8 @@ def test_an_entry_after_a_start_resumes_from_the_published_turns_a_page_played(
         tmp_path, monkeypatch, page_first: bool) -> None:
     from kit.console.service import open_console
     from kit.console.specs import console_of
-    from kit.games.whats_my_number import checking, console_record
+    from kit.games.whats_my_number.console import record as console_record
+    from kit.games.whats_my_number.rules import checking
 
     database = str(tmp_path / "console.sqlite3")
     first = open_console(database, tmp_path / "files")
@@ -114,10 +115,10 @@ def test_the_gm_page_is_made_and_rendered_off_the_event_loop(tmp_path, monkeypat
     from starlette.applications import Starlette
     from starlette.testclient import TestClient
 
-    from kit.console import page_kit
+    from kit.console.pages import base as page_kit
     from kit.console.routes import routes
     from kit.console.service import open_console
-    from kit.games.whats_my_number import console_pages
+    from kit.games.whats_my_number.console import pages as console_pages
 
     def on_loop() -> bool:
         try:
@@ -149,8 +150,8 @@ def test_the_gm_page_is_made_and_rendered_off_the_event_loop(tmp_path, monkeypat
 
 def test_the_public_and_player_boards_lay_out_the_latest_turns_and_say_where_the_rest_are(
         monkeypatch) -> None:
-    from kit.games.whats_my_number.console_start import board
-    from kit.games.whats_my_number.console_state import public_turn
+    from kit.games.whats_my_number.console.start import board
+    from kit.games.whats_my_number.console.state import public_turn
 
     monkeypatch.setattr(console_turns, "RECENT_CELLS", 70)
     game = log(6)
@@ -166,7 +167,7 @@ def test_the_public_and_player_boards_lay_out_the_latest_turns_and_say_where_the
 
 
 def test_a_players_page_writes_out_the_latest_slips_and_heads_the_older_ones() -> None:
-    from kit.games.whats_my_number.console_player_page import player_page, player_text
+    from kit.games.whats_my_number.console.player_page import player_page, player_text
 
     slips = [{"turn": n, "orders": [n, n + 1], "rulings": [],
               "text": f"Ann · turn {n} · private\nGuess 1 ({n}): Bob H"} for n in range(1, 13)]
@@ -185,7 +186,7 @@ def test_a_players_page_writes_out_the_latest_slips_and_heads_the_older_ones() -
 def test_a_players_post_plays_the_open_turn_not_the_game(tmp_path, monkeypatch) -> None:
     from kit.console.service import open_console
     from kit.errors import Problems
-    from kit.games.whats_my_number import engine
+    from kit.games.whats_my_number.rules import engine
 
     console = open_console(str(tmp_path / "console.sqlite3"), tmp_path / "files")
     try:
@@ -218,7 +219,7 @@ def test_the_shared_part_of_the_players_pages_is_laid_out_once_a_public_version(
 
     from kit.console.routes import routes
     from kit.console.service import open_console
-    from kit.games.whats_my_number import console_start
+    from kit.games.whats_my_number.console import start as console_start
 
     laid_out: list[int] = []
     public_turns = console_start.public_turns

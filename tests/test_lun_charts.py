@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kit.cli import main
-from kit.games.lowest_unique.charts import bins
+from kit.games.lowest_unique.report.charts import bins
 from kit.games.lowest_unique.rules import tally
 
 pytest.importorskip("starlette", reason="the console needs the web extra")

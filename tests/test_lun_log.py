@@ -16,9 +16,9 @@ from pypdf import PdfReader
 
 from kit.cli import main
 from kit.errors import ConfigError, GameLogError, Problems
-from kit.games.lowest_unique.log import parse_party_log, read_party_log
-from kit.games.lowest_unique.reports import csv_report, text_report
+from kit.games.lowest_unique.report.reports import csv_report, text_report
 from kit.games.lowest_unique.rules import Tally, tally
+from kit.games.lowest_unique.rules.log import parse_party_log, read_party_log
 from kit.i18n import words
 
 EN = words("en")

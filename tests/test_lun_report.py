@@ -10,8 +10,8 @@ from helpers import LUN_ONE_TABLE_LOG, LUN_TWO_TABLES_LOG, texts
 
 from kit.cli import main
 from kit.errors import ConfigError, GameLogError, Problems
-from kit.games.lowest_unique.log import parse_party_log
-from kit.games.lowest_unique.reports import leaders_line, text_report
+from kit.games.lowest_unique.report.reports import leaders_line, text_report
+from kit.games.lowest_unique.rules.log import parse_party_log
 from kit.i18n import words
 
 EN = words("en")

@@ -32,7 +32,7 @@ import sqlalchemy as sa  # noqa: E402
 from helpers import ROOT, plain  # noqa: E402
 from mail_server import Server, drain  # noqa: E402
 
-from kit.console import sealed  # noqa: E402
+from kit.console import sealed_links as sealed  # noqa: E402
 from kit.console.service import Console, open_console  # noqa: E402
 from kit.console.store import database_url as database_url_of  # noqa: E402
 from kit.console.tokens import token_hash  # noqa: E402

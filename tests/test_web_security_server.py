@@ -22,7 +22,7 @@ pytest.importorskip("hypercorn", reason="the web extra is not installed: pip ins
 
 from helpers import stop  # noqa: E402
 
-from kit.console.views import guard  # noqa: E402
+from kit.console.pages import auth as guard  # noqa: E402
 from kit.registry import GAMES  # noqa: E402
 from kit.web.guard import MAX_CONNECTIONS_PER_CLIENT  # noqa: E402
 

@@ -12,8 +12,9 @@ from pypdf import PdfReader
 
 from kit.cli import main
 from kit.config import resolve
-from kit.games.whats_my_number import examples, planner
-from kit.games.whats_my_number.people import people
+from kit.games.whats_my_number import planner
+from kit.games.whats_my_number.sheets import examples
+from kit.games.whats_my_number.sheets.people import people
 from kit.i18n import words
 from kit.registry import GAMES
 
@@ -176,11 +177,12 @@ def test_thirty_players_grids_turn_landscape(tmp_path: Path) -> None:
 
 def test_player_kit_pages(six: Path) -> None:
     pages = texts(six / "player-kit.pdf")
-    assert len(pages) == 14
+    assert len(pages) == 22
     labels = [re.search(r"What's My Number\? · (.+?) Secret numbers", t)[1] for t in pages]
     assert labels == (["Rules", "Reading the turn report", "Secret-number slips 1 of 1"]
                       + [f"Order forms {i} of 5" for i in range(1, 6)]
-                      + [f"Deduction sheet {c}" for c in "ABCDEF"])
+                      + [f"Deduction sheet {c}" for c in "ABCDEF"]
+                      + [f"Turn {t} report" for t in range(1, 9)])  # the players' blank ones
     banner = "Secret numbers: whole numbers from 1 to 50"
     assert all(banner in t for t in pages)  # in the header of every player page
     assert all("This bar should measure 50 mm" in t for t in pages)
@@ -244,8 +246,8 @@ def test_host_file_has_the_register_and_grids_and_the_player_file_does_not(six: 
     assert [f"Turn {t} report" in host[2 + t] for t in range(1, 9)] == [True] * 8
     assert "Spare bonus rows" in host[11]
     assert all("GAME MASTER ONLY" in t for t in host)
-    for secret in ("Secret register", "Turn 1 report", "Winner?", "Game master card",
-                   "Spare bonus rows", "GAME MASTER ONLY"):
+    for secret in ("Secret register", "Winner?", "Game master card", "Spare bonus rows",
+                   "GAME MASTER ONLY", "Player ____"):
         assert secret not in player
     assert all(f"{c} " in host[2] for c in "ABCDEF")
 

@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 
 from kit.errors import GameLogError, KitError, Problems
-from kit.games.whats_my_number import report_plan, rules
-from kit.games.whats_my_number.snapshot import snapshot_turn, snapshots
+from kit.games.whats_my_number import rules
+from kit.games.whats_my_number.report import report_plan
+from kit.games.whats_my_number.report.snapshot import snapshot_turn, snapshots
 from kit.published import Amendment, CellChange, check_published, diff_snapshots
 from kit.tomlhelp import explain
 

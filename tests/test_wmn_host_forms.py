@@ -13,12 +13,12 @@ from pypdf import PdfReader
 
 from kit import fonts
 from kit.errors import LayoutError
-from kit.games.whats_my_number import host_forms as host
-from kit.games.whats_my_number import register as reg
 from kit.games.whats_my_number import rules
-from kit.games.whats_my_number.people import MIN_CELL_MM, MIN_TEXT_PT, Person
+from kit.games.whats_my_number.sheets import host_sheets as host
+from kit.games.whats_my_number.sheets import register as reg
+from kit.games.whats_my_number.sheets.people import MIN_CELL_MM, MIN_TEXT_PT, Person
 from kit.i18n import words as language
-from kit.layout.model import Box, Item, Line, Text, pt
+from kit.layout.model import Box, Item, Line, Text, pt, text_width
 from kit.paper import Frame, Paper, paper
 
 EN = language("en")
@@ -408,3 +408,14 @@ def test_a_built_kit_carries_the_host_forms(tmp_path: Path) -> None:
     from print_lint import lint_pdf  # the lint is part of this test: never skipped
 
     assert lint_pdf(data, pdf.name) == []
+
+
+def test_a_name_wider_than_its_cell_breaks_between_letters_never_cut() -> None:
+    name = "W" * 24
+    width, height = host.name_box()
+    fitted = host.fit_name(name, width, height, *host.NAME_PT, 6)
+    assert not fitted.cut and "…" not in "".join(fitted.lines)
+    assert "".join(fitted.lines) == name and len(fitted.lines) > 1
+    assert all(text_width(line, fitted.size) <= width for line in fitted.lines)
+    _, _, items = host.grid_pages(paper("a4"), everyone(6, [name]), 1, (1, 50), EN)[0]
+    assert set(fitted.lines) <= {item.text for item in items if isinstance(item, Text)}

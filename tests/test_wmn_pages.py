@@ -24,7 +24,7 @@ from kit.build import finish, plan_recipe
 from kit.cli import main
 from kit.game import KitConfig
 from kit.games.whats_my_number import rules
-from kit.games.whats_my_number.slips import slip_lines
+from kit.games.whats_my_number.report.slips import slip_lines
 from kit.i18n import LANGUAGES, words
 from kit.layout.model import text
 from kit.plan import Document, Form, KitPlan, Page

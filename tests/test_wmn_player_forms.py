@@ -1,5 +1,6 @@
-"""What's My Number? player form pages (kit/pages/wmn_player_forms.py): the layout maths on
-numbers alone, the items of every page checked directly, and one real kit read back."""
+"""What's My Number? player form pages (kit/games/whats_my_number/sheets/player_sheets.py): the
+layout maths on numbers alone, the items of every page checked directly, and one real kit read
+back."""
 
 from __future__ import annotations
 
@@ -15,9 +16,10 @@ from pypdf import PdfReader
 
 from kit import fonts
 from kit.cli import main
-from kit.games.whats_my_number import number_slips, rules
-from kit.games.whats_my_number import player_forms as forms
-from kit.games.whats_my_number.people import MIN_CELL_MM, MIN_TEXT_PT, Person
+from kit.games.whats_my_number import rules
+from kit.games.whats_my_number.sheets import number_slips
+from kit.games.whats_my_number.sheets import player_sheets as forms
+from kit.games.whats_my_number.sheets.people import MIN_CELL_MM, MIN_TEXT_PT, Person
 from kit.i18n import words as language
 from kit.layout import slip
 from kit.layout.fit import ELLIPSIS, paragraph
@@ -77,10 +79,13 @@ def outside(items: list[Item], frame: Frame, margin: float = 0.0) -> list[Item]:
 
 
 def check_page(items: list[Item], sheet: Paper) -> None:
-    """Every item inside the body; every text at least 8 pt (fold and cut guides 7 pt), never
-    cut with "…"."""
+    """Every item inside the body, but for the cut lines across, which run 3 mm into the side
+    margins; every text at least 8 pt (fold and cut guides 7 pt), never cut with "…"."""
     assert items
-    assert outside(items, sheet.body) == []
+    body = sheet.body
+    assert outside(items, Frame(body.x - 3.0, body.y, body.w + 6.0, body.h)) == []
+    assert all(isinstance(i, Line) and i.y1 == i.y2 and i.x1 == body.x - 3.0
+               for i in outside(items, body))
     for t in (i for i in items if isinstance(i, Text)):
         least = 7.0 if GUIDE.search(t.text) else MIN_TEXT_PT
         assert t.size >= least, t

@@ -20,10 +20,13 @@ from kit import fonts
 from kit.cli import main
 from kit.game import KitConfig
 from kit.games.whats_my_number import rules
-from kit.games.whats_my_number.gm_register import register_widths, still_to_find, wrap_entries
-from kit.games.whats_my_number.people import MIN_CELL_MM
-from kit.games.whats_my_number.report_plan import plan_reports
-from kit.games.whats_my_number.reports import (
+from kit.games.whats_my_number.report.gm_register import (
+    register_widths,
+    still_to_find,
+    wrap_entries,
+)
+from kit.games.whats_my_number.report.report_plan import plan_reports
+from kit.games.whats_my_number.report.reports import (
     LABEL_MAX_MM,
     ROW_MM,
     cell_width,
@@ -33,6 +36,7 @@ from kit.games.whats_my_number.reports import (
     report_layout,
     row_pages,
 )
+from kit.games.whats_my_number.sheets.people import MIN_CELL_MM
 from kit.i18n import LANGUAGES
 from kit.i18n import words as language
 from kit.layout.model import Line, Text, pt
@@ -313,7 +317,7 @@ def test_column_note_names_the_first_and_last_player_of_a_part() -> None:
 
 @pytest.mark.parametrize("lang", list(LANGUAGES))
 def test_register_columns_fill_the_body_and_fit_their_headers(lang: str) -> None:
-    from kit.games.whats_my_number.gm_register import REG_HEAD_PT, register_header
+    from kit.games.whats_my_number.report.gm_register import REG_HEAD_PT, register_header
     from kit.layout.model import text_width
     from kit.layout.table import PAD_MM
 

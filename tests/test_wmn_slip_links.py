@@ -13,8 +13,8 @@ import pytest
 import segno
 
 from kit.errors import LayoutError
-from kit.games.whats_my_number import number_slips
-from kit.games.whats_my_number.people import Person
+from kit.games.whats_my_number.sheets import number_slips
+from kit.games.whats_my_number.sheets.people import Person
 from kit.i18n import LANGUAGES, words
 from kit.layout import qr
 from kit.layout.model import Box, Text

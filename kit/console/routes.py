@@ -5,9 +5,9 @@ from __future__ import annotations
 from starlette.routing import BaseRoute
 
 from . import pages
-from .api import api_routes
-from .api_mail import mail_routes
-from .players import seat_routes
+from .api.games import api_routes
+from .api.mail import mail_routes
+from .api.seats import seat_routes
 from .tokens import install_log_filter
 
 

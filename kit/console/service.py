@@ -3,12 +3,11 @@
 Used by the JSON API (``kit.console.api``) and the HTML pages alike, for any game the registry
 gives a console part (``kit.game.ConsoleGame``). A game's state is its journal replayed by the
 game's own ``apply`` (``journal.replay``), kept in memory and stepped forward by the entries
-since (``kept``); each candidate entry is checked by the engine ``kit report`` uses
-(``engine.check``). What a viewer sees is the game's view of a state
-(game master, public, one player), cached by game, version and viewer. Every state-changing
-call takes the journal version the caller saw (``None``: whatever is current); a stale one
-raises ``Conflict`` with the entries since, and changes nothing.
-"""
+since (``state_cache``); each candidate entry is checked by the engine ``kit report`` uses
+(``engine.check``). What a viewer sees is the game's view of a state (game master, public, one
+player), cached by game, version and viewer. Every state-changing call takes the journal version
+the caller saw (``None``: whatever is current); a stale one raises ``Conflict`` with the
+entries since, and changes nothing."""
 
 from __future__ import annotations
 
@@ -33,17 +32,18 @@ from ..mail.book import Opener
 from ..mail.postbox import Postbox
 from ..tomlhelp import explained
 from ..tomlhelp import loads as loads_toml
-from . import engine, kept, sealed
-from .files import NO_FILE, amended, file_turn, served_path, text_report
-from .files import report_folder as files_folder
-from .folders import BeingMade, NotMade, Queued, ReportFolders
+from . import engine, sealed_links, state_cache
+from .answer_cache import KEPT_BYTES, AnswerCache, Flights, Made, etag, public_version, view_size
 from .journal import UNDO, Played, describe, said, step
 from .quota import GameQuota
 from .refusals import Conflict, NotFound
+from .report_files import NO_FILE, amended, file_turn, served_path, text_report
+from .report_files import report_folder as files_folder
+from .report_render import BeingMade, NotMade, Queued, ReportFolders
 from .specs import check_new_game, console_of, games_limits, import_entries, unknown_entry
+from .state_cache import BUDGET_BYTES, GameCache
 from .store import GameRow, Missing, Row, Stale, Store, database_url, make_engine, migrate
 from .tokens import new_game_id, new_token, token_hash, token_matches
-from .views_cache import KEPT_BYTES, Flights, Kept, Made, etag, public_version, view_size
 
 IMPORT_MAX_CHARS = 1_000_000  # an imported log's text (a 100-player, 200-turn night is 400 KB)
 RETRIES = 30  # an append without a version retries this often on a race, then reports 409
@@ -139,16 +139,16 @@ def _undoable(loaded: Loaded) -> dict[str, Any] | None:
 class Console:
     """The console over one store; thread-safe (each call is its own transaction)."""
 
-    def __init__(self, store: Store, files: Path, kept_bytes: int = kept.BUDGET_BYTES) -> None:
+    def __init__(self, store: Store, files: Path, kept_bytes: int = BUDGET_BYTES) -> None:
         self.store = store
         self.files = files
-        self.kept = kept.Kept(kept_bytes)
+        self.kept = GameCache(kept_bytes)
         self.quota = GameQuota()
-        self.answers = Kept(KEPT_BYTES)  # views and public answers, by version: never stale
+        self.answers = AnswerCache(KEPT_BYTES)  # views and public answers, by version: never stale
         self.folders = ReportFolders(files)
         self._flights = Flights()
         self.mail = Postbox(store.engine)  # players' letters: queued on publish, or drafts
-        self.sealed = sealed.SealedLinks(store.engine)  # every seat's link, for the GM to hand out
+        self.sealed = sealed_links.SealedLinks(store.engine)  # seats' links, for the GM
 
     # --- games -------------------------------------------------------------------------------
 
@@ -212,7 +212,7 @@ class Console:
         seats = {seat: new_token() for seat in (named(facts) if named else ())}
         version = self.store.create(  # the seats' links sealed, so the GM opens them again
             game_id, kind, facts, token_hash(token), entries,
-            {seat: token_hash(t) for seat, t in seats.items()}, also=sealed.sealing(
+            {seat: token_hash(t) for seat, t in seats.items()}, also=sealed_links.sealing(
                 game_id, token, seats, lambda conn: book.save(conn, game_id, emails or {})))
         return Created(game_id, token, version, seats)
 
@@ -251,9 +251,9 @@ class Console:
 
     def load(self, game_id: str) -> Loaded:
         """The game and its state at the stored version: the kept state, stepped forward by
-        the entries since (``kept.load``), after asking the store for the version."""
+        the entries since (``state_cache.load``), after asking the store for the version."""
         try:
-            now = kept.load(self.kept, game_id, console_of, self._row(game_id),
+            now = state_cache.load(self.kept, game_id, console_of, self._row(game_id),
                             self.store.since, self.store.load)
         except Missing:
             raise NotFound("game", NO_GAME) from None
@@ -543,7 +543,7 @@ class Console:
 
     def read_own(self, game_id: str, name: str, player: str, client: str = "") -> Answer:
         """The bytes of one turn's file ``name`` of ``player``'s own folder (it holds their
-        own files alone: ``files.own_player``), and its ETag; ``BeingMade`` while it is being
+        own files alone: ``report_files.own_player``), and its ETag; ``BeingMade`` while it is being
         made, ``NotFound`` for a name of no turn handed out, or not in that folder."""
         turn = file_turn(name)
         if turn is None:

@@ -34,6 +34,7 @@ class ChromeText:
                               "If not, print at 100% (actual size).")
     host: str = "HOST ONLY — keep these pages away from the players."
     folio: str = "page %(number)s of %(total)s"
+    one_sided: str = "Print this file one-sided: its pages are cut apart."
 
 
 def chrome_text(words: Words, game: str, banner: str, event: str, table: str = "",
@@ -44,10 +45,14 @@ def chrome_text(words: Words, game: str, banner: str, event: str, table: str = "
                       (_("This bar should measure 50 mm."),
                        _("If not, print at 100% (actual size).")),
                       host or _("HOST ONLY — keep these pages away from the players."),
-                      _("page %(number)s of %(total)s"))
+                      _("page %(number)s of %(total)s"),
+                      _("Print this file one-sided: its pages are cut apart."))
 
 
-def header(sheet: Paper, words: ChromeText, label: str, player: bool) -> list[Item]:
+def header(sheet: Paper, words: ChromeText, label: str, player: bool, one_sided: bool = False
+           ) -> list[Item]:
+    """Game, page label and banner; below them the event, and with ``one_sided`` (a one-sided
+    file's first page) the line asking for one-sided printing, at the right."""
     left = MARGIN_MM
     right = sheet.width_mm - MARGIN_MM
     width = right - left
@@ -73,8 +78,12 @@ def header(sheet: Paper, words: ChromeText, label: str, player: bool) -> list[It
     items: list[Item] = list(rich(left, base, lead, size))
     if banner:
         items += text(right, base, banner, banner_size, "bold", "right")
+    event_width = width
+    if one_sided:
+        items += text(right, base + 4.0, words.one_sided, FOOT_PT, "bold", "right")
+        event_width -= text_width(words.one_sided, FOOT_PT, "bold") + gap
     if words.event:
-        items += text(left, base + 4.0, ellipsize(words.event, width, EVENT_PT), EVENT_PT)
+        items += text(left, base + 4.0, ellipsize(words.event, event_width, EVENT_PT), EVENT_PT)
     items.append(hline(left, right, top + HEADER_MM - 1.6, 0.4))
     return items
 
@@ -125,10 +134,10 @@ def stamp(sheet: Paper, label: str) -> list[Item]:
 
 
 def chrome(sheet: Paper, words: ChromeText, label: str, number: int, total: int,
-           player: bool) -> tuple[Item, ...]:
-    """Everything a page carries besides its body."""
-    return tuple(header(sheet, words, label, player) + footer(sheet, words, number, total,
-                                                               player))
+           player: bool, one_sided: bool = False) -> tuple[Item, ...]:
+    """Everything a page carries besides its body (``one_sided``: see ``header``)."""
+    return tuple(header(sheet, words, label, player, one_sided)
+                 + footer(sheet, words, number, total, player))
 
 
 __all__ = ["ChromeText", "chrome", "chrome_text", "ruler", "stamp"]

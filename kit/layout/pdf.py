@@ -8,7 +8,8 @@ give the same bytes (ReportLab's invariant mode).
 A run that needs shaping (a complex or right-to-left script, combining marks: see
 ``kit.fonts``) is drawn twice at the same place: its HarfBuzz-shaped glyphs as filled outlines
 (each glyph and each run a Form XObject, defined once per document), and its text, invisibly
-(text render mode 3) in the same font, stretched to the same width. The runs of a line come in
+(text render mode 3) in the same font, stretched to the same width; the text state is
+restored after the last such run, since it outlives the text object. The runs of a line come in
 reading order; a right-to-left run's characters lie left to right as on the page (reversed),
 which is what extraction tools (pypdf, poppler) expect and turn back into reading order, so the
 name is found, searched and copied as it was written.
@@ -178,6 +179,10 @@ def _draw(canvas: Canvas, items: Items, height_mm: float, glyphs: _Glyphs) -> No
             # right to left: the characters as they lie on the page, left to right, which is
             # the order text extraction (pypdf, poppler) expects and turns back into reading order
             run.textOut(item.text[::-1] if item.rtl else item.text)
+        if hidden:
+            # render mode and scale outlive the text object: the chrome drawn next must show
+            run.setTextRenderMode(0)
+            run.setHorizScale(100)
         canvas.drawText(run)
 
 

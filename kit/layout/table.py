@@ -66,18 +66,26 @@ def ruled_table(x: float, y: float, widths: Sequence[float], heights: Sequence[f
     return items
 
 
+CUT_MARK_MM = 3.0  # how far a cut line runs into the side margins
+
+
 def cut_grid(x: float, y: float, columns: int, rows: int, width: float, height: float,
              count: int, draw: Callable[[int, float, float], list[Item]],
              line: float = 0.35) -> list[Item]:
     """``count`` equal cells, row by row, sharing solid cut lines; ``draw(i, left, top)``
-    gives the items of cell ``i`` (slips, order forms)."""
+    gives the items of cell ``i`` (slips, order forms).
+
+    Each line across runs ``CUT_MARK_MM`` into the side margins: after the first cut down the
+    page, every piece still shows where the cuts across go, and a trimmer's blade lines up
+    with the mark at the paper's edge."""
     items: list[Item] = []
     used_rows = -(-count // columns) if count else 0
     for r in range(used_rows + 1 if used_rows else 0):
         cells_above = min(columns, count - (r - 1) * columns) if r else 0
         cells_below = min(columns, count - r * columns) if r < used_rows else 0
         reach = max(cells_above, cells_below)
-        items.append(hline(x, x + reach * width, y + r * height, line))
+        items.append(hline(x - CUT_MARK_MM, x + reach * width + CUT_MARK_MM, y + r * height,
+                           line))
     for r in range(used_rows):
         in_row = min(columns, count - r * columns)
         for c in range(in_row + 1):

@@ -1,5 +1,5 @@
 """A game's address book: each player's e-mail address (optional), and their private link
-opened from the game's sealed links (``kit.console.sealed``) with the game master's token.
+opened from the game's sealed links (``kit.console.sealed_links``) with the game master's token.
 
 A letter must carry the player's link, yet the console keeps only a hash of a player's token:
 a GM request (a publish, a reminder, the drafts, the slips) brings the GM token and so opens
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import sqlalchemy as sa
 
-from ..console import sealed
+from ..console import sealed_links
 from ..console.tokens import SEAT_LINKS
 from ..errors import ConfigError, KitError, Msg, shown
 from ..i18n import N_
@@ -39,7 +39,7 @@ mail_games = sa.Table(  # the schema is kit/console/migrations/versions/0007_mai
     sa.Column("attach_pdf", sa.Boolean, nullable=False),
 )
 
-PLAYER = sealed.PLAYER  # the seat kind whose links a letter carries
+PLAYER = sealed_links.PLAYER  # the seat kind whose links a letter carries
 
 
 @dataclass(frozen=True)
@@ -127,7 +127,7 @@ def set_attach_pdf(conn: sa.Connection, game_id: str, on: bool) -> None:
 def links(conn: sa.Connection, game_id: str, opener: Opener) -> dict[str, str]:
     """Each player's link that the GM token opens and that is still their seat's."""
     return {name: opener.link(game_id, token) for (_, name), token
-            in sealed.opened(conn, game_id, opener.gm_token, PLAYER).items()}
+            in sealed_links.opened(conn, game_id, opener.gm_token, PLAYER).items()}
 
 
 def fingerprint(address: str) -> str:

@@ -13,7 +13,9 @@ import argparse
 import os
 import sys
 import tempfile
+import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -66,12 +68,23 @@ def mail_setup(args: argparse.Namespace) -> MailSetup | None:
     return MailSetup(server, address("mail_from", args.mail_from))
 
 
-def check_server(setup: MailSetup) -> None:
-    """Connect and log in once, so a wrong URL or password is an error at start."""
-    try:
-        setup.server.check()
-    except MailError as exc:
-        raise ConfigError("smtp", exc.reason) from None
+def check_in_background(setup: MailSetup, say: Callable[[str], None]) -> threading.Thread:
+    """Connect, log in and quit in a thread of its own, then ``say`` in one line whether mail
+    can go out: ``kit serve`` starts at once however long the mail server takes to answer."""
+
+    def run() -> None:
+        try:
+            setup.server.check()
+        except MailError as exc:
+            then = ("letters wait in the outbox until it answers" if exc.transient else
+                    "letters will fail until --smtp (or KIT_SMTP_URL) is corrected")
+            say(f"kit: mail: {exc.reason}; {then}")
+        else:
+            say(f"kit: mail: {setup.server.label} answers and takes the log-in")
+
+    thread = threading.Thread(target=run, name="kit-mail-check", daemon=True)
+    thread.start()
+    return thread
 
 
 def add_mail(sub: argparse._SubParsersAction) -> None:

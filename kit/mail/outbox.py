@@ -7,15 +7,24 @@ queued exactly once, and once its transaction is committed it is on disk: a serv
 right after (``kill -9``) loses nothing, the next one to start sends it.
 
 Sending (``Sender``): a server claims one due row with a lease (``UPDATE ... WHERE state =
-'queued' AND due <= now AND lease <= now``: on both databases one claimer wins, the others
-update no row), sends it, then marks it sent under that same lease. A server that dies holding
-a lease holds it only ``Policy.lease_s``; then another claims the row. The one window left,
-between the server's 250 reply and our mark, can give a second delivery after a crash: it is
-the same message (the ``Message-ID`` is made from the row's key and its ``Date`` from the
-row), so mail programs and servers that drop duplicates by id drop it. A failing server (a
-4xx reply, no connection) defers the row with exponential back-off; a 5xx reply, or
-``Policy.attempts`` failures, marks it failed, with the reason (a reply code, never a password
-or the server's text) in ``error``.
+'queued' AND due <= now AND lease <= now AND attempts < Policy.attempts``: on both databases
+one claimer wins, the others update no row) and renews that lease every third of
+``Policy.lease_s`` for as long as its SMTP session for the row is alive, however long the mail
+server takes (up to RFC 5321's timeouts, ``kit.mail.smtp.Timeouts``). The lease's token
+(``owner``) is checked by every UPDATE a sender makes under its claim, so a sender whose lease
+ran out (a database it could not reach to renew) changes nothing of a row another sender now
+holds. One fact overrides the lease: the server's 250. A row the server took is marked sent
+whoever holds it, so a row another sender claimed meanwhile is not sent once more after it.
+
+A server that dies holding a lease holds it at most ``Policy.lease_s``; then another claims
+the row. The one window left, between the server's 250 reply and our mark, can give a second
+delivery after a crash: it is the same message (the ``Message-ID`` is made from the row's key
+and its ``Date`` from the row), so mail programs and servers that drop duplicates by id drop
+it. A failing server (a 4xx reply, no connection, no reply in time) defers the row with
+exponential back-off; a 5xx reply, or ``Policy.attempts`` tries, marks it failed, with the
+reason (a reply code, never a password or the server's text) in ``error``: also a row whose
+last try ended with its sender's lease (a crash), which no claim takes again. A row sent or
+failed keeps no body: a letter's body holds its player's link, a key to their seat.
 """
 
 from __future__ import annotations
@@ -63,6 +72,7 @@ outbox = sa.Table(  # the schema is kit/console/migrations/versions/0003_outbox.
 )
 
 QUEUED, SENT, FAILED = "queued", "sent", "failed"
+DROPPED = ""  # the body of a sent or failed row: a letter's body holds its player's link
 
 
 @dataclass(frozen=True)
@@ -139,7 +149,7 @@ class Policy:
     """How the sender waits: a claim's lease, the back-off after a failure (doubling from
     ``first_retry_s`` up to ``max_retry_s``) and the tries before a message is failed."""
 
-    lease_s: float = 120.0  # over an SMTP session's worst case (smtp.TIMEOUT_S per command)
+    lease_s: float = 120.0  # renewed every third of it while the row's session is alive
     first_retry_s: float = 30.0
     max_retry_s: float = 3600.0
     attempts: int = 10  # 30 s, 1, 2, 4 ... min, then hourly: about 5 hours in all
@@ -189,13 +199,16 @@ class Sender:
         return self.engine.connect().execution_options(write=True)
 
     def claim(self, only: str | None = None) -> Claimed | None:
-        """Take the lease of one due row (``only``: that row), or None if none is free."""
+        """Take the lease of one due row (``only``: that row), or None if none is free. Rows
+        whose last try ended with its lease are failed first: they are at the try limit."""
         now = self.clock()
         free = sa.and_(outbox.c.state == QUEUED, outbox.c.due <= now, outbox.c.lease <= now)
         if only is not None:
             free = sa.and_(free, outbox.c.id == only)
         token = secrets.token_hex(16)
         with self._writer() as conn, conn.begin():
+            self._give_up(conn, free)
+            free = sa.and_(free, outbox.c.attempts < self.policy.attempts)
             candidates = conn.execute(sa.select(outbox.c.id).where(free)
                                       .order_by(outbox.c.due, outbox.c.id).limit(8)).scalars()
             for ident in list(candidates):
@@ -209,6 +222,30 @@ class Sender:
                     return Claimed(ident, token, row.attempts, letter, row.created,
                                    row.game_id, row.player)
         return None
+
+    def _give_up(self, conn: sa.Connection, free: sa.ColumnElement[bool]) -> None:
+        """Fail the free rows that had all their tries (the last one's sender died or lost its
+        lease), keeping the last reason given, if any."""
+        limit = self.policy.attempts
+        spent = conn.execute(outbox.update().where(free, outbox.c.attempts >= limit).values(
+            state=FAILED, owner="", lease=0.0, body=DROPPED, error=sa.func.coalesce(
+                outbox.c.error, f"no answer from the mail server in {limit} tries"))
+            .returning(outbox.c.id)).scalars().all()
+        for ident in spent:
+            log.error("mail: message %s failed for good after %d tries", ident, limit)
+
+    def renew(self, claimed: Claimed) -> bool:
+        """Extend a claimed row's lease by ``Policy.lease_s`` from now; False if it is no longer
+        this claim's (then nothing changed)."""
+        with self._writer() as conn, conn.begin():
+            done = conn.execute(outbox.update().where(
+                outbox.c.id == claimed.ident, outbox.c.owner == claimed.token,
+                outbox.c.state == QUEUED).values(lease=self.clock() + self.policy.lease_s))
+        return done.rowcount == 1
+
+    def holding(self, claimed: Claimed) -> Renewal:
+        """A context in which the claimed row's lease is renewed (an SMTP session for it)."""
+        return Renewal(self, claimed)
 
     def message(self, claimed: Claimed) -> EmailMessage:
         """The message of a claimed row: the same bytes on every try and every server (its
@@ -230,6 +267,8 @@ class Sender:
             self._finish(claimed, state=FAILED, error="attachments not made")
 
     def _finish(self, claimed: Claimed, **values: object) -> bool:
+        if values.get("state") in (SENT, FAILED):
+            values["body"] = DROPPED  # no more use, and it holds the player's link
         with self._writer() as conn, conn.begin():
             done = conn.execute(outbox.update().where(
                 outbox.c.id == claimed.ident, outbox.c.owner == claimed.token).values(
@@ -237,11 +276,17 @@ class Sender:
         return done.rowcount == 1
 
     def sent(self, claimed: Claimed) -> None:
-        """Mark a claimed row sent."""
+        """Mark a claimed row sent: the server's 250 holds even if the lease was lost (another
+        sender then finds the row sent and sends it no more)."""
         if self._finish(claimed, state=SENT, sent=self.clock(), error=None):
             log.info("mail: message %s sent (try %d)", claimed.ident, claimed.attempts)
-        else:  # our lease ran out while sending: another server may send it again, same id
-            log.warning("mail: message %s sent after its lease ran out", claimed.ident)
+            return
+        with self._writer() as conn, conn.begin():
+            conn.execute(outbox.update().where(outbox.c.id == claimed.ident,
+                                               outbox.c.state != SENT).values(
+                state=SENT, sent=self.clock(), error=None, owner="", lease=0.0, body=DROPPED))
+        log.warning("mail: message %s sent (try %d) after its lease ran out", claimed.ident,
+                    claimed.attempts)
 
     def failed(self, claimed: Claimed, error: MailError) -> None:
         """Defer a claimed row after ``error``, or fail it for good (a refusal, or the last
@@ -276,9 +321,10 @@ class Sender:
                     self.failed(claimed, exc)
                     continue
                 try:
-                    if session is None:
-                        session = self.server.connect()
-                    send(session, message, self.server.label)
+                    with self.holding(claimed):  # however long the server takes to answer
+                        if session is None:
+                            session = self.server.connect()
+                        send(session, message, self.server.label)
                 except MailError as exc:
                     self.failed(claimed, exc)
                     if exc.transient:  # the server is failing: the next round tries again
@@ -290,6 +336,39 @@ class Sender:
             if session is not None:
                 _quit(session)
         return count
+
+
+class Renewal:
+    """Renews a claimed row's lease every third of ``Policy.lease_s`` in a thread of its own,
+    from entering the context to leaving it."""
+
+    def __init__(self, sender: Sender, claimed: Claimed) -> None:
+        self.sender = sender
+        self.claimed = claimed
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="kit-mail-lease", daemon=True)
+
+    def __enter__(self) -> Renewal:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._done.set()
+        self._thread.join()
+
+    def _run(self) -> None:
+        every = self.sender.policy.lease_s / 3
+        while not self._done.wait(every):
+            try:
+                kept = self.sender.renew(self.claimed)
+            except Exception:  # a database hiccup: the next renewal may pass, the lease lasts
+                log.exception("mail: the lease of message %s could not be renewed",
+                              self.claimed.ident)
+                continue
+            if not kept:
+                log.warning("mail: message %s lost its lease while being sent",
+                            self.claimed.ident)
+                return
 
 
 def _quit(session: smtplib.SMTP) -> None:

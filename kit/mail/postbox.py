@@ -26,9 +26,9 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from ..console import engine as rules_engine
-from ..console.folders import BeingMade, NotMade
-from ..console.folders import Queued as RenderQueued
 from ..console.refusals import NotFound
+from ..console.report_render import BeingMade, NotMade
+from ..console.report_render import Queued as RenderQueued
 from ..errors import ConfigError, KitError, Msg, Problems
 from ..game import ConsoleGame
 from ..i18n import N_

@@ -14,21 +14,99 @@ certificate against the system's authorities (``SSL_CERT_FILE`` adds one). The U
 ``--smtp`` or ``KIT_SMTP_URL``; the password is never part of a message, a log line or a
 ``repr``: errors name the server as ``scheme://host:port`` and the SMTP reply code only (a
 server's reply text may quote the user name).
+
+Each reply is waited for as long as RFC 5321 (section 4.5.3.2) asks a client to wait, counted
+from the command to the reply's last line (``Timeouts``): a server trickling its reply byte by
+byte gets no more time than a silent one.
 """
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import smtplib
+import socket
 import ssl
+import threading
 from dataclasses import dataclass, field
 from email.message import EmailMessage
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from ..errors import ConfigError
 
 PORTS = {"smtp": 25, "submission": 587, "smtps": 465}
-TIMEOUT_S = 30.0  # one SMTP command's wait; far below the outbox lease
+
+
+@dataclass(frozen=True)
+class Timeouts:
+    """How long, in seconds, each reply may take to arrive whole (RFC 5321 4.5.3.2): the
+    greeting, any other command (EHLO, STARTTLS, AUTH, MAIL, RCPT, QUIT), the reply to DATA,
+    one block of the message sent, and the final reply after the message."""
+
+    greeting: float = 300.0
+    command: float = 300.0
+    data_start: float = 120.0
+    data_block: float = 180.0
+    data_end: float = 600.0
+
+
+RFC_5321 = Timeouts()
+
+
+class _Deadlines(smtplib.SMTP):
+    """An SMTP session whose every reply has a deadline of its own (``Timeouts``), past which
+    the socket is shut and the command fails with ``TimeoutError``."""
+
+    def __init__(self, host: str, port: int, *, timeouts: Timeouts, **tls: Any) -> None:
+        self.timeouts = timeouts
+        self._waiting = "greeting"  # what the next reply answers (a Timeouts field)
+        self._expired = False
+        super().__init__(host, port, timeout=timeouts.command, **tls)
+
+    def putcmd(self, cmd: str, args: str = "") -> None:
+        self._waiting = "data_start" if cmd.lower() == "data" else "command"
+        super().putcmd(cmd, args)
+
+    def _expire(self) -> None:
+        self._expired = True
+        sock = self.sock
+        if sock is not None:
+            with contextlib.suppress(OSError):  # wakes the read waiting on the reply
+                sock.shutdown(socket.SHUT_RDWR)
+
+    def getreply(self) -> tuple[int, bytes]:
+        limit: float = getattr(self.timeouts, self._waiting)
+        if self.sock is not None:
+            self.sock.settimeout(limit)
+        timer = threading.Timer(limit, self._expire)
+        timer.daemon = True
+        timer.start()
+        try:
+            code, text = super().getreply()
+        except (smtplib.SMTPServerDisconnected, OSError) as exc:
+            # the timer shut the socket, or the socket's own timeout (the same limit) came first
+            if self._expired or isinstance(exc.__context__, TimeoutError):
+                raise TimeoutError(f"no whole reply within {limit:g} s") from None
+            raise
+        finally:
+            timer.cancel()
+        if self._expired:  # a reply cut short at its deadline reads as a whole one
+            self.close()
+            raise TimeoutError(f"no whole reply within {limit:g} s")
+        if self._waiting == "data_start" and code == 354:
+            self._waiting = "data_end"  # the message is sent next, then its final reply
+            if self.sock is not None:
+                self.sock.settimeout(self.timeouts.data_block)
+        return code, text
+
+
+class _Plain(_Deadlines):
+    """Plain SMTP, STARTTLS on request."""
+
+
+class _Tls(_Deadlines, smtplib.SMTP_SSL):
+    """SMTP over TLS from the first byte."""
 
 
 class MailError(Exception):
@@ -60,6 +138,7 @@ class SmtpServer:
     port: int
     username: str | None = None
     password: str | None = field(default=None, repr=False)
+    timeouts: Timeouts = field(default=RFC_5321, repr=False, compare=False)
 
     @classmethod
     def parse(cls, text: str, key: str = "smtp") -> SmtpServer:
@@ -107,9 +186,9 @@ class SmtpServer:
         context = ssl.create_default_context()
         session: smtplib.SMTP
         if self.scheme == "smtps":
-            session = smtplib.SMTP_SSL(self.host, self.port, timeout=TIMEOUT_S, context=context)
+            session = _Tls(self.host, self.port, timeouts=self.timeouts, context=context)
         else:
-            session = smtplib.SMTP(self.host, self.port, timeout=TIMEOUT_S)
+            session = _Plain(self.host, self.port, timeouts=self.timeouts)
         try:
             session.ehlo()
             if self.scheme == "submission":

@@ -67,7 +67,7 @@ if TYPE_CHECKING:
 from ..errors import KitError
 from ..fonts import FONT_FILES, LICENCE_FILES
 from ..i18n import LANGUAGES, N_, words
-from ..mail.commands import MailSetup
+from ..mail.commands import MailSetup, check_in_background
 from ..mail.outbox import Sender, SenderThread
 from ..mail.postbox import report_files
 from ..resources import fonts_dir
@@ -538,9 +538,12 @@ def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 2, queue: in
     print(f"kit: serving on http://{host}:{port}/ ({workers} render workers, up to "
           f"{pool.queue_max} renders waiting; host names: {', '.join(hosts)})", file=sys.stderr)
     if mail is not None:
-        print(f"kit: mail goes out through {mail.describe()}", file=sys.stderr)
+        print(f"kit: mail goes out through {mail.describe()} (checking that it answers)",
+              file=sys.stderr)
     for line in start_lines(host, port):
         print(line, file=sys.stderr)
+    if mail is not None:  # a slow mail server must not hold up the start
+        check_in_background(mail, lambda line: print(line, file=sys.stderr, flush=True))
     # what is alive now (modules, templates, the app) stays for the server's life: kept out of
     # the cyclic collector, a full collection during a request walks only what came after
     gc.collect()

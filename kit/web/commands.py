@@ -23,7 +23,7 @@ from ..errors import ConfigError
 from ..helptext import DOCS, epilog
 from ..i18n import DEFAULT as DEFAULT_LANGUAGE
 from ..i18n import LANGUAGES
-from ..mail.commands import add_mail_flags, check_server, mail_setup
+from ..mail.commands import add_mail_flags, mail_setup
 from ..options import IntRange
 from ..paper import PAPERS
 from .kits import READY_MAX_PLAYERS, ready_configs
@@ -205,9 +205,7 @@ def run_serve(args: argparse.Namespace) -> int:
     public_url = _public_url(args.public_url)
     if public_url is not None:
         hosts.append(urlsplit(public_url).hostname or "")
-    mail = mail_setup(args)
-    if mail is not None:
-        check_server(mail)  # a wrong address or password: an error now, not at the first publish
+    mail = mail_setup(args)  # its server is checked once started (kit.mail.commands)
     missing = [name for name in WEB_EXTRA_MODULES if importlib.util.find_spec(name) is None]
     if missing:
         raise ConfigError("serve", f"needs the web extra ({', '.join(missing)} missing): "

@@ -1,9 +1,10 @@
 """Lowest Unique Number: the game as one package.
 
-``rules`` (pure scoring), ``options`` (its own settings), ``planner`` and ``forms`` (its
-pages), ``log`` (the game log ``kit report`` reads and the console builds; ``checks`` and
-``lines`` find every problem and its line), ``reports`` (the report folder, text and CSV),
-``templates/`` (its prose pages).
+Four folders by role: ``rules/`` (pure scoring, and the game log ``kit report`` reads and the
+console builds: ``log``, with ``checks`` and ``lines`` finding every problem and its line),
+``sheets/`` (the printed kit), ``report/`` (the report folder, text and CSV) and ``console/``
+(its part of the game-night console); ``options`` (its own settings) and ``templates/`` (its
+prose pages) sit beside them.
 """
 
 from __future__ import annotations
@@ -11,7 +12,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from ...game import GameReport, GameSpec
-from . import console, log, options, planner, reports, rules
+from . import console, options, planner, rules
+from .report import reports
+from .rules import log
 
 GAME = GameSpec(
     name=rules.NAME,

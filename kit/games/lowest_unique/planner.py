@@ -11,9 +11,10 @@ from ...game import KitConfig
 from ...i18n import words
 from ...paper import chunks, paper
 from ...plan import Form, KitPlan, Page, Prose, kit_plan
-from . import forms, rules
-from .forms import Slip
+from . import rules
 from .options import settings, spares
+from .sheets import table_sheets
+from .sheets.table_sheets import Slip
 
 CHECK_EXAMPLES = ((1, 1, 2, 3, 3, 8), (2, 2, 5, 5, 9, 9))  # from the reference kit
 PRACTICE_PER_PAGE = 4
@@ -80,7 +81,7 @@ def player_pages(config: KitConfig, common: dict[str, object]) -> list[Page]:
     sheet = paper(config.paper)
     body = sheet.body
     own = settings(config)
-    grid = forms.slip_grid(body)
+    grid = table_sheets.slip_grid(body)
     slip_pages = chunks(slips(config), grid.per_page)
     _ = config.words.gettext
     tally_rows = ([str(r) for r in range(1, own.rounds + 1)]
@@ -93,13 +94,13 @@ def player_pages(config: KitConfig, common: dict[str, object]) -> list[Page]:
     }))]
     for i, page_slips in enumerate(slip_pages, start=1):
         pages.append(Page(_("Slips %(page)s of %(pages)s", page=i, pages=len(slip_pages)),
-                          Form(forms.slips_page(
+                          Form(table_sheets.slips_page(
             body, grid, tuple(page_slips), config.range_text, own.rounds, config.words))))
-    pages.append(Page(_("Round tally"), Form(forms.tally_page(
+    pages.append(Page(_("Round tally"), Form(table_sheets.tally_page(
         body, tuple(tally_rows), check_examples(config.range), own.rounds, own.cooperative,
         config.words))))
     if not own.cooperative:
-        pages.append(Page(_("Score sheet"), Form(forms.scores_page(
+        pages.append(Page(_("Score sheet"), Form(table_sheets.scores_page(
             body, tuple(config.names) or ("",) * config.players, own.rounds,
             own.sudden_death_announced, config.words))))
     return pages
@@ -123,13 +124,13 @@ def plan(config: KitConfig) -> KitPlan:
     practice = rules.practice_rounds(player_labels(config), config.range)
     practice_pages = chunks(list(practice), PRACTICE_PER_PAGE)
     _ = config.words.gettext
-    print_guide = guide(pages, len(chunks(slips(config), forms.slip_grid(
+    print_guide = guide(pages, len(chunks(slips(config), table_sheets.slip_grid(
         paper(config.paper).body).per_page)), _)
     host_pages = [Page(_("Host card"), Prose("lowest_unique/host_card.html", {
         **common, "host_plays": own.host_plays, "print_guide": print_guide,
         "slip_count": len(slips(config)), "spare_slips": spares(config),
         "odds": no_winner_odds(config), "paper_label": paper(config.paper).label,
-        "tables": config.table_count,
+        "tables": config.table_count, "named": bool(config.names),
     }), audience="host")]
     for i, chunk in enumerate(practice_pages, start=1):
         first = (i - 1) * PRACTICE_PER_PAGE + 1

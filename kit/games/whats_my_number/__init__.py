@@ -1,8 +1,9 @@
 """What's My Number? (a game by Allan Stagg, 2000): the game as one package.
 
-``rules`` (the pure engine and its game log), ``options`` (its own settings), ``planner``,
-``player_forms``, ``host_forms`` and ``examples`` (its kit), ``reports`` (the filled reports of
-``kit report``), ``templates/`` (its prose pages).
+Four folders by role: ``rules/`` (the pure engine, its game log and its check, no rendering),
+``sheets/`` (the printed kit), ``report/`` (the filled reports of ``kit report``) and
+``console/`` (its part of the game-night console); ``options`` (its own settings) and
+``templates/`` (its prose pages) sit beside them.
 """
 
 from __future__ import annotations
@@ -10,7 +11,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from ...game import GameReport, GameSpec
-from . import console, console_record, options, planner, report_plan, rules
+from . import console, options, planner, rules
+from .console import record
+from .report import report_plan
 
 GAME = GameSpec(
     name=rules.NAME,
@@ -31,5 +34,5 @@ GAME = GameSpec(
                       text=report_plan.text_report, csv=report_plan.csv_text,
                       turns=report_plan.turn_count, snapshots=report_plan.turn_snapshots,
                       summary=report_plan.summary, slips=report_plan.slips_text,
-                      strict=True, resume=console_record.resume),
+                      strict=True, resume=record.resume),
 )

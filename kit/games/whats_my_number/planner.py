@@ -1,8 +1,8 @@
 """Plan the What's My Number? kit: player pages and separate host (game master) pages.
 
 Prose pages (rules, reading the report, the GM card, worked examples) are templates; the form
-pages, whose count grows with players and turns, are layout models built in ``player_forms``
-(slips, order forms, deduction sheets) and ``host_forms`` (the secret register and the
+pages, whose count grows with players and turns, are layout models built in ``sheets.player_sheets``
+(slips, order forms, deduction sheets) and ``sheets.host_sheets`` (the secret register and the
 turn-report grids). Every word comes from the kit's language (``config.words``).
 """
 
@@ -14,10 +14,12 @@ from ...game import KitConfig
 from ...layout.fit import fit
 from ...paper import paper
 from ...plan import Form, KitPlan, Page, Prose, kit_plan
-from . import host_forms, number_slips, player_forms, register, rules
-from .examples import example, tie_examples
+from . import rules
 from .options import MAX_PLAYERS, turns
-from .people import answers, credit, people, range_words, title
+from .report import players_sheet
+from .sheets import host_sheets, number_slips, player_sheets, register
+from .sheets.examples import example, tie_examples
+from .sheets.people import answers, credit, people, range_words, title
 
 
 def banner(config: KitConfig) -> str:
@@ -65,13 +67,16 @@ def player_pages(config: KitConfig, common: dict[str, object], ex: dict[str, obj
     ]
     for label, items in number_slips.slip_pages(sheet, everyone, config.range, words):
         pages.append(Page(label, Form(tuple(items))))
-    for label, items in player_forms.order_form_pages(sheet, everyone, turns(config),
+    for label, items in player_sheets.order_form_pages(sheet, everyone, turns(config),
                                                       config.range, words):
         pages.append(Page(label, Form(tuple(items))))
     for person in everyone:
-        for label, items in player_forms.deduction_pages(sheet, person, everyone,
+        for label, items in player_sheets.deduction_pages(sheet, person, everyone,
                                                          turns(config), config.range, words):
             pages.append(Page(label, Form(tuple(items))))
+    for label, landscape, items in players_sheet.report_sheet_pages(sheet, everyone,
+                                                                   turns(config), words):
+        pages.append(Page(label, Form(tuple(items)), landscape=landscape))
     return pages
 
 
@@ -81,11 +86,17 @@ def host_pages(config: KitConfig, common: dict[str, object], ex: dict[str, objec
     _ = words.gettext
     sheet = paper(config.paper)
     everyone = people(config)
-    grids = host_forms.grid_pages(sheet, everyone, turns(config), config.range, words)
-    summary = host_forms.grid_summary(sheet, len(everyone), turns(config))
+    grids = host_sheets.grid_pages(sheet, everyone, turns(config), config.range, words)
+    summary = host_sheets.grid_summary(sheet, len(everyone), turns(config))
+    # the players' blank reports close the player kit: the GM card gives their pages
+    report_count = sum(players_sheet.sheets_per_turn(everyone, sheet, words, turn)
+                       for turn in range(1, turns(config) + 1))
+    first_report = len(player_labels) - report_count + 1
     pages = [Page(_("Game master card"), Prose("whats_my_number/gm_card.html", {
         **common, "grid": summary, "paper_label": sheet.label,
         "player_pages": list(player_labels),
+        "report_page": _("Turn %(turn)s report", turn="N"),
+        "report_pages": (first_report, len(player_labels)),
     }), audience="host"), Page(_("Worked examples"), Prose("whats_my_number/gm_example.html", {
         **common, "example": ex, "ties": tie_examples(words),
     }), audience="host")]

@@ -14,7 +14,7 @@ depends_on = None
 
 
 def upgrade() -> None:
-    """``sealed_links``: (game, seat kind, seat) -> sealed link (``kit.console.sealed``); the
+    """``sealed_links``: (game, seat kind, seat) -> sealed link (``kit.console.sealed_links``); the
     players' sealed links move there from ``mail_players``."""
     op.create_table(
         "sealed_links",

@@ -1,0 +1,70 @@
+"""The game-night console's HTML pages (``kit serve``): start, GM link, GM console, public page,
+big-screen standings, report files, a player's own page, a table scorer's page, new seat
+links. This module is the router; the pages are ``start``, ``gm``, ``public``,
+``player``, ``scorer``, ``links``, ``handed`` and ``mail``, over ``base`` and ``auth`` (none
+imports back). A game's own pages are its templates (``<package>/console/``), filled
+from its views.
+
+Pages are the site's Jinja2 environment (``kit.web.pages.site_environment``: autoescaped, one
+per language, ``jinja2.ext.i18n``) rendering ``templates/console/``; their language is
+negotiated like the site's (``?lang=``, then ``Accept-Language``). Every word is marked for
+translation; the engine's and the service's problems are ``kit.errors.Msg``s, said in the
+page's language with their translated field ("tour 3, joueur Eve"), by ``views.said``.
+
+Who may do what: the GM link sets the game's cookie (``pages.auth``); every GM page checks it
+against the game's token hash (``Console.authorize``) and every GM post also carries the signed
+CSRF token and must come from this site. The public page and the standings read
+the public view only (``Console.view``): what the game lets everyone see, never a secret.
+
+The pages use no script, except two small ones allowed by a per-response nonce: Enter moves on
+in the entry grid, and the standings fetch ``public.json`` every few seconds (without script
+they refresh themselves). Every action posts, then redirects (303) back to a page (no form is
+sent twice by a reload); a stale form gets a 409 page saying what changed.
+"""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from ...resources import templates_dir
+from . import gm, handed, links, player, public, scorer, start
+from .base import page
+from .mail import mail_routes
+
+CSS_PATH = "console/console.css"
+
+
+async def stylesheet(request: Request) -> Response:
+    body = (templates_dir() / CSS_PATH).read_bytes()
+    return Response(body, media_type="text/css; charset=utf-8",
+                    headers={"cache-control": "public, max-age=3600"})
+
+
+def routes() -> list[Route]:
+    """Every console page's route; the JSON API's are ``kit.console.api``'s."""
+    return [
+        Route("/console", page(start.start_page), methods=["GET"]),
+        Route("/console/", page(start.start_page), methods=["GET"]),
+        Route("/console/console.css", stylesheet),
+        Route("/console/new/{kind}", page(start.start_submit), methods=["POST"]),
+        Route("/console/{id}/gm", page(gm.gm_page), methods=["GET"]),
+        Route("/console/{id}/gm/links", page(links.new_links), methods=["POST"]),
+        Route("/console/{id}/gm/{action}", page(gm.gm_action), methods=["POST"]),
+        Route("/console/{id}/gm/links", page(handed.link_cards), methods=["GET"]),
+        Route("/console/{id}/gm/links/{seats}", page(handed.link_cards), methods=["GET"]),
+        Route("/console/{id}/gm/sheets/{file}", page(handed.seat_sheet), methods=["GET"]),
+        Route("/console/{id}/gm/{token}", page(gm.gm_link), methods=["GET"]),
+        *mail_routes(),
+        Route("/console/{id}/log.toml", page(gm.export_log)),
+        Route("/console/{id}/files/{name:path}", page(public.report_file)),
+        Route("/console/{id}/standings", page(public.standings_page)),
+        Route("/console/{id}/p/{token}", page(player.player_page), methods=["GET"]),
+        Route("/console/{id}/p/{token}", page(player.player_post), methods=["POST"]),
+        Route("/console/{id}/p/{token}/report.txt", page(player.player_text)),
+        Route("/console/{id}/p/{token}/files/{name:path}", page(player.player_file)),
+        Route("/console/{id}/t/{token}", page(scorer.scorer_page), methods=["GET"]),
+        Route("/console/{id}/t/{token}/{action}", page(scorer.scorer_post), methods=["POST"]),
+        Route("/console/{id}", page(public.public_page)),
+    ]

@@ -1,0 +1,145 @@
+"""What's My Number? secret-number slips as layout models: the fold-up slip of
+``kit.layout.slip`` (as Lowest Unique Number's), eight a page in a 2 x 4 cut grid filling the
+body. The name band carries the player's label, the middle band the instructions, the flap the
+number box and, when the console gives one, the player's private link (QR code and address),
+hidden inside with the number once folded.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+
+from ....errors import LayoutError
+from ....i18n import Words
+from ....layout import qr, slip
+from ....layout.fit import fit_in, paragraph, sizes
+from ....layout.model import Item, box, pt, text
+from ....layout.qr import QrCode
+from ....layout.slip import SlipGrid
+from ....layout.table import cut_grid
+from ....paper import Frame, Paper
+from .people import MIN_TEXT_PT, Person, one_line, range_words
+from .player_sheets import Pages, digits
+
+SLIP_COLUMNS = 2
+SLIP_ROWS = 4
+SLIP_MIN_MM = (80.0, 55.0)
+SLIP_NAME_PT = (15.0, 9.0)  # the player's label shrinks from 15 pt to 9 pt before anything else
+SLIP_WHAT_PT = 10.0
+SLIP_TEXT_PT = 8.5
+SLIP_LABEL_PT = 9.0
+SLIP_BOX_MIN_MM = 24.0
+SLIP_DIGIT_MM = 6.0  # a digit written large in the slip's number box
+SLIP_BOX_H_MM = 13.0
+
+
+def slip_grid(body: Frame) -> SlipGrid:
+    """The body cut into equal slips, eight a page."""
+    width = math.floor(body.w / SLIP_COLUMNS * 100) / 100
+    height = math.floor(body.h / SLIP_ROWS * 100) / 100
+    if width < SLIP_MIN_MM[0] or height < SLIP_MIN_MM[1]:
+        raise LayoutError("paper", "the page is too small for the secret-number slips")
+    return SlipGrid(SLIP_COLUMNS, SLIP_ROWS, width, height)
+
+
+def slip_box_mm(number_range: tuple[int, int]) -> float:
+    """The flap's number box: wide enough for the largest number written large."""
+    return max(SLIP_BOX_MIN_MM, 4.0 + SLIP_DIGIT_MM * digits(number_range))
+
+
+def slip_words(number_range: tuple[int, int], words: Words) -> str:
+    return words.gettext(
+        "Write one whole number from %(range)s. Fold the bottom strip up along the dashed "
+        "line, so your number is inside and your name outside, and give the slip to the GM. "
+        "Show it to nobody. Another player may hold the same number: that is allowed.",
+        range=range_words(number_range, words))
+
+
+SLIP_LEADING = 1.2  # as ``slip.instructions`` sets them
+
+
+def slip_text_size(b: slip.SlipBands, words: str) -> float:
+    """The instructions' size: 8.5 pt, smaller (not below 8 pt) when a longer translation
+    would run out of the middle band."""
+    room = b.middle.h - 1.2 - 2.0  # below the band's top; clear of the fold line's label
+    for size in sizes(SLIP_TEXT_PT, MIN_TEXT_PT):
+        _, height = paragraph(0.0, 0.0, b.middle.w - 2 * slip.PAD_MM, [(words, "regular")],
+                              size, SLIP_LEADING)
+        if height <= room:
+            return size
+    return MIN_TEXT_PT
+
+
+SLIP_QR_FLAP_MM = 22.0  # a flap with the link's QR code: the code and room for the fold's label
+SLIP_URL_PT = MIN_TEXT_PT
+SLIP_URL_LINES = 4  # a LAN address, a game id and a 43-character token at 8 pt
+
+
+def slip_link(link: str, b: slip.SlipBands, x: float, box_w: float) -> tuple[list[Item], float]:
+    """The player's private link on the flap, right of the number box: its QR code in the
+    flap's right corner, its address beside it; and the room left for the flap's label."""
+    flap = b.flap
+    code = QrCode.of(link)
+    qr_x = flap.right - 1.0 - qr.MIN_MM  # the quiet zone runs to 1 mm of the cut line
+    qr_y = flap.y + flap.h - qr.MIN_MM - 0.3
+    items: list[Item] = list(code.items(qr_x, qr_y, qr.MIN_MM))
+    url_x = x + box_w + 2.5
+    quiet = code.module_mm(qr.MIN_MM) * qr.QUIET_MODULES
+    lines = qr.wrap_url(link, qr_x + quiet - 1.5 - url_x, SLIP_URL_PT, SLIP_URL_LINES)
+    step = pt(SLIP_URL_PT) * SLIP_LEADING
+    for i, line in enumerate(lines):
+        items += text(url_x, flap.y + 8.4 + i * step, line, SLIP_URL_PT)
+    return items, qr_x + quiet - 1.5 - x
+
+
+def slip_items(person: Person, left: float, top: float, width: float, height: float,
+               number_range: tuple[int, int], words: Words, link: str | None = None
+               ) -> list[Item]:
+    """One secret-number slip; with ``link`` (the player's private address) its QR code and
+    address on the flap, hidden inside with the number once folded."""
+    _ = words.gettext
+    b = slip.bands(left, top, width, height, slip.FLAP_MIN_MM if link is None
+                   else SLIP_QR_FLAP_MM)
+    x = left + slip.PAD_MM
+    inner = width - 2 * slip.PAD_MM
+    name_top = top + 2.0
+    items: list[Item] = list(fit_in(person.text, x, name_top, inner, 7.0, SLIP_NAME_PT[0],
+                                    SLIP_NAME_PT[1], "bold", max_lines=1))
+    items += one_line(x, name_top + 12.5, _("Secret number slip · player %(letter)s",
+                                        letter=person.letter), inner, SLIP_WHAT_PT)
+    instructions = slip_words(number_range, words)
+    items += slip.instructions(b, instructions, slip_text_size(b, instructions))
+    items += slip.fold(b, _("fold the strip up · number inside"))
+    flap = b.flap
+    label_w = inner
+    if link is not None:
+        linked, label_w = slip_link(link, b, x, slip_box_mm(number_range))
+        items += linked
+    items += one_line(x, flap.y + 4.2, _("Secret number, %(range)s",
+                                     range=range_words(number_range, words)),
+                  label_w, SLIP_LABEL_PT)
+    box_h = min(SLIP_BOX_H_MM, flap.h - 7.5)
+    items.append(box(x, flap.y + 5.6, slip_box_mm(number_range), box_h, 0.5))
+    return items
+
+
+def slip_pages(sheet: Paper, people: Sequence[Person], number_range: tuple[int, int],
+               words: Words, links: Mapping[str, str] | None = None) -> Pages:
+    """The slips, eight a page; ``links`` (a player's name -> their private address) puts
+    each named player's QR code and address on their slip."""
+    links = links or {}
+    body = sheet.body
+    grid = slip_grid(body)
+    chunks = [list(people[i:i + grid.per_page]) for i in range(0, len(people), grid.per_page)]
+    pages: Pages = []
+    for n, chunk in enumerate(chunks, start=1):
+        def draw(i: int, left: float, top: float, chunk: list[Person] = chunk) -> list[Item]:
+            return slip_items(chunk[i], left, top, grid.width_mm, grid.height_mm, number_range,
+                              words, links.get(chunk[i].name))
+
+        items = cut_grid(body.x, body.y, grid.columns, grid.rows, grid.width_mm,
+                         grid.height_mm, len(chunk), draw)
+        pages.append((words.gettext("Secret-number slips %(page)s of %(pages)s", page=n,
+                                    pages=len(chunks)), items))
+    return pages

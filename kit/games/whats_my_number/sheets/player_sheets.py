@@ -1,0 +1,497 @@
+"""What's My Number? player form pages as layout models: order forms, deduction sheets (the
+secret-number slips are ``number_slips``).
+
+Every function returns ``(label, items)`` pages whose items lie in the paper's body frame (mm).
+The layout maths (slip and form grids, how many list entries a row holds, rows per page, how a
+deduction table is cut into blocks and pages) is in small pure functions tested on numbers
+alone; the drawing functions only place what those give them.
+
+Layout decisions:
+
+* Order forms: two columns; a form's height follows from the player count (the list part has a
+  labelled box per opponent, as many a line as fit), as many rows a page as fit, the cells
+  stretched to share the page evenly. Forms run player by player, turn by turn.
+* Deduction sheets: a table per block; a block holds as many turns as fit the width (a
+  "Start" pair first, "So far" on later blocks) and as many opponents as fit a page (more
+  opponents continue in a further block with the "My guesses" row repeated); blocks fill a
+  page, then the next. Rows are 7 mm (8 mm when a label needs two lines) and grow up to 12 mm
+  when the page has room. The row labels take one line at 9 pt, two lines at 9 pt or one
+  line at 8 pt, whichever needs the fewest pages and blocks (in that order on a tie).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ....errors import LayoutError
+from ....i18n import LANGUAGES, Words, words
+from ....layout.blocks import para
+from ....layout.fit import fit, fit_in, sizes
+from ....layout.fit import place as place_fitted
+from ....layout.model import Item, baseline_in, box, hline, pt, text, text_width, vline
+from ....layout.table import cut_grid
+from ....paper import Frame, Paper
+from .people import MIN_CELL_MM, MIN_TEXT_PT, Person, labels, one_line, split
+
+Pages = list[tuple[str, list[Item]]]
+
+PAD_MM = 1.2  # between a cell's text and its rules
+HAND_DIGIT_MM = 2.5  # a handwritten digit, small (table cells)
+HAND_MARGIN_MM = 2.0  # room around a handwritten number in its cell
+
+
+def digits(number_range: tuple[int, int]) -> int:
+    """Digits of the range's largest number."""
+    return len(str(number_range[1]))
+
+
+def hand_mm(number_range: tuple[int, int]) -> float:
+    """Width the range's largest number takes written by hand in a table cell."""
+    return HAND_MARGIN_MM + HAND_DIGIT_MM * digits(number_range)
+
+
+# --- order forms ----------------------------------------------------------------------------------
+
+FORM_COLUMNS = 2
+FORM_PAD_MM = 3.0  # left and right, inside the cut lines
+FORM_TOP_MM = 2.5
+FORM_HEAD_MM = 7.0  # the player's label and "order form · turn N"
+FORM_LINE_MM = 10.0  # the guess line, the bonus line
+FORM_OR_MM = 6.0  # "— or a list ... —"
+FORM_BOTTOM_MM = 1.5
+FORM_FIXED_MM = FORM_TOP_MM + FORM_HEAD_MM + 2 * FORM_LINE_MM + FORM_OR_MM + FORM_BOTTOM_MM
+FORM_NAME_PT = (12.0, 8.0)
+FORM_TURN_PT = (9.0, 12.0)  # "order form · turn", then the turn's number in bold
+FORM_LABEL_PT = 9.5
+FORM_HINT_PT = 8.0
+FORM_BOX_H_MM = 8.0
+GUESS_BOX_MIN_MM = 15.0
+BONUS_BOX_MIN_MM = 12.0
+BONUS_BOXES = 3
+GUESS_GAP_MM = 6.0  # between the first guess box and "Guess 2"
+LIST_LETTER_PT = 10.0
+LIST_ROW_MM = 9.0
+LIST_BOX_H_MM = 7.5
+LIST_BOX_MIN_MM = 11.0
+LIST_GAP_MM = 2.5  # between two entries of a list line
+LIST_INDENT_MM = 1.0
+
+
+def list_box_mm(number_range: tuple[int, int]) -> float:
+    return max(LIST_BOX_MIN_MM, hand_mm(number_range) + 1.5)
+
+
+def guess_box_mm(number_range: tuple[int, int]) -> float:
+    return max(GUESS_BOX_MIN_MM, hand_mm(number_range) + 4.0)
+
+
+def bonus_box_mm(number_range: tuple[int, int]) -> float:
+    return max(BONUS_BOX_MIN_MM, hand_mm(number_range) + 2.0)
+
+
+def letter_slot_mm(count: int) -> float:
+    """Room left of a list box for the widest opponent letter (AA and on need more)."""
+    widest = max(text_width(label, LIST_LETTER_PT, "bold")  # the same grid in every language
+                 for lang in LANGUAGES for label in labels(count, words(lang)))
+    return round(widest + PAD_MM + 0.3, 2)
+
+
+@dataclass(frozen=True)
+class FormGrid:
+    """Order forms on a page: the cut grid and the list part of each form."""
+
+    columns: int
+    rows: int
+    width_mm: float
+    height_mm: float  # the cell, stretched to share the page evenly
+    needed_mm: float  # what the form needs
+    slot_mm: float  # an opponent's letter
+    box_mm: float  # an opponent's number box
+    per_line: int  # list entries a line
+    list_lines: int
+
+    @property
+    def per_page(self) -> int:
+        return self.columns * self.rows
+
+
+def form_height_mm(list_lines: int) -> float:
+    return FORM_FIXED_MM + list_lines * LIST_ROW_MM
+
+
+def form_grid(body: Frame, count: int, number_range: tuple[int, int]) -> FormGrid:
+    """Two columns of forms for ``count`` players; as many rows as fit the body."""
+    width = math.floor(body.w / FORM_COLUMNS * 100) / 100
+    inner = width - 2 * FORM_PAD_MM - LIST_INDENT_MM
+    slot = letter_slot_mm(count)
+    box_w = list_box_mm(number_range)
+    per_line = int((inner + LIST_GAP_MM) // (slot + box_w + LIST_GAP_MM))
+    if per_line < 1:
+        raise LayoutError("paper", "the page is too narrow for the order forms")
+    lines = -(-(count - 1) // per_line)
+    needed = form_height_mm(lines)
+    rows = int(body.h // needed)
+    if rows < 1:
+        raise LayoutError("paper", f"the page is too small for an order form with {count - 1} "
+                          "list entries")
+    height = math.floor(body.h / rows * 100) / 100
+    return FormGrid(FORM_COLUMNS, rows, width, height, needed, slot, box_w, per_line, lines)
+
+
+def turn_parts(turn: int, words: Words) -> tuple[str, str, str]:
+    """"order form · turn N" as (before, the number, after): the number prints large and bold
+    wherever the language puts it."""
+    message = words.gettext("order form · turn %(turn)s")
+    before, _, after = message.partition("%(turn)s")
+    return before, str(turn), after
+
+
+def form_labels(words: Words) -> tuple[str, str, str]:
+    _ = words.gettext
+    return _("Guess 1"), _("Guess 2"), _("Bonus")
+
+
+def form_label_size(inner: float, number_range: tuple[int, int], words: Words) -> float:
+    """The guess labels' size: 9.5 pt, smaller (not below 8 pt) when longer labels would push
+    the second guess box out of the form."""
+    labels = form_labels(words)
+    guess_w = guess_box_mm(number_range)
+    for size in sizes(FORM_LABEL_PT, MIN_TEXT_PT):
+        label_w = max(text_width(w, size) for w in labels) + 1.5
+        if 2 * (label_w + guess_w) + GUESS_GAP_MM <= inner:
+            return size
+    return MIN_TEXT_PT
+
+
+def form_items(person: Person, opponents: Sequence[Person], turn: int, left: float, top: float,
+               grid: FormGrid, number_range: tuple[int, int], words: Words) -> list[Item]:
+    _ = words.gettext
+    x = left + FORM_PAD_MM
+    right = left + grid.width_mm - FORM_PAD_MM
+    inner = right - x
+    items: list[Item] = []
+    # head: the player's label, "order form · turn N" at the right
+    head_top = top + FORM_TOP_MM
+    base = baseline_in(head_top, FORM_HEAD_MM, FORM_TURN_PT[1])
+    before, number, after = turn_parts(turn, words)
+    number_w = text_width(number, FORM_TURN_PT[1], "bold")
+    after_w = text_width(after, FORM_TURN_PT[0])
+    turn_w = number_w + text_width(before, FORM_TURN_PT[0]) + after_w + 2.0
+    items += fit_in(person.text, x, head_top, inner - turn_w, FORM_HEAD_MM, FORM_NAME_PT[0],
+                    FORM_NAME_PT[1], "bold", max_lines=2)
+    if after:
+        items += text(right, base, after, FORM_TURN_PT[0], "regular", "right")
+    if before:
+        items += text(right - after_w - number_w, base, before, FORM_TURN_PT[0], "regular",
+                      "right")
+    items += text(right - after_w, base, number, FORM_TURN_PT[1], "bold", "right")
+    # guess line
+    first, second_label, bonus = form_labels(words)
+    size = form_label_size(inner, number_range, words)
+    label_w = max(text_width(w, size) for w in (first, second_label, bonus)) + 1.5
+    y = head_top + FORM_HEAD_MM
+    box_top = y + (FORM_LINE_MM - FORM_BOX_H_MM) / 2
+    base = baseline_in(box_top, FORM_BOX_H_MM, size)
+    guess_w = guess_box_mm(number_range)
+    items += one_line(x, base, first, label_w - 1.5, size)
+    items.append(box(x + label_w, box_top, guess_w, FORM_BOX_H_MM, 0.4))
+    second = x + label_w + guess_w + GUESS_GAP_MM
+    items += one_line(second, base, second_label, label_w - 1.5, size)
+    items.append(box(second + label_w, box_top, guess_w, FORM_BOX_H_MM, 0.4))
+    # bonus line
+    y += FORM_LINE_MM
+    box_top = y + (FORM_LINE_MM - FORM_BOX_H_MM) / 2
+    base = baseline_in(box_top, FORM_BOX_H_MM, size)
+    items += one_line(x, base, bonus, label_w - 1.5, size)
+    bonus_w = bonus_box_mm(number_range)
+    at = x + label_w
+    for _n in range(BONUS_BOXES):
+        items.append(box(at, box_top, bonus_w, FORM_BOX_H_MM, 0.4))
+        at += bonus_w + 2.0
+    items += fit_in(_("one per hit last turn"), at + 0.5, box_top, right - at - 0.5,
+                    FORM_BOX_H_MM, FORM_HINT_PT, FORM_HINT_PT, max_lines=2)
+    # the list
+    y += FORM_LINE_MM
+    items += fit_in(_("— or a list: a number for every other player —"), x, y, inner,
+                    FORM_OR_MM, FORM_LABEL_PT, MIN_TEXT_PT, "bold", max_lines=1)
+    y += FORM_OR_MM
+    step = grid.slot_mm + grid.box_mm + LIST_GAP_MM
+    for i, other in enumerate(opponents):
+        line, col = divmod(i, grid.per_line)
+        entry = x + LIST_INDENT_MM + col * step
+        box_top = y + line * LIST_ROW_MM + (LIST_ROW_MM - LIST_BOX_H_MM) / 2
+        base = baseline_in(box_top, LIST_BOX_H_MM, LIST_LETTER_PT)
+        items += text(entry + grid.slot_mm - PAD_MM, base, other.letter, LIST_LETTER_PT, "bold",
+                      "right")
+        items.append(box(entry + grid.slot_mm, box_top, grid.box_mm, LIST_BOX_H_MM, 0.4))
+    return items
+
+
+def order_form_pages(sheet: Paper, people: Sequence[Person], turns: int,
+                     number_range: tuple[int, int], words: Words) -> Pages:
+    body = sheet.body
+    grid = form_grid(body, len(people), number_range)
+    forms = [(person, turn) for person in people for turn in range(1, turns + 1)]
+    chunks = [forms[i:i + grid.per_page] for i in range(0, len(forms), grid.per_page)]
+    pages: Pages = []
+    for n, chunk in enumerate(chunks, start=1):
+        def draw(i: int, left: float, top: float,
+                 chunk: list[tuple[Person, int]] = chunk) -> list[Item]:
+            person, turn = chunk[i]
+            opponents = [o for o in people if o is not person]
+            return form_items(person, opponents, turn, left, top, grid, number_range, words)
+
+        items = cut_grid(body.x, body.y, grid.columns, grid.rows, grid.width_mm,
+                         grid.height_mm, len(chunk), draw)
+        pages.append((words.gettext("Order forms %(page)s of %(pages)s", page=n,
+                                    pages=len(chunks)), items))
+    return pages
+
+
+# --- deduction sheets -----------------------------------------------------------------------------
+
+DED_TITLE_PT = (16.0, 11.0)
+DED_TEXT_PT = 9.0
+DED_HEAD_MM = (6.0, 5.5)  # "Turn N" over a pair, then "low" / "high"
+DED_HEAD_PT = 9.0
+DED_SUB_PT = 8.0
+DED_LABEL_PT = 9.0
+DED_GAP_MM = 5.0  # between two blocks on a page
+DED_ROW_MM = 7.0  # a row whose label fits one line
+DED_ROW_TWO_MM = 8.0  # a row whose label needs two lines
+DED_MAX_ROW_MM = 12.0
+DED_MAX_SUB_MM = 12.0
+DED_LABEL_WIDE_MM = 45.0  # a wider label column only when it saves pages or blocks
+DED_LABEL_MAX_MM = 42.0  # the last resort: labels cut with "…" if they must be
+
+
+def mine(words: Words) -> str:
+    """The first row of a deduction table: the player's own guesses."""
+    return words.gettext("My guesses")
+
+
+def low_high(words: Words) -> tuple[str, str]:
+    """The two columns of a turn on the deduction sheet."""
+    return (words.pgettext("deduction sheet: lowest possible number", "low"),
+            words.pgettext("deduction sheet: highest possible number", "high"))
+
+
+def sub_mm(number_range: tuple[int, int], words: Words) -> float:
+    """A "low" or "high" column: a handwriting cell wide enough for the largest number, and
+    for its header."""
+    header = max(text_width(head, DED_SUB_PT) for head in low_high(words)) + 2 * PAD_MM
+    return math.ceil(max(MIN_CELL_MM, hand_mm(number_range), header) * 10) / 10
+
+
+def two_line_mm(words: str, size: float) -> float:
+    """The narrowest width that holds ``words`` on two lines broken between words."""
+    parts = words.split()
+    best = text_width(words, size)
+    for i in range(1, len(parts)):
+        best = min(best, max(text_width(" ".join(parts[:i]), size),
+                             text_width(" ".join(parts[i:]), size)))
+    return best
+
+
+@dataclass(frozen=True)
+class LabelColumn:
+    width_mm: float
+    lines: int  # 1, or 2 when some label needs two lines
+
+
+def label_columns(labels: Sequence[str], words: Words) -> list[LabelColumn]:
+    """The ways to print the row labels, most legible first: every label on one line at 9 pt,
+    on two lines (broken between words) at 9 pt, on one line at 8 pt, and a last resort capped
+    at ``DED_LABEL_MAX_MM`` (two lines that may shrink to 8 pt and be cut with "…")."""
+    least = text_width(mine(words), DED_LABEL_PT) + 2 * PAD_MM
+
+    def one(size: float) -> float:
+        return max([text_width(label, size) for label in labels] + [0.0])
+
+    widths = [(one(DED_LABEL_PT), 1),
+              (max([two_line_mm(label, DED_LABEL_PT) for label in labels] + [0.0]), 2),
+              (one(MIN_TEXT_PT), 1)]
+    out: list[LabelColumn] = []
+    for width, lines in widths:
+        column = LabelColumn(math.ceil(max(least, width + 2 * PAD_MM) * 10) / 10, lines)
+        if column not in out:
+            out.append(column)
+    two = next(column for column in out if column.lines == 2)
+    last = LabelColumn(min(DED_LABEL_MAX_MM, two.width_mm), 2)
+    if last not in out:
+        out.append(last)
+    return out
+
+
+@dataclass(frozen=True)
+class DeductionLayout:
+    label_mm: float
+    label_lines: int
+    sub_mm: float  # one "low" or "high" column
+    row_mm: float
+    turn_parts: tuple[tuple[int, int], ...]  # turns [start, stop), 1-based
+    opponent_parts: tuple[tuple[int, int], ...]  # opponents [start, stop)
+    blocks_per_page: int  # on a full page (at most every block)
+
+    @property
+    def head_mm(self) -> float:
+        return sum(DED_HEAD_MM)
+
+    @property
+    def blocks(self) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+        """(turns, opponents) of every block in order: all turns of the first opponents, ..."""
+        return [(t, o) for o in self.opponent_parts for t in self.turn_parts]
+
+    @property
+    def pages(self) -> int:
+        return -(-len(self.blocks) // self.blocks_per_page)
+
+    def block_width_mm(self, turns: int) -> float:
+        return self.label_mm + 2 * self.sub_mm * (turns + 1)
+
+    def block_height_mm(self, opponents: int) -> float:
+        return self.head_mm + (opponents + 1) * self.row_mm
+
+
+def deduction_layout(width: float, height: float, opponents: int, turns: int,
+                     number_range: tuple[int, int], label: LabelColumn, words: Words
+                     ) -> DeductionLayout:
+    """Cut one player's table into blocks that fit ``width`` x ``height`` mm (the body below
+    the title and the instructions)."""
+    least = sub_mm(number_range, words)
+    pairs = int((width - label.width_mm) // (2 * least))
+    per_block = min(turns, pairs - 1)
+    if per_block < 1:
+        raise LayoutError("paper", "the page is too narrow for a deduction sheet")
+    turn_parts = [(a + 1, b + 1) for a, b in split(turns, -(-turns // per_block))]
+    widest = max(b - a for a, b in turn_parts)
+    sub = min(DED_MAX_SUB_MM, math.floor((width - label.width_mm) / (2 * (widest + 1)) * 10)
+              / 10)
+    row_min = DED_ROW_TWO_MM if label.lines == 2 else DED_ROW_MM
+    head = sum(DED_HEAD_MM)
+    rows_fit = int((height - head) // row_min) - 1  # less the "My guesses" row
+    if rows_fit < 1:
+        raise LayoutError("paper", "the page is too small for a deduction sheet")
+    opponent_parts = split(opponents, -(-opponents // rows_fit))
+    tallest = max(b - a for a, b in opponent_parts) + 1
+    per_page = max(1, int((height + DED_GAP_MM) // (head + tallest * row_min + DED_GAP_MM)))
+    on_page = min(per_page, len(turn_parts) * len(opponent_parts))
+    room = height - on_page * (head + DED_GAP_MM) + DED_GAP_MM
+    row = min(DED_MAX_ROW_MM, max(row_min, math.floor(room / (on_page * tallest) * 10) / 10))
+    return DeductionLayout(label.width_mm, label.lines, sub, row, tuple(turn_parts),
+                           tuple(opponent_parts), on_page)
+
+
+def best_deduction_layout(width: float, height: float, labels: Sequence[str], turns: int,
+                          number_range: tuple[int, int], words: Words) -> DeductionLayout:
+    """The layout with the fewest pages, then the fewest blocks, then no needlessly wide
+    label column, over the label columns (the most legible first on a tie)."""
+    options = []
+    for column in label_columns(labels, words):
+        try:
+            lay = deduction_layout(width, height, len(labels), turns, number_range, column,
+                                   words)
+        except LayoutError:
+            continue
+        options.append(lay)
+    if not options:
+        raise LayoutError("paper", "the page is too small for a deduction sheet")
+    return min(options, key=lambda lay: (lay.pages, len(lay.blocks),
+                                         lay.label_mm if lay.label_mm > DED_LABEL_WIDE_MM
+                                         else 0.0))
+
+
+def deduction_words(words: Words) -> str:
+    return words.gettext("Keep it private. After each turn report, write the lowest and "
+                         "highest number each other player can still hold. Low = high: you "
+                         "know it.")
+
+
+def deduction_top(sheet: Paper, person: Person, words: Words) -> tuple[list[Item], float]:
+    """The title and the line of instructions at the top of every deduction page."""
+    body = sheet.body
+    heading = words.gettext("Deduction sheet · %(player)s", player=person.text)
+    fitted = fit(heading, body.w, pt(DED_TITLE_PT[0]) * 1.25, DED_TITLE_PT[0],
+                 DED_TITLE_PT[1], "bold", max_lines=1)
+    band = pt(DED_TITLE_PT[0]) * 1.25
+    items: list[Item] = list(place_fitted(fitted, body.x, body.y, body.w, band, "bold"))
+    y = band + 1.5
+    more, used = para(body.x, body.y + y, body.w, deduction_words(words), DED_TEXT_PT)
+    items += more
+    return items, y + used + 1.5
+
+
+def deduction_block(x: float, y: float, lay: DeductionLayout, turns: tuple[int, int],
+                    opponents: Sequence[Person], number_range: tuple[int, int], words: Words
+                    ) -> list[Item]:
+    """One block of the table at (x, y): header, "My guesses", one row per opponent."""
+    _ = words.gettext
+    first_turn, stop = turns
+    pairs = [_("Start") if first_turn == 1 else _("So far")]
+    pairs += [_("Turn %(turn)s", turn=t) for t in range(first_turn, stop)]
+    sub = lay.sub_mm
+    right = x + lay.label_mm + 2 * sub * len(pairs)
+    h1, h2 = DED_HEAD_MM
+    head_bottom = y + h1 + h2
+    mine_bottom = head_bottom + lay.row_mm
+    bottom = mine_bottom + len(opponents) * lay.row_mm
+    items: list[Item] = [hline(x, right, y), hline(x + lay.label_mm, right, y + h1),
+                         hline(x, right, head_bottom), hline(x, right, mine_bottom, 0.6)]
+    for r in range(1, len(opponents) + 1):
+        items.append(hline(x, right, mine_bottom + r * lay.row_mm))
+    items += [vline(x, y, bottom), vline(x + lay.label_mm, y, bottom)]
+    for p, pair in enumerate(pairs):
+        left = x + lay.label_mm + 2 * sub * p
+        items.append(vline(left + 2 * sub, y, bottom, 0.45 if p < len(pairs) - 1 else 0.3))
+        items.append(vline(left + sub, y + h1, head_bottom, 0.2))
+        if opponents:
+            items.append(vline(left + sub, mine_bottom, bottom, 0.2, (0.8, 0.6)))
+        items += fit_in(pair, left + PAD_MM, y, 2 * sub - 2 * PAD_MM, h1, DED_HEAD_PT,
+                        MIN_TEXT_PT, "bold", "center", max_lines=1)
+        for k, sub_words in enumerate(low_high(words)):
+            items += one_line(left + sub * k + sub / 2, baseline_in(y + h1, h2, DED_SUB_PT),
+                          sub_words, sub - 2 * PAD_MM, DED_SUB_PT, align="center")
+    items += fit_in(_("Player"), x + PAD_MM, y, lay.label_mm - 2 * PAD_MM, h1 + h2,
+                    DED_HEAD_PT, MIN_TEXT_PT, "bold", max_lines=1)
+    items += fit_in(mine(words), x + PAD_MM, head_bottom, lay.label_mm - 2 * PAD_MM,
+                    lay.row_mm, DED_LABEL_PT, MIN_TEXT_PT, max_lines=1)
+    start = x + lay.label_mm
+    for r, other in enumerate(opponents):
+        top = mine_bottom + r * lay.row_mm
+        items += fit_in(other.text, x + PAD_MM, top + 0.5, lay.label_mm - 2 * PAD_MM,
+                        lay.row_mm - 1.0, DED_LABEL_PT, MIN_TEXT_PT, max_lines=lay.label_lines)
+        if first_turn == 1:
+            base = baseline_in(top, lay.row_mm, DED_LABEL_PT)
+            for k, bound in enumerate(number_range):
+                items += text(start + sub * k + sub / 2, base, str(bound), DED_LABEL_PT,
+                              "regular", "center")
+    return items
+
+
+def deduction_pages(sheet: Paper, person: Person, people: Sequence[Person], turns: int,
+                    number_range: tuple[int, int], words: Words) -> Pages:
+    body = sheet.body
+    opponents = [o for o in people if o is not person]
+    top_items, top_h = deduction_top(sheet, person, words)
+    lay = best_deduction_layout(body.w, body.h - top_h, [o.text for o in opponents], turns,
+                                number_range, words)
+    blocks = lay.blocks
+    count = lay.pages
+    pages: Pages = []
+    for n in range(count):
+        items = list(top_items)
+        y = body.y + top_h
+        for turn_part, (o0, o1) in blocks[n * lay.blocks_per_page:(n + 1) * lay.blocks_per_page]:
+            items += deduction_block(body.x, y, lay, turn_part, opponents[o0:o1], number_range,
+                                     words)
+            y += lay.block_height_mm(o1 - o0) + DED_GAP_MM
+        if count > 1:
+            label = words.gettext("Deduction sheet %(letter)s %(page)s of %(pages)s",
+                                  letter=person.letter, page=n + 1, pages=count)
+        else:
+            label = words.gettext("Deduction sheet %(letter)s", letter=person.letter)
+        pages.append((label, items))
+    return pages
+
