@@ -88,7 +88,8 @@ def test_provisional_standings_in_the_pdf_and_html(tmp_path: Path) -> None:
     folder = report(tmp_path, "friday", THREE_TABLES)
     pdf = folder / "results.pdf"
     pages = [plain(p) for p in texts(pdf)]
-    assert len(pages) == 7  # standings, then each table's tally and score sheet
+    # standings, then each table's tally and score sheet, then the night in charts
+    assert len(pages) == 8 and "The night in charts" in pages[7]
     assert "Lowest Unique Number · Provisional standings" in pages[0]  # the running head
     assert "Provisional standings After " + PROGRESS + " Equal points share a place." in pages[0]
     assert "1 Max 3 1" in pages[0] and "6 Lee 3 0" in pages[0]
@@ -96,7 +97,8 @@ def test_provisional_standings_in_the_pdf_and_html(tmp_path: Path) -> None:
     assert "Table 3 · Round tally" in pages[5] and "2, 2, 3, 5" in pages[5]
     reader = PdfReader(pdf)
     assert [(o.title, reader.get_destination_page_number(o)) for o in reader.outline] == [
-        ("Provisional standings", 0), ("Table 1", 1), ("Table 2", 3), ("Table 3", 5)]
+        ("Provisional standings", 0), ("Table 1", 1), ("Table 2", 3), ("Table 3", 5),
+        ("The night in charts", 7)]
     html = (folder / "results.html").read_text(encoding="utf-8")
     assert all(f'id="{name}"' in html for name in ("standings", "table-1", "table-2", "table-3"))
     assert "Provisional standings" in html

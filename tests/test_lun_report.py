@@ -119,7 +119,7 @@ def test_files_for_a_party(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     assert "Party standings" in pages[0] and "Ann, Dee and Eve share first place" in pages[0]
     assert "Table 1 · Round tally" in pages[1] and "1, 1, 3 (1 pass)" in pages[1]
     assert "Table 2 · Score sheet" in pages[4]
-    assert len(pages) == 5
+    assert len(pages) == 6 and "The night in charts" in pages[5]
     assert "Eve" in (folder / "results.html").read_text()
 
 

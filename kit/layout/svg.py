@@ -86,3 +86,11 @@ def render(width_mm: float, height_mm: float, body: Sequence[Item], chrome: Sequ
             f'viewBox="0 0 {_num(width_mm)} {_num(height_mm)}"'
             + (f' aria-label="{escape(label)}"' if label else "") + ">"
             + _body(body) + _items(chrome) + "</svg>")
+
+
+def figure(width_mm: float, height_mm: float, items: Sequence[Item], label: str) -> str:
+    """A drawing on its own (a chart on a web page): as wide as its box, its words in
+    ``label`` for those who cannot see it."""
+    return (f'<svg class="chart" xmlns="http://www.w3.org/2000/svg" role="img" '
+            f'viewBox="0 0 {_num(width_mm)} {_num(height_mm)}" aria-label="{escape(label)}">'
+            + _items(items) + "</svg>")

@@ -3,6 +3,7 @@ the public boards (from the public view's data only)."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -11,7 +12,9 @@ from ....errors import Msg
 from ....game import StartForm
 from ....i18n import N_, Words
 from ....tables import deal, table_sizes
+from ..report.charts import web_charts
 from ..rules import DEFAULT_ROUNDS, MAX_PLAYERS, MIN_PLAYERS, NAME, TITLE
+from .reveal import finished, podium, reveals
 
 FIELDS = ("names", "tables", "rounds")  # in page order
 
@@ -127,4 +130,7 @@ def board(public: Mapping[str, Any], w: Words) -> dict[str, Any]:
     made = boards(public)
     rounds = int(public.get("rounds") or DEFAULT_ROUNDS)
     return {"game_title": w.gettext("Lowest Unique Number"), "boards": made, "rounds": rounds,
-            "progress": progress_text(made, rounds, w), "shown": bool(public.get("standings"))}
+            "progress": progress_text(made, rounds, w), "shown": bool(public.get("standings")),
+            "reveals": reveals(public, w),
+            "charts": functools.partial(web_charts, public, w),  # drawn by the public page only
+            "podium": podium(public.get("standings", []), w) if finished(public) else []}

@@ -265,7 +265,8 @@ def _shared(state: Party, facts: Mapping[str, Any]) -> dict[str, Any]:
                "totals": to_json(_value(table.totals))} for table in result.tables]
     standings = [{"place": place, "player": player, "table": at, "points": points}
                  for place, player, at, points in result.standings()]
-    return {"tables": tables, "rounds": facts.get("rounds"), "standings": standings,
+    return {"tables": tables, "rounds": facts.get("rounds"), "range": list(result.range),
+            "standings": standings,
             "rounds_entered": {str(t["table"]): len(t["rounds"]) for t in tables}}
 
 

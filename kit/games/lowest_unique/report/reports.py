@@ -26,6 +26,7 @@ from ....paper import Frame, paper
 from ....plan import Document, Form, KitPlan, Page
 from ..rules import TITLE
 from ..rules.log import PartyLog, Round, Table, cell
+from .charts import chart_page
 
 ROW_MM = 9.0
 HEAD_MM = 8.0
@@ -256,6 +257,9 @@ def plan_report(log: PartyLog, config: KitConfig) -> KitPlan:
             body, table, scores, log.rounds, "" if several else closing_line(log, words),
             words))), bookmark=None if several else _("Score sheet"),
             anchor=None if several else "scores"))
+    if any(t.rounds for t in log.tables):
+        pages.append(Page(_("The night in charts"), Form(tuple(chart_page(body, log, words))),
+                          bookmark=_("The night in charts"), anchor="charts"))
     banner = words.ngettext("Numbers from %(range)s · %(num)s round",
                             "Numbers from %(range)s · %(num)s rounds", log.rounds,
                             range=_("%(lo)s to %(hi)s", lo=log.range[0], hi=log.range[1]))
