@@ -29,7 +29,7 @@ night and a 100-player 200-turn one, each with its last turn open; for each, the
 player's own post, page and ``me.json`` (each after a post, so made anew); then a
 9,000-guess row posted to a new game (refused: it must be answered in well under 1 s), and the
 server's peak memory (``VmHWM``). ``--postgres`` runs it (or ``--night``) on a throwaway
-PostgreSQL cluster (``tests/console_db.py``).
+PostgreSQL cluster (``tests/support/console_db.py``).
 
     python bench/console.py                  # targets: turn p95 <= 300 ms, standings <= 50 ms,
                                              # player post <= 150 ms, me.json <= 50 ms
@@ -402,7 +402,7 @@ def big(database: str | None, folder: Path, gets: int) -> dict[str, object]:
 def postgres_cluster():  # noqa: ANN201
     """A started throwaway PostgreSQL cluster (the tests' ``Cluster``) and a database on it."""
     sys.path.insert(0, str(ROOT / "tests"))
-    from console_db import Cluster, new_database
+    from support.console_db import Cluster, new_database
 
     cluster = Cluster()
     cluster.start()
@@ -453,7 +453,7 @@ def main() -> int:
     parser.add_argument("--big", action="store_true", help="the imported 36x30 and 100x200 "
                         "games and the 9,000-guess row instead")
     parser.add_argument("--postgres", action="store_true", help="with --big or --night: on a "
-                        "throwaway PostgreSQL cluster (tests/console_db.py)")
+                        "throwaway PostgreSQL cluster (tests/support/console_db.py)")
     parser.add_argument("--night", action="store_true", help="the 36-player, 30-turn night "
                         "instead (bench/night.py): public answers, 12 standings screens polling")
     parser.add_argument("--poll-seconds", type=float, default=60.0,

@@ -1,6 +1,6 @@
 """Shared fixtures: one render cache for the run, kits built once, one headless Chromium.
 
-Helpers every test module may import live in ``helpers.py``; this file holds fixtures only.
+Helpers every test module may import live in ``support/helpers.py``; this file holds fixtures only.
 """
 
 from __future__ import annotations
@@ -9,11 +9,11 @@ import os
 from pathlib import Path
 
 import pytest
-from helpers import build_kit
+from support.helpers import build_kit
 
 # the console fixtures (console_url on SQLite and PostgreSQL, console, client) for every module
 # how pytest-xdist spreads the tests over the workers (a module on one worker)
-pytest_plugins = ("console_db", "xdist_scopes")
+pytest_plugins = ("support.console_db", "support.xdist_scopes")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -84,7 +84,7 @@ def lun_letter_named(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def chromium_printer():
     """One headless Chromium for the whole session, printing HTML files to PDF bytes."""
-    from chromium_print import ChromiumPrinter, available
+    from support.chromium_print import ChromiumPrinter, available
 
     reason = available()
     if reason:

@@ -14,7 +14,7 @@ are):
 - ``open_files_limit``: the open-files limit raised towards the hard limit, for the sockets of
   ``guard.MAX_CONNECTIONS_PER_CLIENT`` per address.
 
-Hypercorn is pinned below 0.19 (``pyproject.toml``); ``tests/test_web_security_server.py``
+Hypercorn is pinned below 0.19 (``pyproject.toml``); ``tests/server/test_web_security_server.py``
 fails if either library changes under these.
 """
 

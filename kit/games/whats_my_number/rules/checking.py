@@ -6,8 +6,8 @@ The check keeps the log's turn tables as given and the replay's running state be
 after its last turn (``engine.Progress``). A newer log whose header is the same and whose
 turns before the last kept one are the same tables (the console's states share every turn an
 entry did not touch) resumes from there; any other log is checked whole. The result, and every
-problem raised, is what ``parse_game_log`` gives for that log (``tests/test_console_kept.py``
-compares them over random games).
+problem raised, is what ``parse_game_log`` gives for that log
+(``tests/console/test_console_kept.py`` compares them over random games).
 """
 
 from __future__ import annotations

@@ -1,0 +1,148 @@
+"""Lowest Unique Number's charts of the night: the bars (how many chose each number, the
+cancelled numbers, the winning single) read back from the public page's text equivalent and
+from the results PDF that ``kit report`` writes from the same log, against the rules engine;
+ranges grouped into bins; the console's report file byte-identical to ``kit report``'s."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from collections import Counter
+from html import unescape
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from support.helpers import plain
+
+from kit.cli import main
+from kit.games.lowest_unique.report.charts import bins
+from kit.games.lowest_unique.rules import tally
+
+pytest.importorskip("starlette", reason="the console needs the web extra")
+
+from starlette.testclient import TestClient  # noqa: E402
+from support.helpers import check_export_matches_kit_report  # noqa: E402
+
+from kit.console.service import Console  # noqa: E402
+
+NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo", "Kim", "Lee"]
+ROW = re.compile(r'<tr><th scope="row">([^<]*)</th><td>(\d+)</td><td>(\w*)</td></tr>')
+
+
+def test_ranges_are_grouped_into_round_bins() -> None:
+    assert bins(1, 10) == [(n, n) for n in range(1, 11)]
+    assert bins(1, 20) == [(n, n) for n in range(1, 21)]
+    assert bins(1, 21)[:2] == [(1, 2), (3, 4)] and bins(1, 21)[-1] == (21, 21)
+    assert bins(1, 999)[:2] == [(1, 50), (51, 100)] and bins(1, 999)[-1] == (951, 999)
+    assert len(bins(1, 999)) == 20 and len(bins(5, 104)) == 20
+
+
+def play(client: TestClient, choices: dict, number_range: str = "1-10") -> tuple[dict, str]:
+    made = client.post("/api/games", json={"game": "lowest-unique", "range": number_range,
+                                           "tables": [list(choices)], "rounds": 1})
+    assert made.status_code == 201, made.text
+    game = made.json()
+    answer = client.post(f"/api/games/{game['id']}/tables/1/rounds", json={"choices": choices},
+                         headers={"Authorization": f"Bearer {game['gm_token']}"})
+    assert answer.status_code == 201, answer.text
+    return game, client.get(f"/console/{game['id']}").text
+
+
+def charts(html: str) -> list[list[tuple[str, int, str]]]:
+    """Each chart's text equivalent: (numbers, how many chose them, result) per bar."""
+    return [[(unescape(n), int(c), s) for n, c, s in ROW.findall(table)]
+            for table in re.findall(r'<table class="visually-hidden chart-data">.*?</table>',
+                                    html, re.S)]
+
+
+def expected(choices: dict) -> list[tuple[str, int, str]]:
+    t = tally(choices)
+    counts = Counter(t.choices)
+    return [(str(n), counts[n], "won" if n == t.winning_number else
+             "cancelled" if n in t.cancelled else "") for n in range(1, 11)]
+
+
+def pdf_bars(pdf: Path) -> dict[str, int]:
+    """The first chart of the chart page (the last page) read back by pdftotext: each label
+    of its base row, and the count printed above it (a bar of none has no count)."""
+    found = subprocess.run(["pdftotext", "-bbox", "-f", "0", str(pdf), "-"], check=True,
+                           capture_output=True, text=True).stdout
+    page = found.rsplit("<page ", 1)[1]
+    words = [(float(a), float(b), float(c), float(d), unescape(w)) for a, b, c, d, w in
+             re.findall(r'xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">'
+                        r"([^<]*)<", page)]
+    start = next(y for _, y, _, _, w in words if w == "party")
+    rows = sorted({round(y, 1) for _, y, _, _, w in words if y > start and w == "10"})
+    labels = [(x0 + x1) / 2 for x0, y, x1, _, w in words if round(y, 1) == rows[0]]
+    names = [w for _, y, _, _, w in words if round(y, 1) == rows[0]]
+    out = dict.fromkeys(names, 0)
+    for x0, y, x1, _, w in words:
+        if start < y < rows[0] - 1 and w.isdigit():
+            at = min(range(len(labels)), key=lambda i: abs(labels[i] - (x0 + x1) / 2))
+            out[names[at]] = int(w)
+    return out
+
+
+def report_pdf(client: TestClient, game: dict, folder: Path) -> Path:
+    log = client.get(f"/api/games/{game['id']}/log.toml",
+                     headers={"Authorization": f"Bearer {game['gm_token']}"}).text
+    (folder / "party.toml").write_text(log, encoding="utf-8")
+    assert main(["report", str(folder / "party.toml"), "--out", str(folder / "out")]) == 0
+    return next((folder / "out").glob("*/results.pdf"))
+
+
+RULES_ONE = {"Ann": 1, "Bob": 1, "Cy": 2, "Dee": 3, "Eve": 3, "Fay": 8}
+
+
+def test_the_rules_example_in_the_charts_of_the_page_and_the_pdf(
+        client: TestClient, console: Console, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    game, html = play(client, RULES_ONE)
+    party, first = charts(html)
+    assert party == first == expected(RULES_ONE)
+    assert [s for _, _, s in party[:3]] == ["cancelled", "won", "cancelled"]
+    assert "Numbers that won: 2 (1 round)." in unescape(html)
+    assert html.count('<svg class="chart"') == 2
+    pdf = report_pdf(client, game, tmp_path)
+    capsys.readouterr()
+    assert pdf_bars(pdf) == {str(n): c for n, c, _ in expected(RULES_ONE)}
+    # the console's report files, chart page and all, are what kit report writes
+    assert client.get(f"/console/{game['id']}/files/results.pdf").status_code == 200
+    check_export_matches_kit_report(client, console, game, tmp_path, "game-reports")
+
+
+def test_no_chart_before_the_first_round(client: TestClient) -> None:
+    made = client.post("/api/games", json={"game": "lowest-unique", "tables": [NAMES[:3]]})
+    html = client.get(f"/console/{made.json()['id']}").text
+    assert 'class="chart' not in html and "The night in charts" not in html
+
+
+def test_a_wide_range_is_charted_in_bins(client: TestClient) -> None:
+    _, html = play(client, {"Ann": 3, "Bob": 49, "Cy": 49, "Dee": 998, "Eve": "pass"}, "1-999")
+    party, _ = charts(html)
+    assert len(party) == 20 and party[0] == ("1\u201350", 3, "won")
+    assert party[-1] == ("951\u2013999", 1, "") and sum(c for _, c, _ in party) == 4
+
+
+@settings(max_examples=8, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.integers(3, 12).flatmap(lambda n: st.lists(
+    st.one_of(st.integers(1, 10), st.just("pass")), min_size=n, max_size=n)))
+def test_random_rounds_in_the_charts_of_the_page_and_the_pdf(client: TestClient,
+                                                             tmp_path_factory, picks) -> None:
+    choices = dict(zip(NAMES, picks, strict=False))
+    game, html = play(client, choices)
+    party, first = charts(html)
+    assert party == first == expected(choices)
+    pdf = report_pdf(client, game, tmp_path_factory.mktemp("report"))
+    assert pdf_bars(pdf) == {str(n): c for n, c, _ in expected(choices)}
+    t = tally(choices)
+    text = plain(subprocess.run(["pdftotext", "-layout", str(pdf), "-"], check=True,
+                                capture_output=True, text=True).stdout)
+    if t.winner:
+        assert f"Numbers that won: {t.winning_number} (1 round)." in text
+        assert f"{t.winner} ({t.winning_number})" in text  # the tally's winner
+    else:
+        assert "No number has won a round yet." in text

@@ -1,0 +1,47 @@
+"""Cut guides: the cut lines across a page of slips run into the side margins, and a named kit's
+host card says how its slips are ordered."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pdfplumber
+import pytest
+from support.helpers import MM, texts
+
+from kit.cli import main
+
+MARK_MM = 3.0  # how far each cut line across runs past the slips, into the side margins
+ORDER = "Slips come player by player, each player’s rounds in order, then their spares"
+
+
+def _kit(out: Path, *argv: str) -> Path:
+    assert main(["build", "lowest-unique", *argv, "--out", str(out)]) == 0
+    (folder,) = [p for p in out.iterdir() if p.is_dir()]
+    return folder
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_cut_lines_across_run_into_the_margins(paper: str, tmp_path: Path) -> None:
+    folder = _kit(tmp_path, "--players", "3", "--paper", paper)
+    with pdfplumber.open(folder / "player-kit.pdf") as pdf:
+        page = pdf.pages[1]  # the first page of slips
+        solid = [e for e in page.edges if round(e["linewidth"] / MM, 2) == 0.35]
+        # the cut lines across span the page; the fold lines (0.35 mm too) one slip
+        across = [e for e in solid if e["orientation"] == "h" and e["width"] > page.width / 2]
+        down = [e for e in solid if e["orientation"] == "v" and e["height"] > 40 * MM]
+        left, right = min(e["x0"] for e in down), max(e["x1"] for e in down)
+        assert len(across) == 5  # four rows of slips
+        for edge in across:
+            assert edge["x0"] == pytest.approx(left - MARK_MM * MM, abs=0.05)
+            assert edge["x1"] == pytest.approx(right + MARK_MM * MM, abs=0.05)
+            assert edge["x0"] >= 6 * MM  # inked, even by a printer that leaves 6 mm bare
+            assert page.width - edge["x1"] >= 6 * MM
+
+
+def test_a_named_kit_says_how_its_slips_are_ordered(tmp_path: Path) -> None:
+    named = _kit(tmp_path / "named", "--names", "Ann,Bob,Cy")
+    blank = _kit(tmp_path / "blank", "--players", "3")
+    assert ORDER in texts(named / "host-answers.pdf")[0]
+    assert ORDER not in " ".join(texts(blank / "host-answers.pdf"))
+    assert "Cut along the solid lines" in texts(blank / "host-answers.pdf")[0]
