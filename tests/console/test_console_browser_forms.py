@@ -60,14 +60,8 @@ def test_same_origin(headers, allowed):
     assert guard.same_origin(request(headers)) is allowed
 
 
-def test_gm_link_sets_a_strict_http_only_cookie_for_the_game_only(tmp_path):
-    from kit.console.service import open_console
-    from kit.serve.app import create_app
-
-    console = open_console(str(tmp_path / "c.db"), tmp_path / "files")
-    app = create_app(executor="thread", workers=1, queue=1, prewarm=False,
-                     games=["lowest-unique"], players=[4], papers=["a4"],
-                     console=console)
+def test_gm_link_sets_a_strict_http_only_cookie_for_the_game_only(make_site):
+    console, app = make_site()
     made = console.create_game({"game": "whats-my-number", "players": PLAYERS})
     client = TestClient(app, follow_redirects=False)
     wrong = client.get(f"/console/{made.id}/gm/{'x' * 43}")
@@ -179,16 +173,10 @@ def test_boards_share_places_and_say_how_far_each_table_is():
 
 
 @pytest.fixture
-def site(tmp_path):
+def site(make_site):
     """A server with a console, and a client of it that follows no redirect."""
-    from kit.console.service import open_console
-    from kit.serve.app import create_app
-
-    console = open_console(str(tmp_path / "c.db"), tmp_path / "files")
-    app = create_app(executor="thread", workers=1, queue=1, prewarm=False,
-                     games=["lowest-unique"], players=[4], papers=["a4"], console=console)
-    yield console, TestClient(app, follow_redirects=False)
-    console.close()
+    console, app = make_site()
+    return console, TestClient(app, follow_redirects=False)
 
 
 def boxes(html: str) -> dict[str, list[str]]:

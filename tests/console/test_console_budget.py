@@ -20,20 +20,13 @@ from kit.games.whats_my_number.console.report_pages import report_pages  # noqa:
 
 
 @pytest.fixture
-def site(tmp_path):
+def site(make_site):
     """A server with a console (renders in threads of the render pool), and its client."""
     from starlette.testclient import TestClient
 
-    from kit.console.service import open_console
-    from kit.serve.app import create_app
-
-    console = open_console(str(tmp_path / "c.db"), tmp_path / "files")
-    app = create_app(executor="thread", workers=2, queue=10, prewarm=False,
-                     games=["lowest-unique"], players=[4], papers=["a4"], console=console,
-                     per_client=10)
+    console, app = make_site(workers=2, queue=10, per_client=10)
     with TestClient(app, follow_redirects=False) as client:
         yield console, client
-    console.close()
 
 
 @pytest.fixture

@@ -13,15 +13,9 @@ from kit.console.tokens import token_hash
 
 
 @pytest.fixture
-def site(tmp_path):
-    from kit.console.service import open_console
-    from kit.serve.app import create_app
-
-    console = open_console(str(tmp_path / "c.db"), tmp_path / "files")
-    app = create_app(executor="thread", workers=1, queue=1, prewarm=False,
-                     games=["lowest-unique"], players=[4], papers=["a4"], console=console)
-    yield console, TestClient(app, follow_redirects=False)
-    console.close()
+def site(make_site):
+    console, app = make_site()
+    return console, TestClient(app, follow_redirects=False)
 
 
 def _made(site):

@@ -50,16 +50,10 @@ def page_text(html: str) -> str:
 
 
 @pytest.fixture
-def site(tmp_path):
+def site(make_site):
     """The console's pages and API behind a test client that keeps the GM cookie."""
-    from kit.console.service import open_console
-    from kit.serve.app import create_app
-
-    service = open_console(str(tmp_path / "c.db"), tmp_path / "files")
-    app = create_app(executor="thread", workers=1, queue=1, prewarm=False,
-                     games=["lowest-unique"], players=[4], papers=["a4"], console=service)
-    yield TestClient(app, follow_redirects=False)
-    service.close()
+    _, app = make_site()
+    return TestClient(app, follow_redirects=False)
 
 
 def gm_of(client: TestClient, game: dict) -> dict[str, str]:

@@ -67,15 +67,9 @@ def french(monkeypatch):
 
 
 @pytest.fixture
-def console(tmp_path):
-    from kit.console.service import open_console
-    from kit.serve.app import create_app
-
-    service = open_console(str(tmp_path / "c.db"), tmp_path / "files")
-    app = create_app(executor="thread", workers=1, queue=1, prewarm=False,
-                     games=["lowest-unique"], players=[4], papers=["a4"], console=service)
-    yield service, TestClient(app, follow_redirects=False)
-    service.close()
+def console(make_site):
+    service, app = make_site()
+    return service, TestClient(app, follow_redirects=False)
 
 
 def text_of(html: str, element_id: str) -> str:

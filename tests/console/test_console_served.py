@@ -26,17 +26,11 @@ SECRETS = {"Ann": 17, "Bob": 22, "Cy": 8, "Dee": 25}
 
 
 @pytest.fixture
-def site(tmp_path):
+def site(make_site):
     """A server with a console (renders in threads of the render pool), and its client."""
-    from kit.serve.app import create_app
-
-    console = open_console(str(tmp_path / "c.db"), tmp_path / "files")
-    app = create_app(executor="thread", workers=2, queue=10, prewarm=False,
-                     games=["lowest-unique"], players=[4], papers=["a4"], console=console,
-                     per_client=10)
+    console, app = make_site(workers=2, queue=10, per_client=10)
     with TestClient(app, follow_redirects=False) as client:
         yield console, client
-    console.close()
 
 
 def new_game(client: TestClient) -> tuple[str, dict[str, str]]:
