@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 from support.helpers import require_browser, served
 
+pytestmark = pytest.mark.slow
+
 require_browser()
 
 from kit.console.service import open_console  # noqa: E402
