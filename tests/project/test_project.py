@@ -138,6 +138,15 @@ def test_config_reference_is_the_option_declarations() -> None:
 
 
 @pytest.mark.project
+def test_the_scheduler_names_modules_that_exist() -> None:
+    """A module spread by its parameters is named by its path: a moved file must be renamed
+    there too, or its kits would quietly run as one unit."""
+    from support.xdist_scopes import SPREAD_BY_PARAM
+
+    assert SPREAD_BY_PARAM and all((ROOT / path).is_file() for path in SPREAD_BY_PARAM)
+
+
+@pytest.mark.project
 def test_a_module_runs_on_one_worker_and_a_kit_of_the_print_lint_on_one(tmp_path: Path) -> None:
     """The scheduler of tests/support/xdist_scopes.py, tried on a scratch project with two workers:
     every test of a module on the same worker, and the print lint's kits spread by kit."""
