@@ -19,7 +19,6 @@ pytest.importorskip("sse_starlette", reason="the console's streams need the web 
 
 import httpx  # noqa: E402
 from helpers import served  # noqa: E402
-from starlette.applications import Starlette  # noqa: E402
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
 SECRETS = {"Ann": 417, "Bob": 523, "Cy": 608, "Dee": 719}
@@ -76,9 +75,9 @@ class Stream:
 
 @pytest.fixture
 def base(console) -> Iterator[str]:
-    from kit.console.routes import routes
+    from console_db import console_app
 
-    app = Starlette(routes=routes())
+    app = console_app()
     app.state.console = console
     with served(app) as url:
         yield url
