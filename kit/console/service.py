@@ -16,8 +16,7 @@ import os
 import secrets as random_source
 import time
 import tomllib
-from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Hashable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -25,8 +24,8 @@ import tomli_w
 
 from ..cache import STAGING, default_folder, private_folder, sweep_staging
 from ..db.engine import database_url, make_engine, migrate
-from ..errors import ConfigError, GameLogError, Msg, Problems
-from ..game import ConsoleGame, EntryKind, View
+from ..errors import ConfigError, GameLogError, KitError, Msg, Problems
+from ..game import ConsoleGame, EntryKind, FormRead, View
 from ..i18n import N_
 from ..tomlhelp import explained
 from ..tomlhelp import loads as loads_toml
@@ -40,6 +39,7 @@ from .refusals import Conflict, NotFound
 from .report_files import NO_FILE, amended, file_turn, served_path, text_report
 from .report_files import report_folder as files_folder
 from .report_render import BeingMade, NotMade, Queued, ReportFolders
+from .results import Answer, Created, Entered, FormPosted, GameState, Loaded
 from .specs import check_new_game, console_of, games_limits, import_entries, unknown_entry
 from .state_cache import BUDGET_BYTES, GameCache
 from .store import GameRow, Missing, Row, Stale, Store
@@ -52,79 +52,16 @@ GM = "gm"
 PUBLIC = "public"
 
 
-@dataclass(frozen=True)
-class Created:
-    """A new game: its id, the GM token and the seats' tokens by (kind, name) (shown once,
-    never stored) and the journal version."""
-
-    id: str
-    gm_token: str
-    version: int
-    seat_tokens: dict[tuple[str, str], str] = field(default_factory=dict)
-
-    def tokens(self, kind: str) -> dict[str, str]:
-        """The tokens of one kind of seat, by name (``"player"``: each player's)."""
-        return {name: token for (k, name), token in self.seat_tokens.items() if k == kind}
-
-
-@dataclass(frozen=True)
-class Answer:
-    """A public answer as sent: its bytes and its ETag; ``making``: it says that report files
-    are being made."""
-
-    body: bytes
-    etag: str
-    making: bool = False
-
-
-@dataclass(frozen=True)
-class Entered:
-    """What an accepted entry did: the new version, the game's answer, and whether it was
-    recorded (an entry that needs confirming is only previewed without)."""
-
-    version: int
-    answer: dict[str, Any]
-    recorded: bool = True
-
-
-@dataclass(frozen=True)
-class Loaded:
-    """A game as stored, and its state replayed."""
-
-    row: GameRow
-    rows: Sequence[Row]
-    game: ConsoleGame
-    played: Played
-    checked: object = None  # the engine's running check of a state near it (engine.check)
-
-    @property
-    def facts(self) -> dict[str, Any]:
-        return self.row.public
-
-
-@dataclass(frozen=True)
-class GameState:
-    """What the game master's pages and ``state.json`` are made from: the GM view, and the
-    journal (for stale forms and undo)."""
-
-    id: str
-    kind: str
-    version: int
-    facts: Mapping[str, Any]
-    view: View
-    entries: tuple[dict[str, Any], ...]  # the journal, described (English: the API's)
-    journal: tuple[tuple[int, Msg], ...]  # (version, what it did) for pages
-    last_entry: dict[str, Any] | None  # what undo takes back: its kind and payload's numbers
-
-    @property
-    def lang(self) -> str:
-        return str(self.facts["lang"])
-
-    def seen(self) -> dict[str, Any]:
-        """The GM view's data with the game's facts, as the game's GM page reads it."""
-        return {**self.view.data, "id": self.id, "game": self.kind, "version": self.version,
-                "title": self.facts.get("title", ""), "lang": self.lang,
-                "paper": self.facts["paper"], "last_entry": self.last_entry}
+def _seen(game: ConsoleGame, state: GameState, version: int | None) -> int | None:
+    """The version a GM form is checked against: entries that only the players' own links
+    made since the page was loaded (their own rows) do not make it stale."""
+    if version is None or version >= state.version:
+        return version
+    since = [e for e in state.entries if e["version"] > version]
+    if all((entry := game.entry(e["kind"])) is not None and "gm" not in entry.by
+           for e in since):
+        return None
+    return version
 
 
 def _undoable(loaded: Loaded) -> dict[str, Any] | None:
@@ -332,8 +269,10 @@ class Console:
 
     def state(self, game_id: str) -> GameState:
         """The game master's view and the journal."""
-        loaded = self.load(game_id)
-        rows, game = loaded.rows, loaded.game
+        return self._state(self.load(game_id))
+
+    def _state(self, loaded: Loaded) -> GameState:
+        game_id, rows, game = loaded.row.id, loaded.rows, loaded.game
         return GameState(
             id=loaded.row.id, kind=loaded.row.kind, version=loaded.row.version,
             facts=loaded.facts, view=self.view(game_id, GM, loaded),
@@ -364,14 +303,15 @@ class Console:
 
     def _append(self, game_id: str, version: int | None,
                 build: Callable[[Loaded], tuple[str, dict[str, Any]]],
-                opener: book.Opener | None = None
+                opener: book.Opener | None = None, first: Loaded | None = None
                 ) -> tuple[int, Loaded, Played, dict[str, Any], object]:
         """Check and append one entry. ``build(loaded)`` returns its kind and payload; the
         state it makes is checked by the engine first (its running check is kept beside the
         game). Stale versions raise ``Conflict``. An entry that publishes a turn queues its
-        letters in the same transaction."""
+        letters in the same transaction. ``first``: the game as the caller loaded it (a retry
+        loads it again)."""
         for attempt in range(RETRIES):
-            loaded = self.load(game_id)
+            loaded = first if first is not None and attempt == 0 else self.load(game_id)
             if version is not None and version != loaded.row.version:
                 raise self._conflict(loaded, version, loaded.row.version)
             kind, payload = build(loaded)
@@ -436,12 +376,13 @@ class Console:
 
     def enter(self, game_id: str, kind: str, body: Mapping[str, Any],
               params: Mapping[str, Any] | None = None, *, version: int | None = None,
-              opener: book.Opener | None = None) -> Entered:
+              opener: book.Opener | None = None, loaded: Loaded | None = None) -> Entered:
         """One entry of the game's ``kind`` from the API's body and path parameters. An entry
         that needs confirming and is not confirmed is checked and answered, not recorded.
-        ``opener``: the GM's token and address, so a publish's letters carry links."""
+        ``opener``: the GM's token and address, so a publish's letters carry links;
+        ``loaded``: the game as the caller loaded it."""
         params = params or {}
-        loaded = self.load(game_id)
+        loaded = loaded if loaded is not None else self.load(game_id)
         entry = self._entry(loaded, kind)
         if entry.confirm and body.get("confirm") is not True:
             if version is not None and version != loaded.row.version:
@@ -455,7 +396,8 @@ class Console:
         def build(now: Loaded) -> tuple[str, dict[str, Any]]:
             return kind, self._entry(now, kind).payload(now.played.state, body, params)
 
-        new, before, after, payload, checked = self._append(game_id, version, build, opener)
+        new, before, after, payload, checked = self._append(game_id, version, build, opener,
+                                                            loaded)
         return Entered(new, entry.answer(before.played.state, after.state, payload, True,
                                          **({"checked": checked} if entry.reads_check else {})))
 
@@ -467,8 +409,10 @@ class Console:
         payload = self._entry(loaded, kind).payload(loaded.played.state, body, params or {})
         self._candidate(loaded, kind, payload)
 
-    def undo(self, game_id: str, *, version: int | None = None) -> Entered:
-        """Take back the last undoable entry (one of the open turn, or the last round)."""
+    def undo(self, game_id: str, *, version: int | None = None,
+             loaded: Loaded | None = None) -> Entered:
+        """Take back the last undoable entry (one of the open turn, or the last round);
+        ``loaded``: the game as the caller loaded it."""
 
         def build(loaded: Loaded) -> tuple[str, dict[str, Any]]:
             last = loaded.played.undoable(loaded.game)
@@ -477,8 +421,38 @@ class Console:
                     "nothing to undo: no entry since the last publish")))])
             return UNDO, {"undoes": last.seq}
 
-        new = self._append(game_id, version, build)[0]
+        new = self._append(game_id, version, build, first=loaded)[0]
         return Entered(new, {})
+
+    def post_form(self, game_id: str, read: Callable[[GameState], FormRead | None],
+                  version: int | None, opener: book.Opener | None = None) -> FormPosted:
+        """A game master's form post on the game loaded once: ``read`` reads the post against
+        the GM's state (None: undo), then its entry is made on the ``version`` the page showed
+        (``None``: whatever is current). A stale version, or the console's refusal, is
+        answered in the result, not raised."""
+        loaded = self.load(game_id)
+        state = self._state(loaded)
+        form = read(state)
+        seen = _seen(loaded.game, state, version)
+        if seen is not None and seen != state.version:
+            # checked before the form is read against entries it never saw
+            missed = [what for at, what in state.journal if at > seen]
+            return FormPosted(state, form, conflict=Conflict(state.version, [], missed))
+        if form is not None and (form.unchanged or not form.ok()):
+            return FormPosted(state, form)
+        try:
+            if form is None:
+                entered = self.undo(game_id, version=seen, loaded=loaded)
+            else:
+                entered = self.enter(game_id, form.kind, form.body, form.params, version=seen,
+                                     opener=opener, loaded=loaded)
+        except Conflict as conflict:
+            return FormPosted(state, form, conflict=conflict)
+        except NotFound:
+            raise
+        except KitError as error:
+            return FormPosted(state, form, refused=error)
+        return FormPosted(state, form, entered=entered)
 
     # --- files -------------------------------------------------------------------------------
 

@@ -34,7 +34,7 @@ from ..game import View
 from ..i18n import N_
 from .api.games import ApiError, _caller, handled
 from .journal import UNDO
-from .pages.base import PageProblem, call, page, require_gm, seat_in_address
+from .pages.base import PageProblem, call, require_gm, seat_in_address
 from .refusals import NotFound
 from .service import GM, PUBLIC, Console
 
@@ -168,12 +168,17 @@ async def table_events(request: Request) -> Response:
     return _stream(request, game_id, PUBLIC, since)
 
 
-def stream_routes() -> list[Route]:
-    """The event streams' routes (before the pages': ``/gm/events`` is no GM token)."""
+def api_stream_routes() -> list[Route]:
+    """The API's event stream, under ``/api/games``."""
+    return [Route("/{id}/events", api_events, methods=["GET"])]
+
+
+def page_stream_routes() -> list[Route]:
+    """The pages' event streams, under ``/console`` (before the pages' routes: ``/gm/events``
+    is no GM token)."""
     return [
-        Route("/api/games/{id}/events", api_events, methods=["GET"]),
-        Route("/console/{id}/events", page(public_events), methods=["GET"]),
-        Route("/console/{id}/gm/events", page(gm_events), methods=["GET"]),
-        Route("/console/{id}/p/{token}/events", page(player_events), methods=["GET"]),
-        Route("/console/{id}/t/{token}/events", page(table_events), methods=["GET"]),
+        Route("/{id}/events", public_events, methods=["GET"]),
+        Route("/{id}/gm/events", gm_events, methods=["GET"]),
+        Route("/{id}/p/{token}/events", player_events, methods=["GET"]),
+        Route("/{id}/t/{token}/events", table_events, methods=["GET"]),
     ]

@@ -423,11 +423,13 @@ def create_app(*, workers: int = 2, queue: int | None = None, cache_mb: int = 25
                          ready=ready_configs(games, players, papers, langs=tuple(LANGUAGES)),
                          prewarm=prewarm, store=store,
                          **({} if per_client is None else {"per_client": per_client}))
+    from ..console.pages.base import PageProblem, on_page_problem
     from ..console.routes import routes as console_routes
     from ..console.service import open_console
 
     app = KitApp(routes=[*ROUTES, *console_routes()], lifespan=lifespan,
-                 exception_handlers={HTTPProblem: on_problem, Busy: on_busy,
+                 exception_handlers={HTTPProblem: on_problem, PageProblem: on_page_problem,
+                                     Busy: on_busy,
                                      BodyTimeout: on_body_timeout,
                                      HTTPException: on_http_error,
                                      # on_unavailable lets an OSError that is not a full

@@ -18,7 +18,6 @@ import pytest
 pytest.importorskip("sse_starlette", reason="the console's streams need the web extra")
 
 import httpx  # noqa: E402
-from starlette.applications import Starlette  # noqa: E402
 from support.helpers import served  # noqa: E402
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
@@ -76,9 +75,9 @@ class Stream:
 
 @pytest.fixture
 def base(console) -> Iterator[str]:
-    from kit.console.routes import routes
+    from support.console_db import console_app
 
-    app = Starlette(routes=routes())
+    app = console_app()
     app.state.console = console
     with served(app) as url:
         yield url

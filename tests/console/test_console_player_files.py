@@ -14,11 +14,10 @@ import pytest
 pytest.importorskip("starlette", reason="the console needs the web extra")
 
 from pypdf import PdfReader  # noqa: E402
-from starlette.applications import Starlette  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
+from support.console_db import console_app  # noqa: E402
 from support.helpers import writes_number  # noqa: E402
 
-from kit.console.routes import routes  # noqa: E402
 from kit.console.service import open_console  # noqa: E402
 from kit.games.whats_my_number.console.report_pages import report_pages  # noqa: E402
 
@@ -58,7 +57,7 @@ def night(tmp_path_factory: pytest.TempPathFactory):
     """Two turns handed out, a third open: (console, client, game id, players' tokens)."""
     folder = tmp_path_factory.mktemp("own-files")
     console = open_console(str(folder / "console.sqlite3"), folder / "files")
-    app = Starlette(routes=routes())
+    app = console_app()
     app.state.console = console
     made = console.create_game({"game": "whats-my-number", "players": PLAYERS,
                                 "secrets": SECRETS, "range": "1-500", "title": "Own files"})

@@ -11,13 +11,12 @@ import pytest
 
 pytest.importorskip("starlette", reason="the console needs the web extra")
 
-from starlette.applications import Starlette  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
+from support.console_db import console_app  # noqa: E402
 from support.toy_game import GAME, NAME  # noqa: E402
 
 import kit.registry  # noqa: E402
 from kit.console.pages import auth as guard  # noqa: E402
-from kit.console.routes import routes  # noqa: E402
 from kit.console.service import open_console  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore:Using `httpx`")
@@ -28,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setitem(kit.registry.GAMES, NAME, GAME)  # the one line a registry entry is
     console = open_console(str(tmp_path / "console.sqlite3"), tmp_path / "files")
-    app = Starlette(routes=routes())  # mounted after the game is registered: its paths too
+    app = console_app()  # mounted after the game is registered: its paths too
     app.state.console = console
     with TestClient(app) as test_client:
         yield test_client

@@ -112,11 +112,10 @@ def test_the_gm_page_is_made_and_rendered_off_the_event_loop(tmp_path, monkeypat
     hold every other client's request for that long."""
     import asyncio
 
-    from starlette.applications import Starlette
     from starlette.testclient import TestClient
+    from support.console_db import console_app
 
     from kit.console.pages import base as page_kit
-    from kit.console.routes import routes
     from kit.console.service import open_console
     from kit.games.whats_my_number.console import pages as console_pages
 
@@ -135,7 +134,7 @@ def test_the_gm_page_is_made_and_rendered_off_the_event_loop(tmp_path, monkeypat
         seen.append(("render", on_loop())), environment(*a))[1])
     console = open_console(str(tmp_path / "console.sqlite3"), tmp_path / "files")
     made = console.import_log(toml_log(3))
-    app = Starlette(routes=routes())
+    app = console_app()
     app.state.console = console
     try:
         with TestClient(app, base_url="http://localhost") as client:
@@ -214,10 +213,9 @@ def test_a_players_post_plays_the_open_turn_not_the_game(tmp_path, monkeypatch) 
 
 def test_the_shared_part_of_the_players_pages_is_laid_out_once_a_public_version(
         tmp_path, monkeypatch) -> None:
-    from starlette.applications import Starlette
     from starlette.testclient import TestClient
+    from support.console_db import console_app
 
-    from kit.console.routes import routes
     from kit.console.service import open_console
     from kit.games.whats_my_number.console import start as console_start
 
@@ -227,7 +225,7 @@ def test_the_shared_part_of_the_players_pages_is_laid_out_once_a_public_version(
         laid_out.append(int(public["published"])), public_turns(public, w))[1])
     console = open_console(str(tmp_path / "console.sqlite3"), tmp_path / "files")
     made = console.import_log(toml_log(3))
-    app = Starlette(routes=routes())
+    app = console_app()
     app.state.console = console
     pages = {p: f"/console/{made.id}/p/{made.seat_tokens[('player', p)]}" for p in PLAYERS}
     try:
@@ -288,15 +286,14 @@ def test_each_games_declared_private_reports_are_its_views_hidden_ones(tmp_path)
 def test_the_gm_page_makes_no_public_view(tmp_path) -> None:
     """The GM page lists the files without the public view (a big game's is megabytes to
     make): its first view after a start costs the GM's own view."""
-    from starlette.applications import Starlette
     from starlette.testclient import TestClient
+    from support.console_db import console_app
 
-    from kit.console.routes import routes
     from kit.console.service import PUBLIC, open_console
 
     console = open_console(str(tmp_path / "console.sqlite3"), tmp_path / "files")
     made = console.import_log(toml_log(3))
-    app = Starlette(routes=routes())
+    app = console_app()
     app.state.console = console
     made_views: list[str] = []
     make = console._make_view

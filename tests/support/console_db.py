@@ -21,6 +21,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -166,15 +167,23 @@ def console(console_url: str, tmp_path: Path) -> Iterator:
         opened.close()
 
 
+def console_app() -> Any:
+    """The console's routes (pages and JSON API) in a Starlette app of their own, with the
+    console's page handler as ``kit serve``'s app registers it."""
+    from starlette.applications import Starlette
+
+    from kit.console.pages.base import PageProblem, on_page_problem
+    from kit.console.routes import routes
+
+    return Starlette(routes=routes(), exception_handlers={PageProblem: on_page_problem})
+
+
 @pytest.fixture
 def client(console) -> Iterator:
     """The console's routes (pages and JSON API) behind Starlette's test client."""
-    from starlette.applications import Starlette
     from starlette.testclient import TestClient
 
-    from kit.console.routes import routes
-
-    app = Starlette(routes=routes())
+    app = console_app()
     app.state.console = console
     with TestClient(app) as test_client:
         yield test_client

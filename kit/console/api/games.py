@@ -306,18 +306,19 @@ async def version_json(request: Request) -> Response:
 
 
 def api_routes() -> list[Route]:
-    """The JSON API's routes: the console's own, then every path a game's entries declare."""
+    """The JSON API's routes under ``/api/games`` (``POST /api/games`` itself is
+    ``create_game``'s route beside the mount): the console's own, then every path a game's
+    entries declare."""
     post = ["POST"]
     paths = dict.fromkeys(entry.path for game in console_games().values()
                           for entry in game.entries if "gm" in entry.by)
     return [
-        Route("/api/games", create_game, methods=post),
-        Route("/api/games/import", import_game, methods=post),
-        Route("/api/games/{id}/undo", undo, methods=post),
-        Route("/api/games/{id}/log.toml", log_toml, methods=["GET"]),
-        Route("/api/games/{id}/state.json", state_json, methods=["GET"]),
-        Route("/api/games/{id}/public.json", public_json, methods=["GET"]),
-        Route("/api/games/{id}/version.json", version_json, methods=["GET"]),
-        *(Route(f"/api/games/{{id}}/{path}", entry_endpoint(path), methods=post)
+        Route("/import", import_game, methods=post),
+        Route("/{id}/undo", undo, methods=post),
+        Route("/{id}/log.toml", log_toml, methods=["GET"]),
+        Route("/{id}/state.json", state_json, methods=["GET"]),
+        Route("/{id}/public.json", public_json, methods=["GET"]),
+        Route("/{id}/version.json", version_json, methods=["GET"]),
+        *(Route(f"/{{id}}/{path}", entry_endpoint(path), methods=post)
           for path in paths),
     ]

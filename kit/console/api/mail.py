@@ -101,11 +101,12 @@ async def slips_pdf(request: Request) -> Response:
 
 
 def mail_routes() -> list[Route]:
+    """The mail API's routes, under ``/api/games``."""
     return [
-        Route("/api/games/{id}/emails", emails, methods=["GET"]),
-        Route("/api/games/{id}/emails/{name}", set_email, methods=["PUT", "DELETE"]),
-        Route("/api/games/{id}/mail", set_mail, methods=["PUT"]),
-        Route("/api/games/{id}/remind", remind_missing, methods=["POST"]),
-        Route("/api/games/{id}/drafts/{name}.eml", draft_file, methods=["GET"]),
-        Route("/api/games/{id}/slips.pdf", slips_pdf, methods=["GET"]),
+        Route("/{id}/emails", emails, methods=["GET"]),
+        Route("/{id}/emails/{name}", set_email, methods=["PUT", "DELETE"]),
+        Route("/{id}/mail", set_mail, methods=["PUT"]),
+        Route("/{id}/remind", remind_missing, methods=["POST"]),
+        Route("/{id}/drafts/{name}.eml", draft_file, methods=["GET"]),
+        Route("/{id}/slips.pdf", slips_pdf, methods=["GET"]),
     ]

@@ -143,15 +143,16 @@ async def rotate_gm(request: Request) -> Response:
 
 
 def seat_routes() -> list[Route]:
-    """The seats' routes: me.json, the entries seats post, and the GM's link rotation."""
+    """The seats' routes under ``/api/games``: me.json, the entries seats post, and the GM's
+    link rotation."""
     post = ["POST"]
     seat_paths = {(entry.path, kind) for game in console_games().values()
                   for entry in game.entries for kind in entry.by
                   if kind != "gm" and entry.seat_param is None}  # (else the GM's route's)
     return [
-        Route("/api/games/{id}/me.json", me_json, methods=["GET"]),
-        Route("/api/games/{id}/rotate", rotate_gm, methods=post),
-        Route("/api/games/{id}/players/{name}/rotate", rotate_player, methods=post),
-        *(Route(f"/api/games/{{id}}/{path}", seat_entry_endpoint(path, kind), methods=post)
+        Route("/{id}/me.json", me_json, methods=["GET"]),
+        Route("/{id}/rotate", rotate_gm, methods=post),
+        Route("/{id}/players/{name}/rotate", rotate_player, methods=post),
+        *(Route(f"/{{id}}/{path}", seat_entry_endpoint(path, kind), methods=post)
           for path, kind in sorted(seat_paths)),
     ]

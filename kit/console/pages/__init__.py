@@ -30,7 +30,6 @@ from starlette.routing import Route
 
 from ...resources import templates_dir
 from . import gm, handed, links, player, public, scorer, start
-from .base import page
 from .mail import mail_routes
 
 CSS_PATH = "console/console.css"
@@ -43,28 +42,28 @@ async def stylesheet(request: Request) -> Response:
 
 
 def routes() -> list[Route]:
-    """Every console page's route; the JSON API's are ``kit.console.api``'s."""
+    """Every console page's route under ``/console`` (``/console`` itself is the start page's
+    route beside the mount: ``kit.console.routes``); the JSON API's are ``kit.console.api``'s."""
     return [
-        Route("/console", page(start.start_page), methods=["GET"]),
-        Route("/console/", page(start.start_page), methods=["GET"]),
-        Route("/console/console.css", stylesheet),
-        Route("/console/new/{kind}", page(start.start_submit), methods=["POST"]),
-        Route("/console/{id}/gm", page(gm.gm_page), methods=["GET"]),
-        Route("/console/{id}/gm/links", page(links.new_links), methods=["POST"]),
-        Route("/console/{id}/gm/{action}", page(gm.gm_action), methods=["POST"]),
-        Route("/console/{id}/gm/links", page(handed.link_cards), methods=["GET"]),
-        Route("/console/{id}/gm/links/{seats}", page(handed.link_cards), methods=["GET"]),
-        Route("/console/{id}/gm/sheets/{file}", page(handed.seat_sheet), methods=["GET"]),
-        Route("/console/{id}/gm/{token}", page(gm.gm_link), methods=["GET"]),
+        Route("/", start.start_page, methods=["GET"]),
+        Route("/console.css", stylesheet),
+        Route("/new/{kind}", start.start_submit, methods=["POST"]),
+        Route("/{id}/gm", gm.gm_page, methods=["GET"]),
+        Route("/{id}/gm/links", links.new_links, methods=["POST"]),
+        Route("/{id}/gm/{action}", gm.gm_action, methods=["POST"]),
+        Route("/{id}/gm/links", handed.link_cards, methods=["GET"]),
+        Route("/{id}/gm/links/{seats}", handed.link_cards, methods=["GET"]),
+        Route("/{id}/gm/sheets/{file}", handed.seat_sheet, methods=["GET"]),
+        Route("/{id}/gm/{token}", gm.gm_link, methods=["GET"]),
         *mail_routes(),
-        Route("/console/{id}/log.toml", page(gm.export_log)),
-        Route("/console/{id}/files/{name:path}", page(public.report_file)),
-        Route("/console/{id}/standings", page(public.standings_page)),
-        Route("/console/{id}/p/{token}", page(player.player_page), methods=["GET"]),
-        Route("/console/{id}/p/{token}", page(player.player_post), methods=["POST"]),
-        Route("/console/{id}/p/{token}/report.txt", page(player.player_text)),
-        Route("/console/{id}/p/{token}/files/{name:path}", page(player.player_file)),
-        Route("/console/{id}/t/{token}", page(scorer.scorer_page), methods=["GET"]),
-        Route("/console/{id}/t/{token}/{action}", page(scorer.scorer_post), methods=["POST"]),
-        Route("/console/{id}", page(public.public_page)),
+        Route("/{id}/log.toml", gm.export_log),
+        Route("/{id}/files/{name:path}", public.report_file),
+        Route("/{id}/standings", public.standings_page),
+        Route("/{id}/p/{token}", player.player_page, methods=["GET"]),
+        Route("/{id}/p/{token}", player.player_post, methods=["POST"]),
+        Route("/{id}/p/{token}/report.txt", player.player_text),
+        Route("/{id}/p/{token}/files/{name:path}", player.player_file),
+        Route("/{id}/t/{token}", scorer.scorer_page, methods=["GET"]),
+        Route("/{id}/t/{token}/{action}", scorer.scorer_post, methods=["POST"]),
+        Route("/{id}", public.public_page),
     ]

@@ -5,9 +5,8 @@ answered with a 304) and the downloads made for one request."""
 
 from __future__ import annotations
 
-import functools
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
@@ -84,10 +83,18 @@ def render(request: Request, template: str, status: int = 200, *, script: bool =
 
 
 def problem_page(request: Request, problem: PageProblem) -> HTMLResponse:
+    """The short page of ``problem``, in the request's language."""
     w = words(language(request)["lang"])
     values = {k: w.number(v) if isinstance(v, int) else v for k, v in problem.values.items()}
     return render(request, "console/message.html", problem.status,
                   heading=w.gettext(problem.heading), text=w.gettext(problem.text, **values))
+
+
+async def on_page_problem(request: Request, exc: Exception) -> Response:
+    """The app's handler of ``PageProblem``: its short page (async, so that Starlette runs it
+    on the event loop as the handlers did, not in a thread)."""
+    assert isinstance(exc, PageProblem)
+    return problem_page(request, exc)
 
 
 async def call(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
@@ -115,14 +122,20 @@ async def require_gm(request: Request) -> str:
     return game_id
 
 
-async def gm_post(request: Request) -> tuple[str, dict[str, str]]:
-    """A GM form post: same origin, the GM cookie, and this game's signed CSRF token."""
+async def read_post_or_refuse(request: Request, status: int | None = None) -> dict[str, str]:
+    """A form post (``auth.read_post``); refused, a short page with the refusal's status,
+    or ``status`` when given."""
     try:
-        values = await auth.read_post(request)
+        return await auth.read_post(request)
     except auth.Refused as refused:
-        raise PageProblem(refused.status, N_("Form refused"),
+        raise PageProblem(status or refused.status, N_("Form refused"),
                           N_("This form was not accepted (it came from another site, or was "
                              "too large or unreadable). Nothing changed.")) from None
+
+
+async def gm_post(request: Request) -> tuple[str, dict[str, str]]:
+    """A GM form post: same origin, the GM cookie, and this game's signed CSRF token."""
+    values = await read_post_or_refuse(request)
     game_id = await require_gm(request)
     if not auth.csrf_ok(game_id, auth.gm_token(request), values.get(auth.CSRF_FIELD, "")):
         raise PageProblem(403, N_("Form refused"),
@@ -140,19 +153,6 @@ def opener(request: Request) -> Opener:
 
 def see_other(url: str) -> RedirectResponse:
     return RedirectResponse(url, status_code=303)
-
-
-def page(handler: Callable[[Request], Awaitable[Response]]
-         ) -> Callable[[Request], Awaitable[Response]]:
-    """The handler, with its ``PageProblem`` answered as a short page of the same language."""
-    @functools.wraps(handler)
-    async def endpoint(request: Request) -> Response:
-        try:
-            return await handler(request)
-        except PageProblem as problem:
-            return problem_page(request, problem)
-
-    return endpoint
 
 
 async def seat_in_address(request: Request, seat: str, wrong: tuple[str, str]

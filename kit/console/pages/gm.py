@@ -21,7 +21,7 @@ from ...i18n import N_, Words, words
 from ...server.guard import refuse_wrong_token
 from ..addressing import base_url
 from ..refusals import Conflict
-from ..service import GameState
+from ..results import FormPosted, GameState
 from ..specs import console_of
 from ..views import said
 from . import auth
@@ -109,87 +109,66 @@ async def gm_action(request: Request) -> Response:
     """``POST /console/{id}/gm/{action}``: undo, or one of the game's forms."""
     game_id, values = await gm_post(request)
     action = request.path_params["action"]
-    service = console(request)
-    state = await call(service.state, game_id)
-    reader = console_of(state.kind).forms.get(action)
-    if action != "undo" and reader is None:
-        raise PageProblem(404, N_("Not found"), N_("There is no page here."))
     w = words(language(request)["lang"])
-    posted = reader(values, state.seen(), w) if reader is not None else None
-    seen_version = _seen(state, _version(values))
-    if seen_version is not None and seen_version != state.version:
-        # checked before the form is read against entries it never saw
-        missed = [what for version, what in state.journal if version > seen_version]
-        return stale_page(request, game_id, Conflict(state.version, [], missed),
-                          posted.sent if posted is not None else [], _again(posted, values))
+
+    def read(state: GameState) -> FormRead | None:
+        reader = console_of(state.kind).forms.get(action)
+        if action != "undo" and reader is None:
+            raise PageProblem(404, N_("Not found"), N_("There is no page here."))
+        return reader(values, state.seen(), w) if reader is not None else None
+
+    done = await call(console(request).post_form, game_id, read, _version(values),
+                      opener(request))
+    posted = done.form
+    sent = posted.sent if posted is not None else []
+    if done.conflict is not None:
+        return stale_page(request, game_id, done.conflict, sent, _again(posted, values))
     try:
         if posted is None:
-            return await _undo(request, state, seen_version)
-        return await _post(request, state, posted, seen_version)
-    except Conflict as conflict:
-        return stale_page(request, game_id, conflict, posted.sent if posted is not None else [],
-                          _again(posted, values))
+            return await _undone(request, done)
+        return await _post(request, done, posted)
+    except Conflict as conflict:  # an entry that follows this one, or its check
+        return stale_page(request, game_id, conflict, sent, _again(posted, values))
 
 
-def _seen(state: GameState, version: int | None) -> int | None:
-    """The version a GM form is checked against: entries that only the players' own links
-    made since the page was loaded (their own rows) do not make it stale."""
-    if version is None or version >= state.version:
-        return version
-    game = console_of(state.kind)
-    since = [e for e in state.entries if e["version"] > version]
-    if all((entry := game.entry(e["kind"])) is not None and "gm" not in entry.by
-           for e in since):
-        return None
-    return version
-
-
-async def _undo(request: Request, state: GameState, version: int | None) -> Response:
-    """Undo the last entry; refused, the game's page says why (it stays the page shown)."""
-    try:
-        await call(console(request).undo, state.id, version=version)
-    except KitError as error:
-        if isinstance(error, Conflict):
-            raise
+async def _undone(request: Request, done: FormPosted) -> Response:
+    """Back to the page once undone; refused, the game's page says why (it stays the page
+    shown)."""
+    if done.refused is not None:
         w = words(language(request)["lang"])
-        return await _page(request, state, 422, refusal=w.gettext(
-            "Not undone: %(reason)s", reason=w.semicolon.join(said.lines(error, w))))
-    return _back(request, state.id, "undone=1")
+        return await _page(request, done.state, 422, refusal=w.gettext(
+            "Not undone: %(reason)s", reason=w.semicolon.join(said.lines(done.refused, w))))
+    return _back(request, done.state.id, "undone=1")
 
 
-async def _post(request: Request, state: GameState, posted: FormRead,
-                version: int | None) -> Response:
+async def _post(request: Request, done: FormPosted, posted: FormRead) -> Response:
     """A game's form: saved (then back to the page), previewed, or shown with its problems."""
-    service = console(request)
+    service, state = console(request), done.state
+    w = words(language(request)["lang"])
     if posted.unchanged:
         return _back(request, state.id, posted.unchanged)
-    if posted.ok():
+    if done.entered is not None:
+        entered = done.entered
         if posted.absorb is None:
-            await _checked(request, service.enter, state.id, posted.kind, posted.body,
-                           posted.params, version=version, opener=opener(request))
             return _back(request, state.id, posted.done)
-        try:
-            entered = await call(service.enter, state.id, posted.kind, posted.body,
-                                 posted.params, version=version, opener=opener(request))
-        except KitError as error:
-            if isinstance(error, Conflict):
-                raise
-            posted.absorb(error, words(language(request)["lang"]))
-        else:
-            if entered.recorded and posted.then is not None:
-                then = posted.then
-                await _checked(request, service.enter, state.id, then.kind, then.body,
-                               then.params, version=entered.version, opener=opener(request))
-            if entered.recorded:
-                return _back(request, state.id, posted.done)
-            return await _page(request, state, 200, posted, entered.answer)
+        if entered.recorded and posted.then is not None:
+            then = posted.then
+            await _checked(request, service.enter, state.id, then.kind, then.body,
+                           then.params, version=entered.version, opener=opener(request))
+        if entered.recorded:
+            return _back(request, state.id, posted.done)
+        return await _page(request, state, 200, posted, entered.answer)
+    if done.refused is not None:
+        if posted.absorb is None:
+            raise _not_done(done.refused, w)
+        posted.absorb(done.refused, w)
     if posted.sound is not None and posted.absorb is not None:
         try:
             await call(service.check, state.id, posted.kind, posted.sound, posted.params)
+        except Conflict:
+            raise
         except KitError as error:
-            if isinstance(error, Conflict):
-                raise
-            posted.absorb(error, words(language(request)["lang"]))
+            posted.absorb(error, w)
     return await _page(request, state, 422, posted)
 
 
@@ -228,16 +207,20 @@ def _back(request: Request, game_id: str, query: str) -> Response:
     return see_other(f"/console/{game_id}/gm?{flag}{keep}" + (f"#{anchor}" if anchor else ""))
 
 
+def _not_done(error: KitError, w: Words) -> PageProblem:
+    """The 422 page of a refusal that no form shows beside its boxes."""
+    return PageProblem(422, N_("Not done"), N_("The console refused this: %(reason)s"),
+                       reason=w.semicolon.join(said.lines(error, w)))
+
+
 async def _checked(request: Request, fn: Any, *args: Any, **kwargs: Any) -> Any:
     """A service call whose refusal (not a conflict) is shown as a 422 page."""
     try:
         return await call(fn, *args, **kwargs)
+    except Conflict:  # the caller's 409 page
+        raise
     except KitError as error:
-        if isinstance(error, Conflict):
-            raise
-        w = words(language(request)["lang"])
-        raise PageProblem(422, N_("Not done"), N_("The console refused this: %(reason)s"),
-                          reason=w.semicolon.join(said.lines(error, w))) from None
+        raise _not_done(error, words(language(request)["lang"])) from None
 
 
 async def export_log(request: Request) -> Response:

@@ -29,7 +29,6 @@ from .base import (
     gm_post,
     language,
     opener,
-    page,
     pdf_response,
     require_gm,
     see_other,
@@ -145,10 +144,11 @@ async def slips_pdf(request: Request) -> Response:
 
 
 def mail_routes() -> list[Route]:
+    """The mail pages' routes, under ``/console``."""
     return [
-        Route("/console/{id}/mail/slips.pdf", page(slips_pdf), methods=["GET"]),
-        Route("/console/{id}/mail/address", page(set_address), methods=["POST"]),
-        Route("/console/{id}/mail/remind", page(remind_missing), methods=["POST"]),
-        Route("/console/{id}/mail/attach", page(set_attach), methods=["POST"]),
-        Route("/console/{id}/mail/{name}.eml", page(draft_file), methods=["GET"]),
+        Route("/{id}/mail/slips.pdf", slips_pdf, methods=["GET"]),
+        Route("/{id}/mail/address", set_address, methods=["POST"]),
+        Route("/{id}/mail/remind", remind_missing, methods=["POST"]),
+        Route("/{id}/mail/attach", set_attach, methods=["POST"]),
+        Route("/{id}/mail/{name}.eml", draft_file, methods=["GET"]),
     ]

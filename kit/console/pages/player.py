@@ -24,12 +24,12 @@ from ...i18n import N_, words
 from ...server.http import client_of
 from ..refusals import Closed
 from ..specs import console_of, site_environment
-from . import auth
 from .base import (
     PageProblem,
     call,
     console,
     language,
+    read_post_or_refuse,
     render,
     seat_in_address,
     see_other,
@@ -92,12 +92,7 @@ async def player_page(request: Request) -> Response:
 
 async def player_post(request: Request) -> Response:
     """The player's form: their orders for the open turn."""
-    try:
-        values = await auth.read_post(request)
-    except auth.Refused:
-        raise PageProblem(400, N_("Form refused"),
-                          N_("This form was not accepted (it came from another site, or was "
-                             "too large or unreadable). Nothing changed.")) from None
+    values = await read_post_or_refuse(request, 400)
     game_id, kind, player = await _player(request)
     game = console_of(kind)
     if game.player_form is None:

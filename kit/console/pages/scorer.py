@@ -25,8 +25,16 @@ from ...i18n import N_, Words, words
 from ..refusals import Closed
 from ..seat_access import NotYours, seat_params
 from ..specs import console_of
-from . import auth
-from .base import PageProblem, call, console, language, render, seat_in_address, see_other
+from .base import (
+    PageProblem,
+    call,
+    console,
+    language,
+    read_post_or_refuse,
+    render,
+    seat_in_address,
+    see_other,
+)
 from .public import game_templates
 
 SEAT = "table"
@@ -67,12 +75,7 @@ async def scorer_page(request: Request) -> Response:
 
 async def scorer_post(request: Request) -> Response:
     """``POST /console/{id}/t/{token}/{action}``: one of the game's table forms."""
-    try:
-        values = await auth.read_post(request)
-    except auth.Refused as refused:
-        raise PageProblem(refused.status, N_("Form refused"),
-                          N_("This form was not accepted (it came from another site, or was "
-                             "too large or unreadable). Nothing changed.")) from None
+    values = await read_post_or_refuse(request)
     game_id, kind, table = await _table(request)
     game = console_of(kind)
     reader = game.table_forms.get(request.path_params["action"])

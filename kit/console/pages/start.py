@@ -19,7 +19,7 @@ from ...paper import PAPERS, paper_label
 from ..forms import COMMON_FIELDS, IMPORT_FIELDS, Form, absorb, common, field, import_form
 from ..specs import check_new_game, console_games
 from . import auth
-from .base import PageProblem, call, console, language, render, see_other
+from .base import PageProblem, call, console, language, read_post_or_refuse, render, see_other
 
 IMPORT = StartForm(
     key="import", title=N_("Continue a game from its log"),
@@ -110,12 +110,7 @@ async def start_submit(request: Request) -> Response:
     start = _forms().get(kind)
     if start is None:
         raise PageProblem(404, N_("Not found"), N_("There is no page here."))
-    try:
-        values = await auth.read_post(request)
-    except auth.Refused as refused:
-        raise PageProblem(refused.status, N_("Form refused"),
-                          N_("This form was not accepted (it came from another site, or was too "
-                             "large or unreadable). Nothing changed.")) from None
+    values = await read_post_or_refuse(request)
     lang = language(request)["lang"]
     w = words(lang)
     fields = _fields(start)
