@@ -80,3 +80,67 @@ def _bar(x: float, y: float, w: float, h: float, kind: str) -> list[Item]:
         rules.append(hline(x, x + w, at, 0.25))
         at += HATCH_MM
     return rules
+
+
+@dataclass(frozen=True)
+class Series:
+    """One line of a step chart: its label and its value after each step (turn)."""
+
+    label: str
+    values: tuple[int, ...]
+
+
+# the lines' looks, taken in turn: black and white, so by dash and width, never by colour
+LINE_STYLES: tuple[tuple[tuple[float, ...], float], ...] = (
+    ((), 0.5), (DASH, 0.5), ((0.3, 0.6), 0.5), ((), 1.0), (DASH, 1.0), ((0.3, 0.6), 1.0))
+MOST_NAMES = 3  # names written at a line's end; the others counted ("+5")
+
+
+def _end_label(names: Sequence[str]) -> str:
+    shown = ", ".join(names[:MOST_NAMES])
+    return shown + (f" +{len(names) - MOST_NAMES}" if len(names) > MOST_NAMES else "")
+
+
+def step_chart(x: float, y: float, w: float, h: float, series: Sequence[Series], top: int,
+               steps: Sequence[str], value_label: str = "{}") -> list[Item]:
+    """Each series as a step line over ``steps`` (their labels below, thinned out), from 0
+    up to ``top``; the lines ending on one value share a label at their right end."""
+    items: list[Item] = []
+    if not series or not steps:
+        return items
+    line = pt(LABEL_PT) * 1.3
+    ends: dict[int, list[str]] = {}
+    for s in series:
+        ends.setdefault(s.values[-1] if s.values else 0, []).append(s.label)
+    label_w = min(w * 0.35, max(text_width(_end_label(n), LABEL_PT) for n in ends.values()))
+    scale_w = text_width(value_label.format(top), LABEL_PT) + 1.0
+    left, right, base, high = x + scale_w, x + w - label_w - 1.5, y + h - line, y + line / 2
+    slot = (right - left) / len(steps)
+
+    def level(value: int) -> float:
+        return base - (base - high) * value / (top or 1)
+
+    for value in sorted({0, top // 2, top}):
+        items += text(left - 1.0, level(value) + pt(LABEL_PT) * 0.35, value_label.format(value),
+                      LABEL_PT, "regular", "right")
+    every = _every(list(steps), slot)
+    for i, name in enumerate(steps):
+        if i % every == 0 or i == len(steps) - 1:
+            items += text(left + (i + 0.5) * slot, base + line - 0.6, name, LABEL_PT,
+                          "regular", "center")
+    items += [hline(left, right, base, 0.4), vline(left, high, base, 0.4)]
+    for n, s in enumerate(series):
+        dash, width = LINE_STYLES[n % len(LINE_STYLES)]
+        before = 0
+        for i, value in enumerate(s.values):
+            if value != before:
+                items.append(vline(left + i * slot, level(before), level(value), width, dash))
+            items.append(hline(left + i * slot, left + (i + 1) * slot, level(value), width,
+                               dash))
+            before = value
+    placed = float("-inf")
+    for value in sorted(ends, reverse=True):  # highest first, each label below the one above
+        at = max(level(value) + pt(LABEL_PT) * 0.35, placed + line)
+        items += text(right + 1.5, at, _end_label(ends[value]), LABEL_PT)
+        placed = at
+    return items

@@ -17,6 +17,7 @@ from ..report import turn_notes as notes
 from ..report.reports import row_label
 from ..rules.model import MIN_PLAYERS, NAME, check_range, needs_players
 from ..sheets.people import answer, labels
+from . import screen
 from .turns import latest_count, why_won
 
 MAX_NAMES = 120
@@ -206,8 +207,13 @@ def standings(public: Mapping[str, Any]) -> list[dict[str, Any]]:
 def board(public: Mapping[str, Any], w: Words) -> dict[str, Any]:
     """The public page's and the big screen's context, from the public view's data."""
     turns = public_turns(public, w)
+    ranked = standings(public)
+    over = bool(public.get("over"))
     return {"game_title": w.gettext("What’s My Number?"), "turns": turns,
             "older_turns": len(public.get("turns", [])) - len(turns),
-            "standings": standings(public), "players": public.get("players", []),
+            "standings": ranked, "players": public.get("players", []),
+            "latest": turns[0] if turns else None, "race": screen.race_chart(public, w),
+            "tallies": screen.tallies(public, w), "secrets": screen.secrets(public, w),
+            "podium": screen.podium(ranked, over), "over": over,
             "published": public.get("published", 0), "winners": public.get("winners", []),
             "shown": bool(public.get("published"))}

@@ -292,7 +292,18 @@ def shared(state: Turns, facts: Mapping[str, Any], result: rules.GameResult,
             "amended": sorted(state.amended),  # turns corrected after they were handed out
             "identified": found,  # numbers found by hits so far, per player
             "winners": list(result.winners) if won else [], "winning_turn": won,
-            "next_allowance": to_json(result.next_allowance)}
+            "next_allowance": to_json(result.next_allowance),
+            **ending(state, result)}
+
+
+def ending(state: Turns, result: rules.GameResult) -> dict[str, Any]:
+    """The end as everyone may see it once a handed-out turn is won: ``over``, and then the
+    winners, how they won (``"list"``: a fully correct list; ``"guesses"``: the earliest
+    guess to find the last number) and every secret number; before: ``over`` false alone."""
+    if not result.winning_turn:
+        return {"over": False}
+    return {"over": True, "won_by": result.reason,
+            "secrets": {p: state.log["secrets"][p] for p in state.players}}
 
 
 def public_view(state: Turns, facts: Mapping[str, Any]) -> View:
