@@ -91,7 +91,7 @@ def player_pages(config: KitConfig, common: dict[str, object]) -> list[Page]:
         "min_players": rules.MIN_PLAYERS, "max_players": rules.MAX_PLAYERS,
         "cooperative": own.cooperative, "sudden_death": own.sudden_death_announced,
         "host_plays": own.host_plays,
-    }))]
+    }, columns=2))]
     for i, page_slips in enumerate(slip_pages, start=1):
         pages.append(Page(_("Slips %(page)s of %(pages)s", page=i, pages=len(slip_pages)),
                           Form(table_sheets.slips_page(
@@ -131,7 +131,7 @@ def plan(config: KitConfig) -> KitPlan:
         "slip_count": len(slips(config)), "spare_slips": spares(config),
         "odds": no_winner_odds(config), "paper_label": paper(config.paper).label,
         "tables": config.table_count, "named": bool(config.names),
-    }), audience="host")]
+    }, columns=2), audience="host")]
     for i, chunk in enumerate(practice_pages, start=1):
         first = (i - 1) * PRACTICE_PER_PAGE + 1
         host_pages.append(Page(_("Practice reveals %(page)s of %(pages)s", page=i,
