@@ -16,11 +16,11 @@ from . import __version__, seating
 from .cache import RenderCache, digest
 from .config import seat
 from .fonts import Face, isolate, licence_of
-from .game import KitConfig
+from .game import GameSpec, KitConfig
 from .layout.chrome import ChromeText, chrome_text
 from .output import KitFiles, write_kits
 from .paper import Paper, paper
-from .plan import Document, Form, KitPlan, Page
+from .plan import Document, Form, KitPlan, Page, in_large_print
 from .prose import ProseJob, Rendered, Renderer, fit_style
 from .prose import render as render_prose
 from .prose import start as start_prose
@@ -144,14 +144,20 @@ def seating_document(config: KitConfig, tables: Sequence[KitConfig], host: Docum
     return Document(host.stem, host.title, pages + host.pages, host.one_sided)
 
 
+def planned(spec: GameSpec, config: KitConfig) -> KitPlan:
+    """The game's plan of a kit, in large print when the config asks for it."""
+    plan = spec.plan(config)
+    return in_large_print(plan) if config.large_print else plan
+
+
 def plan_kit(config: KitConfig) -> KitRecipe:
     """config -> plan(s) -> sheets and HTML: everything but drawing the PDFs."""
     spec = game_spec(config.game)
     tables = seat(config)
     if len(tables) == 1:
-        return plan_recipe(spec.plan(config), config)
+        return plan_recipe(planned(spec, config), config)
     recipe = KitRecipe(config, config.folder_name, {})
-    plans = [spec.plan(t) for t in tables]
+    plans = [planned(spec, t) for t in tables]
     host_plan = plans[0]
     # Every table's player pages, drawn once: all-tables.pdf is the whole drawing, and each
     # table's own file is cut from it.

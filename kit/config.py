@@ -154,6 +154,7 @@ def resolve(raw: Mapping[str, object], source: str = "the config") -> KitConfig:
         date=str(value("date")),
         out=str(value("out")),
         lang=str(value("lang")),
+        large_print=bool(value("large_print")),
         tables=tables,
         shuffle=shuffle,
         sizes=tuple(sizes),

@@ -40,6 +40,7 @@ class KitConfig:
     table: int = 0  # 0: the whole party; 1..table_count: one table of it
     party: str = ""  # a batch party's name, used as its folder name
     lang: str = "en"  # the language of every page
+    large_print: bool = False  # rules and instructions at 12 pt or more, bigger boxes
 
     @property
     def table_count(self) -> int:
@@ -67,6 +68,8 @@ class KitConfig:
             name += f"-range{self.range[0]}-{self.range[1]}"
         if self.lang != "en":
             name += f"-{self.lang}"
+        if self.large_print:
+            name += "-large"
         if self.names or self.title or self.date or self.shuffle is not None:
             import hashlib
             import json

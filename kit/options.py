@@ -312,6 +312,8 @@ COMMON: tuple[Option[Any], ...] = (
     Option("lang", Choice(tuple(LANGUAGES), "language"), DEFAULT_LANGUAGE, "language of every "
            f"page: {', '.join(f'{code} ({name})' for code, name in LANGUAGES.items())}",
            "|".join(LANGUAGES)),
+    Option("large_print", Flag(), False, "large print: rules and instructions at 12 pt or "
+           "more, bigger boxes, fewer slips a page"),
     Option("out", Folder(), "build", "folder the kit folders are written into", "DIR"),
 )
 

@@ -8,7 +8,7 @@ template rendered by WeasyPrint: rules sheets, cards and examples, a fixed few p
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .i18n import Words
 from .layout.model import Items
@@ -27,6 +27,8 @@ class Prose:
 
     template: str
     context: Mapping[str, object] = field(default_factory=dict)
+    columns: int = 1  # 2: its template splits its text in two columns or halves (``part``)
+    part: int = 0  # 0: the whole page; 1 or 2: that half alone, on a page of its own
 
 
 @dataclass(frozen=True)
@@ -73,6 +75,32 @@ class KitPlan:
     lang: str = "en"  # the language every page is written in
     host_notice: str = ""  # the line on every host page ("HOST ONLY — ..."), in the language
     title: str = ""  # the game's own title (a report log's), when the configuration has none
+    large_print: bool = False  # prose never shrunk below its large-print sizes
+
+
+LARGE_PRINT_CSS = "large_print.css"
+
+
+def in_large_print(plan: KitPlan) -> KitPlan:
+    """``plan`` with its prose at 12 pt or more: the large-print styles, no shrink, and each
+    two-column prose page as two pages of one column (at 12 pt a page holds about half)."""
+    words = Words(plan.lang)
+    documents = tuple(replace(d, pages=tuple(p for page in d.pages
+                                             for p in _one_column(page, words)))
+                      for d in plan.documents)
+    return replace(plan, documents=documents, styles=(*plan.styles, LARGE_PRINT_CSS),
+                   large_print=True)
+
+
+def _one_column(page: Page, words: Words) -> tuple[Page, ...]:
+    if not isinstance(page.body, Prose) or page.body.columns != 2:
+        return (page,)
+    return tuple(replace(page, label=words.gettext("%(page)s, part %(part)s of %(parts)s",
+                                                   page=page.label, part=part, parts=2),
+                         body=replace(page.body, part=part),
+                         bookmark=page.bookmark if part == 1 else None,
+                         anchor=page.anchor if part == 1 else None)
+                 for part in (1, 2))
 
 
 def kit_plan(folder: str, title: str, banner: str, player_pages: Sequence[Page],

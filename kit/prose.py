@@ -83,11 +83,12 @@ class ProseJob:
     section: str
     label: str
     body: Frame  # where the page's text must stay
+    least: float = LEAST_SCALE  # the smallest scale its text may shrink to (1.0: none)
 
     @property
     def key(self) -> str:
         return digest(["prose", __version__, self.css, self.section, fonts_digest(),
-                       weasyprint_version()])
+                       weasyprint_version(), f"{self.least:.2f}"])
 
 
 @cache
@@ -230,7 +231,7 @@ def _render_one(job: ProseJob, session: _Session | None = None) -> Rendered:
         # the text's height shrinks with the scale: aim just under the body, then step
         wanted = min(scale - SCALE_STEP, scale * job.body.h / (job.body.h + over))
         scale = math.floor(wanted * 100) / 100
-        if scale < LEAST_SCALE:
+        if scale < job.least:
             raise LayoutError("layout", f"the page “{job.label}” runs {over:.1f} mm past "
                               "its printable area, even with its text at the smallest "
                               "legible size")

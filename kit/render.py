@@ -40,7 +40,7 @@ from .layout.chrome import ChromeText, chrome
 from .layout.model import Items, Text
 from .paper import Paper
 from .plan import Document, Form, KitPlan, Prose
-from .prose import ProseJob
+from .prose import LEAST_SCALE, ProseJob
 from .resources import templates_dir
 
 if TYPE_CHECKING:
@@ -227,7 +227,8 @@ def prose_jobs(plan: KitPlan, pages: Sequence[Sheet], base: Paper,
     """The WeasyPrint work of a document: its prose pages, by page index."""
     css = stylesheet(plan, base, faces)
     sections = prose_sections(plan, pages) if sections is None else sections
-    return {i: ProseJob(css, section, pages[i].label, pages[i].paper.body)
+    least = 1.0 if plan.large_print else LEAST_SCALE
+    return {i: ProseJob(css, section, pages[i].label, pages[i].paper.body, least)
             for i, section in sections.items()}
 
 

@@ -57,13 +57,16 @@ def bands(left: float, top: float, width: float, height: float,
                      Frame(left, top + head + flap + 1.0, width, flap))
 
 
-def fold(b: SlipBands, label: str) -> list[Item]:
-    """The dashed fold line, its label at the right end in the line's place."""
+def fold(b: SlipBands, label: str, size: float | None = None) -> list[Item]:
+    """The dashed fold line, its label at the right end in the line's place (``size``: the
+    label's, FOLD_PT unless given)."""
+    size = size or FOLD_PT
     y = b.fold_y
     right = b.flap.right - PAD_MM
-    gap_left = right - text_width(label, FOLD_PT) - 1.5
+    gap_left = right - text_width(label, size) - 1.5
+    # the baseline just below the line, as far as the size asks: the label sits on it
     return [hline(b.flap.x + 0.6, gap_left, y, 0.35, (1.6, 1.0)),
-            *text(right, y + 1.0, label, FOLD_PT, "regular", "right")]
+            *text(right, y + size / FOLD_PT, label, size, "regular", "right")]
 
 
 def instructions(b: SlipBands, words: str, size: float = 8.5) -> list[Text]:

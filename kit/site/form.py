@@ -51,6 +51,7 @@ LABELS = {
     "tables": N_("Tables"),
     "shuffle": N_("Shuffle the seating"),
     "lang": N_("Kit language"),
+    "large_print": N_("Large print"),
     "rounds": N_("Rounds"),
     "spare_slips": N_("Spare slips"),
     "cooperative": N_("Cooperative"),
@@ -74,6 +75,8 @@ HELP = {
     "shuffle": N_("Seat the named players at tables in a shuffled order instead of the order "
                   "given (the same names give the same seating)."),
     "lang": N_("The language every page of the kit is written in."),
+    "large_print": N_("Rules and instructions at 12 pt or more, bigger boxes and fewer slips "
+                      "a page: for readers who find small print hard."),
     "rounds": N_("Rounds in the game (%(lo)s to %(hi)s)."),
     "spare_slips": N_("Spare slips for replayed rounds, 0 to three rounds' worth (default: one "
                       "round's worth, one per player)."),
@@ -418,6 +421,8 @@ def config_values(config: KitConfig) -> dict[str, str]:
         values["tables"] = str(config.tables)
     if config.shuffle is not None:
         values["shuffle"] = str(config.shuffle)
+    if config.large_print:
+        values["large_print"] = "true"
     for option in game_spec(config.game).options:
         value = getattr(config.settings, option.key, None)
         if value is not None and value is not False:

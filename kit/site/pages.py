@@ -255,6 +255,8 @@ def _summary(config: KitConfig, w: Words) -> list[dict[str, str]]:
             text = w.number(value) if isinstance(value, int) else str(value)
         rows.append((field_label(option.key, w), text, ""))
     rows.append((_("Paper"), paper_label(config.paper, w), ""))
+    if config.large_print:
+        rows.append((field_label("large_print", w), _("Yes"), ""))
     if config.title:
         rows.append((_("Event title"), config.title, ""))
     if config.date:

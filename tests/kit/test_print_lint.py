@@ -396,6 +396,22 @@ KITS = [
       for lang, paper in WMN7_PAPERS.items()),
     # twelve 24-character names: long ruling notes, long "No orders" and answer lines on slips
     KitSpec("report-long-names", ("--paper", "letter"), WMN_REPORTS, long_names_log()),
+    # large print, both games in every language on both papers: every prose page unshrunk
+    # at 12 pt (split in two where a language runs long), six slips a page, taller rows
+    KitSpec("lu-large-long-names", (LU, "--names", LONG_NAMES, "--large-print")),
+    KitSpec("lu-large-12-rounds-letter-de", (
+        LU, "--players", "12", "--rounds", "12", "--sudden-death-announced", "--paper",
+        "letter", "--lang", "de", "--large-print"), axe=True),
+    KitSpec("lu-large-fr", (LU, "--players", "7", "--lang", "fr", "--large-print")),
+    KitSpec("lu-large-every-variant-letter-es", (
+        LU, "--players", "9", "--paper", "letter", "--lang", "es", "--cooperative",
+        "--host-plays", "--range", "1-20", "--large-print")),
+    KitSpec("lu-large-letter-ru", (LU, "--players", "5", "--paper", "letter", "--lang", "ru",
+                                   "--large-print")),
+    *(KitSpec(f"wmn-large-{paper}-{lang}", (WMN, "--players", "4", "--turns", "1", "--paper",
+                                            paper, "--lang", lang, "--large-print"))
+      for lang, paper in (("en", "letter"), ("fr", "a4"), ("de", "letter"), ("es", "a4"),
+                          ("ru", "letter"))),
 ]
 SPECS = {spec.name: spec for spec in KITS}
 def _sampled(spec: KitSpec, document: str) -> bool:

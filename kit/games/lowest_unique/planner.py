@@ -9,6 +9,7 @@ from functools import lru_cache
 from ...errors import ConfigError
 from ...game import KitConfig
 from ...i18n import words
+from ...layout.slip import SlipGrid
 from ...paper import chunks, paper
 from ...plan import Form, KitPlan, Page, Prose, kit_plan
 from . import rules
@@ -77,11 +78,17 @@ def slips(config: KitConfig) -> list[Slip]:
     return out
 
 
+def slip_grid(config: KitConfig) -> SlipGrid:
+    """Eight slips a page; six in large print."""
+    rows = table_sheets.LARGE_SLIP_ROWS if config.large_print else table_sheets.SLIP_ROWS
+    return table_sheets.slip_grid(paper(config.paper).body, rows=rows)
+
+
 def player_pages(config: KitConfig, common: dict[str, object]) -> list[Page]:
     sheet = paper(config.paper)
     body = sheet.body
     own = settings(config)
-    grid = table_sheets.slip_grid(body)
+    grid = slip_grid(config)
     slip_pages = chunks(slips(config), grid.per_page)
     _ = config.words.gettext
     tally_rows = ([str(r) for r in range(1, own.rounds + 1)]
@@ -91,18 +98,19 @@ def player_pages(config: KitConfig, common: dict[str, object]) -> list[Page]:
         "min_players": rules.MIN_PLAYERS, "max_players": rules.MAX_PLAYERS,
         "cooperative": own.cooperative, "sudden_death": own.sudden_death_announced,
         "host_plays": own.host_plays,
-    }))]
+    }, columns=2))]
     for i, page_slips in enumerate(slip_pages, start=1):
         pages.append(Page(_("Slips %(page)s of %(pages)s", page=i, pages=len(slip_pages)),
                           Form(table_sheets.slips_page(
-            body, grid, tuple(page_slips), config.range_text, own.rounds, config.words))))
+            body, grid, tuple(page_slips), config.range_text, own.rounds, config.words,
+            config.large_print))))
     pages.append(Page(_("Round tally"), Form(table_sheets.tally_page(
         body, tuple(tally_rows), check_examples(config.range), own.rounds, own.cooperative,
-        config.words))))
+        config.words, config.large_print))))
     if not own.cooperative:
         pages.append(Page(_("Score sheet"), Form(table_sheets.scores_page(
             body, tuple(config.names) or ("",) * config.players, own.rounds,
-            own.sudden_death_announced, config.words))))
+            own.sudden_death_announced, config.words, config.large_print))))
     return pages
 
 
@@ -124,14 +132,13 @@ def plan(config: KitConfig) -> KitPlan:
     practice = rules.practice_rounds(player_labels(config), config.range)
     practice_pages = chunks(list(practice), PRACTICE_PER_PAGE)
     _ = config.words.gettext
-    print_guide = guide(pages, len(chunks(slips(config), table_sheets.slip_grid(
-        paper(config.paper).body).per_page)), _)
+    print_guide = guide(pages, len(chunks(slips(config), slip_grid(config).per_page)), _)
     host_pages = [Page(_("Host card"), Prose("lowest_unique/host_card.html", {
         **common, "host_plays": own.host_plays, "print_guide": print_guide,
         "slip_count": len(slips(config)), "spare_slips": spares(config),
         "odds": no_winner_odds(config), "paper_label": paper(config.paper).label,
         "tables": config.table_count, "named": bool(config.names),
-    }), audience="host")]
+    }, columns=2), audience="host")]
     for i, chunk in enumerate(practice_pages, start=1):
         first = (i - 1) * PRACTICE_PER_PAGE + 1
         host_pages.append(Page(_("Practice reveals %(page)s of %(pages)s", page=i,

@@ -60,10 +60,10 @@ def player_pages(config: KitConfig, common: dict[str, object], ex: dict[str, obj
         Page(_("Rules"), Prose("whats_my_number/rules.html", {
             **common, "min_players": rules.MIN_PLAYERS, "max_players": MAX_PLAYERS,
             "base": rules.BASE_GUESSES,
-        })),
+        }, columns=2)),
         Page(_("Reading the turn report"), Prose("whats_my_number/report_legend.html", {
             **common, "example": ex,
-        })),
+        }, columns=2)),
     ]
     for label, items in number_slips.slip_pages(sheet, everyone, config.range, words):
         pages.append(Page(label, Form(tuple(items))))
@@ -97,9 +97,10 @@ def host_pages(config: KitConfig, common: dict[str, object], ex: dict[str, objec
         "player_pages": list(player_labels),
         "report_page": _("Turn %(turn)s report", turn="N"),
         "report_pages": (first_report, len(player_labels)),
-    }), audience="host"), Page(_("Worked examples"), Prose("whats_my_number/gm_example.html", {
-        **common, "example": ex, "ties": tie_examples(words),
-    }), audience="host")]
+    }, columns=2), audience="host"), Page(_("Worked examples"), Prose(
+        "whats_my_number/gm_example.html", {**common, "example": ex,
+                                            "ties": tie_examples(words)},
+        columns=2), audience="host")]
     for label, items in register.register_pages(sheet, everyone, config.range, words):
         pages.append(Page(label, Form(tuple(items)), audience="host"))
     for label, landscape, items in grids:

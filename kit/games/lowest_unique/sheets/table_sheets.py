@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from ....i18n import Words
 from ....layout import slip
-from ....layout.blocks import heading, note, para, title
+from ....layout.blocks import BODY_PT, heading, note, para, title
 from ....layout.fit import fit_in
 from ....layout.model import Item, box, hline, text, text_width
 from ....layout.slip import SlipGrid
@@ -22,12 +22,14 @@ from ..rules import RoundResult
 
 SLIP_COLUMNS = 2
 SLIP_ROWS = 4
+LARGE_SLIP_ROWS = 3  # large print: six slips a page, their instructions at 12 pt
 SLIP_MIN_MM = (80.0, 55.0)
 NAME_PT = (14.0, 9.0)  # a printed name shrinks from 14 pt down to 9 pt before it is cut
+LARGE_PT = 12.0  # the least size of any text of a large-print form
 
 
 def slip_grid(body: Frame, columns: int = SLIP_COLUMNS, rows: int = SLIP_ROWS) -> SlipGrid:
-    """The body cut into equal slips, eight a page."""
+    """The body cut into equal slips, eight a page (six in large print)."""
     width = round(body.w / columns, 2)
     height = round(body.h / rows, 2)
     return SlipGrid(columns, rows, width, height)
@@ -40,16 +42,19 @@ class Slip:
 
 
 def slip_items(s: Slip, left: float, top: float, width: float, height: float,
-               range_text: str, rounds: int, words: Words) -> list[Item]:
+               range_text: str, rounds: int, words: Words, large: bool = False) -> list[Item]:
+    """One slip; in ``large`` print every word at 12 pt or more and a bigger number box."""
     _ = words.gettext
+    small = LARGE_PT if large else 8.5  # the instructions and the box's label
+    label_pt = LARGE_PT if large else 11.0
     b = slip.bands(left, top, width, height)
     x = left + slip.PAD_MM
     inner = width - 2 * slip.PAD_MM
     items: list[Item] = []
     name_top = top + 2.0
     if s.name:
-        items += fit_in(s.name, x, name_top, inner, 7.0, NAME_PT[0], NAME_PT[1], "bold",
-                        max_lines=1)
+        most, least = (16.0, LARGE_PT) if large else NAME_PT
+        items += fit_in(s.name, x, name_top, inner, 7.0, most, least, "bold", max_lines=1)
     else:
         label = _("Name or symbol:")
         items += text(x, name_top + 5.2, label, 12, "bold")
@@ -58,39 +63,42 @@ def slip_items(s: Slip, left: float, top: float, width: float, height: float,
     base = name_top + 12.5
     if s.round is not None:
         items += text(x, base, _("Round %(round)s of %(rounds)s", round=s.round,
-                                 rounds=rounds), 11)
+                                 rounds=rounds), label_pt)
     else:
         blank = _("Replay of round") if s.name else _("Round")
-        items += text(x, base, blank, 11)
-        start = x + text_width(blank + " ", 11)
+        items += text(x, base, blank, label_pt)
+        start = x + text_width(blank + " ", label_pt)
         items.append(hline(start, start + 14, base + 0.5, 0.3))
     items += slip.instructions(
         b, _("One whole number from %(range)s. Fold the bottom strip up along the dashed "
              "line, so your number is inside and your name outside. You may pass until the "
-             "host says “locked”.", range=range_text))
-    items += slip.fold(b, _("fold the strip up · number inside"))
+             "host says “locked”.", range=range_text), small)
+    items += slip.fold(b, _("fold the strip up · number inside"), LARGE_PT if large else None)
     flap = b.flap
     label = _("My number (%(range)s)", range=range_text)
-    items += text(x, flap.y + 4.2, label, 8.5)
-    box_h = min(13.0, flap.h - 7.5)
-    items.append(box(x, flap.y + 5.6, 24.0, box_h, 0.5))
-    tick = 3.4
+    label_y = flap.y + (7.0 if large else 4.2)
+    items += text(x, label_y, label, small)
+    box_top = label_y + 1.4
+    box_h = min(18.0 if large else 13.0, flap.y + flap.h - 2.0 - box_top)
+    items.append(box(x, box_top, 32.0 if large else 24.0, box_h, 0.5))
+    tick = 4.5 if large else 3.4
+    pass_pt = LARGE_PT if large else 9.0
     passing = _("I pass")
-    pass_x = left + width - slip.PAD_MM - text_width(passing, 9) - tick - 1.5
-    pass_base = flap.y + 5.6 + box_h
+    pass_x = left + width - slip.PAD_MM - text_width(passing, pass_pt) - tick - 1.5
+    pass_base = box_top + box_h
     items.append(box(pass_x, pass_base - tick + 0.2, tick, tick, 0.3))
-    items += text(pass_x + tick + 1.5, pass_base, passing, 9)
+    items += text(pass_x + tick + 1.5, pass_base, passing, pass_pt)
     return items
 
 
 @lru_cache(maxsize=256)
 def slips_page(body: Frame, grid: SlipGrid, slips: tuple[Slip, ...], range_text: str,
-               rounds: int, words: Words) -> tuple[Item, ...]:
+               rounds: int, words: Words, large: bool = False) -> tuple[Item, ...]:
     """A page of slips (cached: the tables of a party print the same blank slips)."""
 
     def draw(i: int, left: float, top: float) -> list[Item]:
         return slip_items(slips[i], left, top, grid.width_mm, grid.height_mm, range_text,
-                          rounds, words)
+                          rounds, words, large)
 
     return tuple(cut_grid(body.x, body.y, grid.columns, grid.rows, grid.width_mm,
                           grid.height_mm, len(slips), draw))
@@ -99,18 +107,32 @@ def slips_page(body: Frame, grid: SlipGrid, slips: tuple[Slip, ...], range_text:
 # --- the round tally --------------------------------------------------------------------------
 
 TALLY_FIXED_MM = 96.0  # title, notes and the check examples
+LARGE_TALLY_FIXED_MM = 128.0  # the same in large print
 
 
-def tally_row_mm(body: Frame, rows: int) -> float:
-    """Tall rows for handwriting, shrunk (never below 8 mm) so every row fits one page."""
-    room = body.h - TALLY_FIXED_MM
-    return round(max(8.0, min(13.0, room / (rows + 1))), 1)
+def tally_row_mm(body: Frame, rows: int, large: bool = False) -> float:
+    """Tall rows for handwriting, shrunk (never below 8 mm) so every row fits one page; in
+    large print up to 16 mm."""
+    room = body.h - (LARGE_TALLY_FIXED_MM if large else TALLY_FIXED_MM)
+    return round(max(8.0, min(16.0 if large else 13.0, room / (rows + 1))), 1)
+
+
+def _cell(words: str, large: bool, style: str = "regular", align: str = "left",
+          size: float = 10.0) -> Cell:
+    """A table cell, at 12 pt at least in large print."""
+    if large:
+        return Cell(words, style, align, max(size, LARGE_PT), LARGE_PT)
+    return Cell(words, style, align, size)
 
 
 @lru_cache(maxsize=64)
 def tally_page(body: Frame, rows: tuple[str, ...], examples: tuple[RoundResult, ...],
-               rounds: int, cooperative: bool, words: Words) -> tuple[Item, ...]:
+               rounds: int, cooperative: bool, words: Words, large: bool = False
+               ) -> tuple[Item, ...]:
+    """The round tally: a row per round and replay, then two checked examples."""
     _ = words.gettext
+    body_pt = LARGE_PT if large else BODY_PT
+    head_mm = 11.0 if large else 8.0
     x, y, w = body.x, body.y, body.w
     items, used = title(x, y, _("Round tally"))
     y += used
@@ -120,30 +142,29 @@ def tally_page(body: Frame, rows: tuple[str, ...], examples: tuple[RoundResult, 
             _("Write every round here as it is revealed: all choices in order, then the "
               "numbers left after cancelling, then who scores. A replayed round goes on a "
               "“Replay” line."))
-    more, used = para(x, y, w, lead)
+    more, used = para(x, y, w, lead, body_pt)
     items += more
     y += used + 1.0
-    row_mm = tally_row_mm(body, len(rows))
+    row_mm = tally_row_mm(body, len(rows), large)
     widths = [w * 0.15, w * 0.38, w * 0.24, w * 0.23]
     last = _("Exactly one single?") if cooperative else _("Winner")
-    head = [Cell(_("Round"), "bold", size=9.5),
-            Cell(_("All choices (sorted)"), "bold", size=9.5),
-            Cell(_("Surviving singles"), "bold", size=9.5), Cell(last, "bold", size=9.5)]
-    table = [head] + [[Cell(label, align="center")] for label in rows]
-    items += ruled_table(x, y, widths, [8.0] + [row_mm] * len(rows), table)
-    y += 8.0 + row_mm * len(rows) + 3.0
+    head = [_cell(label, large, "bold", size=9.5) for label in (
+        _("Round"), _("All choices (sorted)"), _("Surviving singles"), last)]
+    table = [head] + [[_cell(label, large, align="center")] for label in rows]
+    items += ruled_table(x, y, widths, [head_mm] + [row_mm] * len(rows), table)
+    y += head_mm + row_mm * len(rows) + 3.0
     more, used = para(x, y, w, [(_("One point to the lowest single. No single, no point."),
                                  "bold"), (" ", "regular"),
                                 (_("After %(rounds)s valid rounds, compare totals.",
-                                   rounds=rounds), "regular")])
+                                   rounds=rounds), "regular")], body_pt)
     items += more
     y += used
     more, used = heading(x, y, _("Check examples"))
     items += more
     y += used
     widths = [w * 0.30, w * 0.22, w * 0.22, w * 0.26]
-    head = [Cell(_("All choices"), "bold", size=9.5), Cell(_("Cancelled"), "bold", size=9.5),
-            Cell(_("Surviving singles"), "bold", size=9.5), Cell(_("Result"), "bold", size=9.5)]
+    head = [_cell(label, large, "bold", size=9.5) for label in (
+        _("All choices"), _("Cancelled"), _("Surviving singles"), _("Result"))]
     table = [head]
     none = _("none")
     for ex in examples:
@@ -151,10 +172,12 @@ def tally_page(body: Frame, rows: tuple[str, ...], examples: tuple[RoundResult, 
         short = words.numbers(ex.choices, compact=True)
         result = (_("%(number)s wins", number=ex.winner) if ex.winner is not None
                   else _("no winner"))
-        table.append([Cell(choices), Cell(words.numbers(ex.cancelled) or none),
-                      Cell(words.numbers(ex.singles) or none),
-                      Cell(f"{short} → {result}")])
-    items += ruled_table(x, y, widths, [8.0] * len(table), table)
+        table.append([_cell(choices, large), _cell(words.numbers(ex.cancelled) or none, large),
+                      _cell(words.numbers(ex.singles) or none, large),
+                      _cell(f"{short} → {result}", large)])
+    # two lines of 12 pt in a cell need 13 mm
+    items += ruled_table(x, y, widths, [head_mm] + [13.0 if large else 8.0] * (len(table) - 1),
+                         table)
     return tuple(items)
 
 
@@ -164,38 +187,42 @@ SCORE_ROW_MM = 10.0
 SCORE_HEAD_PT = 9.5
 
 
-def score_widths(width: float, rounds: int, words: Words) -> list[float]:
+def score_widths(width: float, rounds: int, words: Words, head_pt: float = SCORE_HEAD_PT
+                 ) -> list[float]:
     """Player, one column per round, total and place; the name column takes what is left."""
     _ = words.gettext
-    fixed = text_width(_("Total"), SCORE_HEAD_PT, "bold") + 6.0
-    place = text_width(_("Place"), SCORE_HEAD_PT, "bold") + 6.0
-    per_round = max(10.0, text_width(_("R%(round)s", round=rounds), SCORE_HEAD_PT, "bold")
-                    + 4.0)
+    fixed = text_width(_("Total"), head_pt, "bold") + 6.0
+    place = text_width(_("Place"), head_pt, "bold") + 6.0
+    per_round = max(10.0, text_width(_("R%(round)s", round=rounds), head_pt, "bold") + 4.0)
     name = width - fixed - place - rounds * per_round
     return [name] + [per_round] * rounds + [fixed, place]
 
 
 @lru_cache(maxsize=256)
 def scores_page(body: Frame, names: tuple[str, ...], rounds: int, sudden_death: bool,
-                words: Words) -> tuple[Item, ...]:
+                words: Words, large: bool = False) -> tuple[Item, ...]:
+    """The score sheet: a row per player, a column per round, total and place."""
     _ = words.gettext
+    head_pt = LARGE_PT if large else SCORE_HEAD_PT
+    body_pt = LARGE_PT if large else BODY_PT
+    head_mm, row_mm = (11.0, 12.0) if large else (8.0, SCORE_ROW_MM)
     x, y, w = body.x, body.y, body.w
     items, used = title(x, y, _("Score sheet"))
     y += used
     more, used = para(x, y, w, _("One point for the lowest single of each round; nothing when "
                                  "every number cancels. A replayed round counts once, in its "
-                                 "own column."))
+                                 "own column."), body_pt)
     items += more
     y += used + 1.0
-    widths = score_widths(w, rounds, words)
-    head = [Cell(_("Player"), "bold", size=SCORE_HEAD_PT)]
-    head += [Cell(_("R%(round)s", round=r), "bold", "center", SCORE_HEAD_PT)
+    widths = score_widths(w, rounds, words, head_pt)
+    head = [_cell(_("Player"), large, "bold", size=head_pt)]
+    head += [_cell(_("R%(round)s", round=r), large, "bold", "center", head_pt)
              for r in range(1, rounds + 1)]
-    head += [Cell(_("Total"), "bold", "center", SCORE_HEAD_PT),
-             Cell(_("Place"), "bold", "center", SCORE_HEAD_PT)]
-    table = [head] + [[Cell(name, size=10.5)] for name in names]
-    items += ruled_table(x, y, widths, [8.0] + [SCORE_ROW_MM] * len(names), table)
-    y += 8.0 + SCORE_ROW_MM * len(names) + 4.0
+    head += [_cell(_("Total"), large, "bold", "center", head_pt),
+             _cell(_("Place"), large, "bold", "center", head_pt)]
+    table = [head] + [[_cell(name, large, size=10.5)] for name in names]
+    items += ruled_table(x, y, widths, [head_mm] + [row_mm] * len(names), table)
+    y += head_mm + row_mm * len(names) + 4.0
     end = [[(_("End of the game:"), "bold"), (" ", "regular"),
             (_("after %(rounds)s valid rounds the highest total wins. Equal totals share the "
                "result (two players level on top both win).", rounds=rounds), "regular")]]
@@ -206,5 +233,5 @@ def scores_page(body: Frame, names: tuple[str, ...], rounds: int, sudden_death: 
     else:
         end.append([(_("There is no sudden-death round, because none was announced before "
                        "round one."), "regular")])
-    more, _ = note(x, y, w, end)
+    more, _ = note(x, y, w, end, body_pt)
     return tuple(items + more)
