@@ -14,12 +14,12 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
+from ...game.refusals import NotFound
 from ...i18n import N_, words
 from ...server.guard import refuse_wrong_token
 from ...server.language import language_links, negotiate
 from ..addressing import base_url
 from ..mail.book import Opener
-from ..refusals import NotFound
 from ..specs import site_environment
 from . import auth
 

@@ -11,9 +11,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ....console.views.said import each, line
 from ....errors import KitError
 from ....game import FormRead, GmPage
+from ....game.said import each, line
 from ....i18n import Words
 from ..report.reports import choices_line
 from .start import boards
