@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import functools
+import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -12,10 +14,10 @@ from ..errors import ConfigError, Msg, Quote
 from ..i18n import N_, Words
 from ..options import Option
 from .config import KitConfig
+from .console import ConsoleGame
 
 if TYPE_CHECKING:
     from ..plan import KitPlan
-    from .console import ConsoleGame
 
 
 @dataclass(frozen=True)
@@ -62,12 +64,18 @@ class GameSpec:
     players_note: str = ""  # why the limits are what they are, when the rules do not say
     templates: Path | None = None  # the game's own templates, named "<package>/<file>"
     report: GameReport | None = None  # its game log, when ``kit report`` takes one
-    console: ConsoleGame | None = None  # its game-night console part, when it has one
+    # its game-night console part, when it has one: the ``ConsoleGame``, or where it is
+    # ("package.module:NAME"), imported when the console first asks (never by ``kit build``)
+    console: ConsoleGame | str | None = None
 
     @property
     def package(self) -> str:
         """The name its templates go by: "lowest_unique" for "lowest-unique"."""
         return self.name.replace("-", "_")
+
+    def console_part(self) -> ConsoleGame | None:
+        """Its console part, imported on first use when ``console`` says where it is."""
+        return _console_at(self.console) if isinstance(self.console, str) else self.console
 
     def check_players(self, players: int | None, given: object = None) -> None:
         """Raise the game's own message unless ``players`` is a count it allows."""
@@ -86,3 +94,13 @@ class GameSpec:
             raise ConfigError("players", Msg(N_("%(game)s needs %(lo)s to %(hi)s players per "
                                                 "table; got %(got)s"),
                                              game=game, lo=lo, hi=top, got=got))
+
+
+@functools.cache
+def _console_at(where: str) -> ConsoleGame:
+    """The ``ConsoleGame`` named by "package.module:NAME"."""
+    module, _, name = where.partition(":")
+    found = getattr(importlib.import_module(module), name, None)
+    if not isinstance(found, ConsoleGame):
+        raise TypeError(f"{where} is not a ConsoleGame")
+    return found
