@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, Protocol, TypeVar
 
 from ..errors import KitError, Msg
 from ..i18n import Words
+from .start_form import Form
+
+# Facts, payloads and views are JSON data, whose values are any JSON value: Any, as json.loads
+# gives them.
+Facts = Mapping[str, Any]  # what every page shows of a game: players, range, tables, ...
+Payload = Mapping[str, Any]  # a journal entry's own data
+Json = dict[str, Any]  # an answer, a log, a template's context
+S = TypeVar("S")  # a game's state, as its ``apply`` makes it
+S_in = TypeVar("S_in", contravariant=True)  # the same, as a hook takes it
 
 # --- the console part: how the game-night console keeps, checks and shows a game ------------
 #
@@ -32,7 +42,7 @@ class View:
 
 
 @dataclass(frozen=True)
-class EntryKind:
+class EntryKind(Generic[S]):
     """One kind of journal entry a game takes, with its place in the JSON API."""
 
     kind: str  # its name in the journal ("orders", "round", ...)
@@ -40,9 +50,9 @@ class EntryKind:
     path: str
     # the API's JSON body and path parameters -> the journal payload, matched against the state
     # (names spelt as the game's, the turn or round filled in); raises Problems
-    payload: Callable[[Any, Mapping[str, Any], Mapping[str, Any]], dict[str, Any]]
+    payload: Callable[[S, Payload, Mapping[str, Any]], Json]
     # (state before, state after, payload, recorded) -> the API's answer
-    answer: Callable[[Any, Any, Mapping[str, Any], bool], dict[str, Any]]
+    answer: Answer[S]
     said: Callable[[Mapping[str, Any]], Msg]  # the entry in one line, never a secret
     status: int = 201  # the API's status for an accepted entry
     undoable: bool = False  # ``undo`` may take it back
@@ -75,9 +85,9 @@ class StartForm:
     button: str
     fields: tuple[str, ...]  # the names of its fields, in page order
     # (values, problems, words, language) -> the fields the template shows
-    show: Callable[..., list[dict[str, Any]]]
-    # (values, words) -> a Form-like object: ``spec`` for ``create``, ``problems``, ``ok``
-    read: Callable[..., Any]
+    show: Callable[[Mapping[str, str], Mapping[str, list[str]], Words, str], list[Json]]
+    # (values, words) -> the form read: ``spec`` for ``create``, ``problems``, ``ok``
+    read: Callable[[Mapping[str, str], Words], Form]
 
 
 @dataclass
@@ -87,7 +97,7 @@ class FormRead:
     kind: str  # the entry it posts ("orders", "publish", ...)
     body: dict[str, Any] = field(default_factory=dict)  # as the JSON API's body
     params: dict[str, Any] = field(default_factory=dict)  # as the API's path parameters
-    form: Any = None  # the game's own reading of it (its problems, shown by ``gm_page``)
+    form: object = None  # the game's own reading of it (its problems, shown by ``gm_page``)
     values: Mapping[str, str] = field(default_factory=dict)  # the post, as typed
     ok: Callable[[], bool] = lambda: True  # no problem found (asked again after ``absorb``)
     done: str = "saved=1"  # the GM page's query once it is saved ("published=2#reports")
@@ -103,7 +113,7 @@ class FormRead:
 
 
 @dataclass(frozen=True)
-class SeatSheet:
+class SeatSheet(Generic[S]):
     """A PDF of the game's that the game master prints with each seat's current link on it
     (a QR code and the address): made on a GM request only, from the links the GM token
     opens (``kit.console.sealed_links``), at ``/console/{id}/gm/sheets/{file}``."""
@@ -111,7 +121,7 @@ class SeatSheet:
     kind: str  # the seats whose links it carries ("table")
     label: str  # msgid: its link on the GM page
     # (the game's state, facts, each seat's link by seat name) -> the PDF
-    make: Callable[[Any, Mapping[str, Any], Mapping[str, str]], bytes]
+    make: Callable[[S, Facts, Mapping[str, str]], bytes]
 
 
 @dataclass(frozen=True)
@@ -119,34 +129,70 @@ class GmPage:
     """What a game's game master page is: a template of the game's and its context."""
 
     template: str  # a file of the game's templates/console/, found by the game's name
-    context: dict[str, Any]
+    context: Json
+
+
+class Answer(Protocol[S_in]):
+    """An entry's API answer: (state before, state after, payload, recorded) -> the answer;
+    with ``EntryKind.reads_check``, also ``checked=``: the engine's check of the state after."""
+
+    def __call__(self, before: S_in, after: S_in, payload: Payload, recorded: bool, /
+                 ) -> Json: ...
+
+
+class PageHook(Protocol):
+    """A game master's or a table's page: (the GM view's data, words, query, the posted form
+    read or None) -> its template and context."""
+
+    def __call__(self, seen: Facts, w: Words, query: Mapping[str, str],
+                 posted: FormRead | None = None, /) -> GmPage: ...
+
+
+class TablePage(Protocol):
+    """A table's scorer's page: (the GM view's data, the table's name, words, query, the posted
+    form read or None) -> its template and context, showing that table alone."""
+
+    def __call__(self, seen: Facts, table: str, w: Words, query: Mapping[str, str],
+                 posted: FormRead | None = None, /) -> GmPage: ...
+
+
+class PlayerPage(Protocol):
+    """A player's own page: (the player's view data, words, query, the posted form read or
+    None, the console's refusal text, own= the address of their own files) -> its template
+    and context."""
+
+    def __call__(self, data: Facts, w: Words, query: Mapping[str, str],
+                 posted: FormRead | None, refusal: str, /, *, own: str) -> GmPage: ...
+
+
+# A form of a page: (values as typed, the view data the page shows, words) -> the entry it makes
+FormReader = Callable[[Mapping[str, str], Facts, Words], FormRead]
 
 
 @dataclass(frozen=True)
-class ConsoleGame:
+class ConsoleGame(Generic[S]):
     """A game's console part: how it is created, the entries it takes, its state and views."""
 
     spec_keys: frozenset[str]  # the keys a new game's spec takes (beside lang, paper, title)
     # (spec, facts, random, problems) -> the log's header; adds every problem found to
     # ``problems`` and the facts every page shows (players, range, tables, ...) to ``facts``
-    create: Callable[..., dict[str, Any]]
+    create: Callable[[Payload, dict[str, Any], random.Random, list[KitError]], Json]
     # (an engine-checked log, facts) -> the journal entries [(kind, payload)] reproducing it
-    imported: Callable[..., list[tuple[str, dict[str, Any]]]]
-    entries: tuple[EntryKind, ...]
+    imported: Callable[[Payload, dict[str, Any]], list[tuple[str, Json]]]
+    entries: tuple[EntryKind[S], ...]
     # (previous state or None, facts, kind, payload) -> the new state; never changes the old
-    apply: Callable[[Any, Mapping[str, Any], str, Mapping[str, Any]], Any]
-    export: Callable[[Any], dict[str, Any]]  # the whole log, as ``kit report`` reads it
-    gm_view: Callable[[Any, Mapping[str, Any]], View]
-    public_view: Callable[[Any, Mapping[str, Any]], View]
-    player_view: Callable[[Any, Mapping[str, Any], str], View]  # one player's (by name)
-    # the pages: the start form, the GM page (view, words, query, posted form) and its forms
-    # (action -> (values, GM view, words) -> a form read), the public board's template
+    apply: Callable[[S | None, Facts, str, Payload], S]
+    export: Callable[[S], Json]  # the whole log, as ``kit report`` reads it
+    gm_view: Callable[[S, Facts], View]
+    public_view: Callable[[S, Facts], View]
+    player_view: Callable[[S, Facts, str], View]  # one player's (by name)
+    # the pages: the start form, the GM page and its forms (by action), the public board
     start: StartForm
-    gm_page: Callable[..., GmPage]
-    forms: Mapping[str, Callable[..., Any]]
+    gm_page: PageHook
+    forms: Mapping[str, FormReader]
     # the public view's data -> the context of the game's ``board.html`` (the standings, on the
     # public page and the big screen) and ``public.html`` (the rest of the public page, if any)
-    board: Callable[[Mapping[str, Any], Words], dict[str, Any]]
+    board: Callable[[Facts, Words], Json]
     report_names: Mapping[str, str]  # a report file's stem -> its label (msgid), in page order
     first_report: str  # the report file whose folder lists the others
     # whether the report files are made on demand only (they change with every entry)
@@ -159,39 +205,39 @@ class ConsoleGame:
     token_seats: Callable[[Mapping[str, Any]], Sequence[tuple[str, str]]] | None = None
     # an imported log -> the console's caps it breaks (a row's guesses, a game's size),
     # checked before the engine reads it
-    limits: Callable[[Mapping[str, Any]], list[KitError]] | None = None
+    limits: Callable[[Payload], list[KitError]] | None = None
     # a player's own page (their link): (the player's view data, words, query, the posted
     # form read or None, the console's refusal text, own= the address of their own files,
     # ``.../p/TOKEN/files/``, or '' without ``player_files``) -> its template and context;
     # the form it posts: (values, the player's view data, words) -> the entry it makes; the
     # player's view as text (their reports and slips, for ``.../p/TOKEN/report.txt``)
-    player_page: Callable[..., GmPage] | None = None
+    player_page: PlayerPage | None = None
     # whether a player's link serves their own slip of each handed-out turn as PDF
     # (``.../p/TOKEN/files/slips-turn-N.pdf``: the game's report ``plan`` and ``slips`` take
     # ``player=``, that player's own slips alone)
     player_files: bool = False
-    player_form: Callable[..., FormRead] | None = None
-    player_text: Callable[[Mapping[str, Any], Words], str] | None = None
+    player_form: FormReader | None = None
+    player_text: Callable[[Facts, Words], str] | None = None
     # a table's scorer's page (its link, /console/ID/t/TOKEN): (the GM view's data, the
     # table's name, words, query, the posted form read or None) -> its template and context,
     # showing that table alone; its forms: action -> (values, the GM view's data, words) -> the
     # entry it makes, posted with the table's seat (``EntryKind.seat_param``)
-    table_page: Callable[..., GmPage] | None = None
-    table_forms: Mapping[str, Callable[..., FormRead]] = field(default_factory=dict)
+    table_page: TablePage | None = None
+    table_forms: Mapping[str, FormReader] = field(default_factory=dict)
     # facts and each player's link by name -> a PDF the game master prints and hands out
     # (the secret-number slips, each with its player's link as a QR code); None: no such sheet
-    link_sheet: Callable[[Mapping[str, Any], Mapping[str, str]], bytes] | None = None
+    link_sheet: Callable[[Facts, Mapping[str, str]], bytes] | None = None
     # more sheets with the seats' links, by file name ("tally-sheets.pdf": a table's tally
     # sheet with its scorer's link)
-    seat_sheets: Mapping[str, SeatSheet] = field(default_factory=dict)
+    seat_sheets: Mapping[str, SeatSheet[S]] = field(default_factory=dict)
     # (state, facts, turn) -> each player's own part of a published turn, as their view says
     # it (a letter's slip), for all players at once; None: each player's view's "slips"
-    turn_slips: Callable[[Any, Mapping[str, Any], int], Mapping[str, str]] | None = None
+    turn_slips: Callable[[S, Facts, int], Mapping[str, str]] | None = None
     # (a view's log, the turn or None for the whole folder, the player whose own files alone
     # it holds or None) -> about how many pages its report folder has, known before it is
     # rendered (the render line's page budget); None: 0
-    report_pages: Callable[[Mapping[str, Any], int | None, str | None], int] | None = None
+    report_pages: Callable[[Facts, int | None, str | None], int] | None = None
 
-    def entry(self, kind: str) -> EntryKind | None:
+    def entry(self, kind: str) -> EntryKind[S] | None:
         """The entry of that kind, if the game takes it."""
         return next((e for e in self.entries if e.kind == kind), None)
