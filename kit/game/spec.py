@@ -24,6 +24,9 @@ if TYPE_CHECKING:
 class GameReport:
     """How ``kit report`` handles a game's log: read it, lay it out, or print it as text."""
 
+    # These hooks take the game's own log type, and keywords that only some games take (a game
+    # reported turn by turn takes ``turn=``): loose callables until the turn-reported hooks
+    # are a typed group of their own.
     parse: Callable[..., object]  # TOML data (, strict=True) -> a checked log; Problems
     # log, config (, turn=N, amendments=(...)) -> the report folder's plan
     plan: Callable[..., KitPlan]
@@ -56,7 +59,8 @@ class GameSpec:
     default_range: Callable[[int], tuple[int, int]]
     plan: Callable[[KitConfig], KitPlan]
     options: tuple[Option, ...] = ()  # the game's own options, beside kit.options.COMMON
-    settings: Callable[..., object] = dict  # builds KitConfig.settings from those options
+    # builds KitConfig.settings from those options, as keywords only known at run time
+    settings: Callable[..., object] = dict
     check_config: Callable[[KitConfig], None] = lambda config: None
     # True: a party over max_players sits at several tables by itself. False: the rules set no
     # cap, so a big group stays one game unless the host asks for --tables explicitly.
