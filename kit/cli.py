@@ -14,7 +14,7 @@ import os
 import re
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Container, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -23,7 +23,7 @@ from . import __version__
 from .config import check_keys, load_toml, resolve
 from .errors import ConfigError, KitError, escaped
 from .game import KitConfig
-from .helptext import DOCS, HelpFormatter, epilog
+from .helptext import COMMAND_HELP, DOCS, HelpFormatter, epilog
 from .i18n import DEFAULT as DEFAULT_LANGUAGE
 from .i18n import LANGUAGES
 from .options import MAX_PLAYERS, Flag, Option
@@ -146,7 +146,10 @@ def add_report(sub: argparse._SubParsersAction) -> None:
     report.add_argument("--no-cache", dest="cache", action="store_false", help=NO_CACHE)
 
 
-def parser() -> argparse.ArgumentParser:
+def parser(full: Container[str | None] = tuple(COMMAND_HELP)) -> argparse.ArgumentParser:
+    """The ``kit`` parser, with every command in full (the generated reference) or only the
+    server-side commands in ``full`` (the one about to run): the others are listed by name and
+    help line alone, so that ``kit build`` or ``kit --help`` imports none of their modules."""
     top = _Parser(prog="kit", description="Print-ready kits (PDF and HTML) for secret-number "
                   "party games, their filled reports, and a game-night console in the browser.",
                   epilog=epilog(("kit build lowest-unique --players 9 --lang fr --paper letter",
@@ -158,15 +161,28 @@ def parser() -> argparse.ArgumentParser:
     sub = top.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
     add_build(sub)
     add_report(sub)
-    from .serve.commands import add_command as add_serve  # `kit serve`
-    from .site.commands import add_commands  # `kit site`
-
-    add_commands(sub)
-    add_serve(sub)
-    from .mail.commands import add_mail  # `kit mail test`
-
-    add_mail(sub)
+    for name in COMMAND_HELP:
+        if name in full:
+            _add_server_side(name, sub)
+        else:
+            sub.add_parser(name, help=COMMAND_HELP[name], add_help=False)
     return top
+
+
+def _add_server_side(name: str, sub: argparse._SubParsersAction) -> None:
+    """The full parser of a server-side command (``kit.helptext.COMMAND_HELP``)."""
+    if name == "site":
+        from .site.commands import add_commands
+
+        add_commands(sub)
+    elif name == "serve":
+        from .serve.commands import add_command
+
+        add_command(sub)
+    else:
+        from .mail.commands import add_mail
+
+        add_mail(sub)
 
 
 PARTY_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")
@@ -382,10 +398,15 @@ def commands(top: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]
     return found
 
 
+def _command_word(args: Sequence[str]) -> str | None:
+    """The command ``args`` name (their first word that is not a flag), if any."""
+    return next((a for a in args if not a.startswith("-")), None)
+
+
 def check_command(top: argparse.ArgumentParser, args: Sequence[str]) -> None:
     """A mistyped command is an error naming the nearest one (``kit buidl``: build), before
     argparse answers with the whole list."""
-    given = next((a for a in args if not a.startswith("-")), None)
+    given = _command_word(args)
     names = list(commands(top))
     if given is None or given in names:
         return
@@ -399,7 +420,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run ``kit``; returns the exit code (0 ok, 2 bad input, 130 interrupted)."""
     args_list = list(sys.argv[1:] if argv is None else argv)
     try:
-        top = parser()
+        top = parser(full=(_command_word(args_list),))
         check_command(top, args_list)
         args = top.parse_args(args_list)
         if args.command is None:

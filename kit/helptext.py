@@ -9,6 +9,13 @@ import textwrap
 from collections.abc import Sequence
 
 DOCS = "docs/ in the project's source"  # where --help sends the reader for more
+# The one-line help of the server-side commands, as ``kit --help`` lists them: here, so that
+# listing them imports none of their modules (each of those adds its own flags).
+COMMAND_HELP = {
+    "site": "write the static download site of ready-made kits",
+    "serve": "serve the download page, a custom-kit form and the game-night console at /console",
+    "mail": "check the e-mail set-up of the console",
+}
 
 
 class HelpFormatter(argparse.HelpFormatter):

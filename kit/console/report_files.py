@@ -17,13 +17,13 @@ from typing import Any
 from ..cache import private_tree, staging_folder
 from ..errors import Msg
 from ..game import View
+from ..game.refusals import NotFound
 from ..i18n import N_, words
 from ..output import MANIFEST
 from ..published import RECORD, check_published, record_bytes
 from ..registry import game_spec
 from . import engine
 from .journal import Played, step
-from .refusals import NotFound
 from .specs import console_of
 from .store import GameRow, Row
 

@@ -9,8 +9,8 @@ from typing import Any
 
 from ..errors import KitError, Msg
 from ..game import ConsoleGame, FormRead, View
+from ..game.refusals import Conflict
 from .journal import Played
-from .refusals import Conflict
 from .store import GameRow, Row
 
 

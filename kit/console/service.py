@@ -26,6 +26,7 @@ from ..cache import STAGING, default_folder, private_folder, sweep_staging
 from ..db.engine import database_url, make_engine, migrate
 from ..errors import ConfigError, GameLogError, KitError, Msg, Problems
 from ..game import ConsoleGame, EntryKind, FormRead, View
+from ..game.refusals import Conflict, NotFound
 from ..i18n import N_
 from ..tomlhelp import explained
 from ..tomlhelp import loads as loads_toml
@@ -35,7 +36,6 @@ from .journal import UNDO, Played, describe, said, step
 from .mail import book
 from .mail.postbox import Postbox
 from .quota import GameQuota
-from .refusals import Conflict, NotFound
 from .report_files import NO_FILE, amended, file_turn, served_path, text_report
 from .report_files import report_folder as files_folder
 from .report_render import BeingMade, NotMade, Queued, ReportFolders

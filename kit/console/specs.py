@@ -21,7 +21,8 @@ TITLE_MAX = 80
 
 def console_games() -> dict[str, ConsoleGame]:
     """The registered games that have a console part, by name."""
-    return {name: spec.console for name, spec in GAMES.items() if spec.console is not None}
+    found = {name: spec.console_part() for name, spec in GAMES.items()}
+    return {name: game for name, game in found.items() if game is not None}
 
 
 def site_environment(lang: str = DEFAULT_LANGUAGE) -> Any:

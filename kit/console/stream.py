@@ -31,11 +31,11 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from ..game import View
+from ..game.refusals import NotFound
 from ..i18n import N_
 from .api.games import ApiError, _caller, handled
 from .journal import UNDO
 from .pages.base import PageProblem, call, require_gm, seat_in_address
-from .refusals import NotFound
 from .service import GM, PUBLIC, Console
 
 HEARTBEAT_S = 15  # a comment this often: proxies close a connection silent for a minute

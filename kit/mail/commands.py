@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import ConfigError
+from ..helptext import COMMAND_HELP
 from ..i18n import DEFAULT as DEFAULT_LANGUAGE
 from ..i18n import LANGUAGES, N_, words
 from .letter import Letter, address, draft, mailto
@@ -89,7 +90,7 @@ def check_in_background(setup: MailSetup, say: Callable[[str], None]) -> threadi
 
 def add_mail(sub: argparse._SubParsersAction) -> None:
     """The ``kit mail`` command and its ``test`` subcommand."""
-    mail = sub.add_parser("mail", help="check the e-mail set-up of the console",
+    mail = sub.add_parser("mail", help=COMMAND_HELP["mail"],
                           description="E-mail for the game-night console.")
     actions = mail.add_subparsers(dest="mail_command", metavar="ACTION")
     test = actions.add_parser(

@@ -11,7 +11,7 @@ import re
 from urllib.parse import urlsplit
 
 from ..errors import ConfigError
-from ..helptext import DOCS, epilog
+from ..helptext import COMMAND_HELP, DOCS, epilog
 from ..mail.commands import add_mail_flags, mail_setup
 from ..server.limits import CACHE_MB, PORT, QUEUE, WORKERS
 from ..site.commands import DEFAULT_WORKERS, filters, name_list, whole
@@ -26,8 +26,7 @@ HOST_NAME = re.compile(r"\*|[A-Za-z0-9][A-Za-z0-9.-]{0,252}|\[?[0-9A-Fa-f:.]{2,4
 
 def add_command(sub: argparse._SubParsersAction) -> None:
     """Add the ``serve`` subcommand to the ``kit`` parser."""
-    serve = sub.add_parser("serve", help="serve the download page, a custom-kit form and the "
-                           "game-night console at /console",
+    serve = sub.add_parser("serve", help=COMMAND_HELP["serve"],
                            description="Serve the download page of ready-made kits, a form "
                            "that builds a custom kit (names, paper, rounds, variants) on "
                            "demand, and the game-night console at /console: the game master "

@@ -17,7 +17,7 @@ import re
 import sys
 import time
 
-from ..helptext import DOCS, epilog
+from ..helptext import COMMAND_HELP, DOCS, epilog
 from ..i18n import DEFAULT as DEFAULT_LANGUAGE
 from ..i18n import LANGUAGES
 from ..options import IntRange
@@ -61,7 +61,7 @@ def filters(parser: argparse.ArgumentParser) -> None:
 
 
 def _add_site(sub: argparse._SubParsersAction) -> None:
-    site = sub.add_parser("site", help="write the static download site of ready-made kits",
+    site = sub.add_parser("site", help=COMMAND_HELP["site"],
                           description="Build every ready-made kit (each game, each allowed "
                           f"player count up to {READY_MAX_PLAYERS}, each paper size) with a "
                           "thumbnail, and an index.html linking them all, in one language. "

@@ -17,9 +17,9 @@ pytest.importorskip("starlette", reason="the web extra is not installed: pip ins
 from starlette.requests import Request  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
-from kit.console.forms import common, suggest  # noqa: E402
 from kit.console.pages import auth as guard  # noqa: E402
 from kit.errors import GameLogError, Problems  # noqa: E402
+from kit.game.start_form import common, suggest  # noqa: E402
 from kit.games.lowest_unique.console import start as lun_start  # noqa: E402
 from kit.games.lowest_unique.console.host import read_round  # noqa: E402
 from kit.games.lowest_unique.console.start import lun_form  # noqa: E402

@@ -151,8 +151,8 @@ def test_a_problem_said_in_french_is_the_command_lines_english_line(french, tmp_
 
 
 def test_a_problem_line_names_its_field_in_any_language() -> None:
-    from kit.console.views import said
     from kit.errors import GameLogError
+    from kit.game import said
     from kit.i18n import words
 
     problem = GameLogError("undo", "nothing to undo")

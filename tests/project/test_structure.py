@@ -16,10 +16,6 @@ MAX_FUNCTION_LINES = 80
 # what only a game's own package may say: its name, its short names, an import of a game
 GAME_WORDS = re.compile(r"whats-my-number|lowest-unique|WMN|LUN|kit\.games|\.\.games")
 GAME_FREE = ("console", "server", "site", "db", "mail", "serve")
-# The console modules a game may import: its forms, problem texts and refusals. They are to
-# become part of the game contract (kit/game.py); until then this is the one exception.
-GAME_CONTRACT_IN_CONSOLE = frozenset({"kit.console.forms", "kit.console.views.said",
-                                      "kit.console.refusals"})
 ENTRY = frozenset({"kit.cli", "kit.clidoc", "kit.__main__"})  # the commands: may import any
 SERVER_SIDE = ("server", "site", "console", "mail", "db", "serve")
 # What each package may not import. Core is kit/*.py and kit/layout; a game is looked up
@@ -177,15 +173,13 @@ def package_of(module: str) -> str:
 
 
 def package_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
-    """Which packages import which (``package_of``), leaving out the games' imports of
-    ``GAME_CONTRACT_IN_CONSOLE`` and the games' lookup through the registry (core's plug-in)."""
+    """Which packages import which (``package_of``), leaving out the games' lookup through the
+    registry (core's plug-in)."""
     found: dict[str, set[str]] = {package_of(m): set() for m in graph}
     for module, imported in graph.items():
         for other in imported:
             source, target = package_of(module), package_of(other)
-            allowed = (source == "games" and other in GAME_CONTRACT_IN_CONSOLE) or (
-                source == "core" and target == "games")
-            if source != target and not allowed:
+            if source != target and not (source == "core" and target == "games"):
                 found[source].add(target)
     return found
 
@@ -196,8 +190,6 @@ def layering_problems(graph: dict[str, set[str]]) -> list[str]:
     for module, imported in sorted(graph.items()):
         banned = FORBIDDEN.get(package_of(module), set())
         for other in sorted(imported):
-            if package_of(module) == "games" and other in GAME_CONTRACT_IN_CONSOLE:
-                continue
             if package_of(other) in banned or other in banned:
                 problems.append(f"{module} -> {other}")
     return problems
@@ -222,15 +214,16 @@ def test_packages_form_no_cycle() -> None:
 
 def test_a_package_cycle_is_found() -> None:
     graph = {"kit.site.a": {"kit.console.b"}, "kit.console.b": {"kit.site.c"}, "kit.site.c": set(),
-             "kit.games.g": {"kit.console.forms"}, "kit.console.forms": {"kit.registry"},
-             "kit.registry": {"kit.games.g"}}
+             "kit.games.g": {"kit.game.start_form", "kit.console.b"},
+             "kit.game.start_form": {"kit.registry"}, "kit.registry": {"kit.games.g"}}
     assert cycles(package_graph(graph)) == [["console", "site"]]
     assert layering_problems(graph) == ["kit.console.b -> kit.site.c",
+                                        "kit.games.g -> kit.console.b",
                                         "kit.site.a -> kit.console.b"]
 
 
 def test_packages_are_layered() -> None:
-    """Core knows no server side; games only the console's part of their contract; the
+    """Core knows no server side; games only their contract (kit.game) and core, no console; the
     server no site, console, mail, database or game; mail no console; the database nothing
     above it; the site no console or mail; only kit.serve takes site, console and mail."""
     graph = import_graph()

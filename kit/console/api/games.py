@@ -33,12 +33,12 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ...errors import KitError, Problems
+from ...game.refusals import Closed, Conflict, NotFound
 from ...server.guard import refuse_wrong_token
 from ...server.http import BodyError, parse_json
 from ..addressing import base_url
 from ..mail.book import Opener
 from ..pages.base import NO_STORE, conditional
-from ..refusals import Closed, Conflict, NotFound
 from ..seat_access import NotYours, seat_params, shared_seats
 from ..service import Console, Created
 from ..specs import console_games, console_of

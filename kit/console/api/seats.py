@@ -27,12 +27,12 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ...errors import Msg
+from ...game.refusals import NotFound
 from ...i18n import N_
 from ...server.guard import refuse_wrong_token
 from ..addressing import base_url
 from ..answer_cache import etag
 from ..pages.base import conditional
-from ..refusals import NotFound
 from ..service import Console
 from ..specs import console_games, console_of
 from ..tokens import SEAT_LINKS, new_token, token_hash

@@ -27,6 +27,7 @@ from sqlalchemy.engine import Engine
 
 from ...errors import ConfigError, KitError, Msg, Problems
 from ...game import ConsoleGame
+from ...game.refusals import NotFound
 from ...i18n import N_
 from ...mail.letter import Letter, draft, mailto
 from ...mail.outbox import (
@@ -42,7 +43,6 @@ from ...mail.outbox import (
 )
 from ...mail.smtp import MailError
 from .. import engine as rules_engine
-from ..refusals import NotFound
 from ..report_render import BeingMade, NotMade
 from ..report_render import Queued as RenderQueued
 from . import book

@@ -13,12 +13,13 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
+from ...game.refusals import NotFound
 from ...i18n import N_, words
 from ...server.guard import refuse_wrong_token
 from ...server.language import language_links, negotiate
 from ..addressing import base_url
 from ..mail.book import Opener
-from ..refusals import NotFound
+from ..service import Console
 from ..specs import site_environment
 from . import auth
 
@@ -38,8 +39,10 @@ class PageProblem(Exception):
         self.status, self.heading, self.text, self.values = status, heading, text, values
 
 
-def console(request: Request) -> Any:
-    return request.app.state.console
+def console(request: Request) -> Console:
+    """The game-night console this app serves (``kit.serve`` sets it on the app's state)."""
+    console: Console = request.app.state.console  # Starlette's state holds Any
+    return console
 
 
 def language(request: Request) -> dict[str, Any]:

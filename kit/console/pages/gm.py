@@ -16,14 +16,13 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ...errors import KitError
-from ...game import FormRead
+from ...game import FormRead, said
+from ...game.refusals import Conflict
 from ...i18n import N_, Words, words
 from ...server.guard import refuse_wrong_token
 from ..addressing import base_url
-from ..refusals import Conflict
 from ..results import FormPosted, GameState
 from ..specs import console_of
-from ..views import said
 from . import auth
 from .base import (
     PageProblem,

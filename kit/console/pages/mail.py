@@ -17,10 +17,10 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from ...errors import KitError
+from ...game import said
 from ...i18n import N_, Words, words
 from ..mail.postbox import REMINDER, REPORT, drafts, letters_now, link_slips, remind
 from ..specs import console_of
-from ..views import said
 from .base import (
     PageProblem,
     call,

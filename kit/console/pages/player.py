@@ -20,9 +20,9 @@ from starlette.responses import Response
 
 from ...errors import Problems
 from ...game import FormRead, View
+from ...game.refusals import Closed
 from ...i18n import N_, words
 from ...server.http import client_of
-from ..refusals import Closed
 from ..specs import console_of, site_environment
 from .base import (
     PageProblem,

@@ -27,12 +27,12 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
 from ...game import View
+from ...game.refusals import NotFound
 from ...i18n import N_, words
 from ...registry import game_spec
 from ...server.guard import refuse_wrong_token
 from ...server.http import client_of
 from ..answer_cache import Made
-from ..refusals import NotFound
 from ..report_render import BeingMade, NotMade, Queued, TooLarge
 from ..service import GM, PUBLIC, Answer, Console
 from ..specs import console_of, site_environment

@@ -21,8 +21,8 @@ from starlette.responses import Response
 
 from ...errors import KitError, Problems
 from ...game import FormRead
+from ...game.refusals import Closed
 from ...i18n import N_, Words, words
-from ..refusals import Closed
 from ..seat_access import NotYours, seat_params
 from ..specs import console_of
 from .base import (

@@ -14,9 +14,17 @@ from starlette.responses import Response
 
 from ...errors import KitError
 from ...game import StartForm
+from ...game.start_form import (
+    COMMON_FIELDS,
+    IMPORT_FIELDS,
+    Form,
+    absorb,
+    common,
+    field,
+    import_form,
+)
 from ...i18n import LANGUAGES, N_, Words, words
 from ...paper import PAPERS, paper_label
-from ..forms import COMMON_FIELDS, IMPORT_FIELDS, Form, absorb, common, field, import_form
 from ..specs import check_new_game, console_games
 from . import auth
 from .base import PageProblem, call, console, language, read_post_or_refuse, render, see_other

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ...game import GameReport, GameSpec
-from . import console, options, planner, rules
+from . import options, planner, rules
 from .report import reports
 from .rules import log
 
@@ -28,7 +28,7 @@ GAME = GameSpec(
     settings=options.Settings,
     check_config=planner.check_config,
     templates=Path(__file__).parent / "templates",
-    console=console.CONSOLE,
+    console=f"{__name__}.console:CONSOLE",  # imported when the console asks for it
     report=GameReport(parse=log.parse_party_log, plan=reports.plan_report,
                       text=reports.text_report, csv=reports.csv_report),
 )

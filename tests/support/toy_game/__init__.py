@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from kit.console.forms import Form, field, split_names
 from kit.errors import ConfigError, KitError, Msg, Problems
 from kit.game import (
     ConsoleGame,
@@ -25,6 +24,7 @@ from kit.game import (
     View,
     match_names,
 )
+from kit.game.start_form import Form, field, split_names
 
 NAME = "highest-number"
 

@@ -11,9 +11,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ....console.views.said import each, line
 from ....errors import KitError
 from ....game import FormRead, GmPage
+from ....game.said import each, line
 from ....i18n import Words
 from ..report.reports import choices_line
 from .start import boards
@@ -153,7 +153,7 @@ def amend_context(seen: Mapping[str, Any], w: Words, table: int, number: int,
     entered = next((r for r in (done.rounds if done else ()) if r.number == number), None)
     if done is None or entered is None:
         return None
-    form = posted.form if posted is not None else None
+    form = posted.form if posted is not None and isinstance(posted.form, RoundForm) else None
     values = posted.values if posted is not None else None
     choices = entered_choices(Party(seen["log"]), table, number)
     t = {"number": table, "rows": form_rows(done.players, w, form, values, choices),
@@ -174,6 +174,7 @@ def gm_page(seen: Mapping[str, Any], w: Words, query: Mapping[str, str],
             return GmPage("amend.html", {**made, "back_text": w.gettext("Back to every "
                                                                         "table")})
     form = posted.form if posted is not None and posted.kind != AMEND else None
+    form = form if isinstance(form, RoundForm) else None
     values = posted.values if form is not None and posted is not None else None
     notice = w.gettext("Round saved: check its tally with the table.") if "round" in query \
         else ""

@@ -7,9 +7,9 @@ import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ....console.forms import Form, check_names, field, split_names, whole
 from ....errors import Msg
 from ....game import StartForm
+from ....game.start_form import Form, check_names, field, split_names, whole
 from ....i18n import N_, Words
 from ....tables import deal, table_sizes
 from ..report.charts import web_charts

@@ -14,9 +14,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ....console.refusals import Closed
 from ....errors import ConfigError, KitError, Msg, Problems
 from ....game import EntryKind, View, match_names, name_problem, to_json
+from ....game.refusals import Closed
 from ....i18n import N_
 from ....tables import deal, table_sizes
 from ..rules import DEFAULT_ROUNDS, MAX_PLAYERS, MIN_PLAYERS, NAME

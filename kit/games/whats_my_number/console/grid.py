@@ -20,8 +20,8 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from ....console.views.said import each, line, player_of
 from ....errors import KitError
+from ....game.said import each, line, player_of
 from ....i18n import Words
 from .. import rules
 from .state import NO_ORDERS

@@ -69,6 +69,7 @@ def gm_page(seen: Mapping[str, Any], w: Words, query: Mapping[str, str],
     if isinstance(amend, int) and 1 <= amend <= published:
         return GmPage("amend.html", amend_context(seen, amend, w, posted, answer))
     grid = posted.form if posted is not None and posted.kind == "orders" else None
+    grid = grid if isinstance(grid, Grid) else None
     log = seen["log"]
     turn = open_turn(log, published, w)
     # the answers in the game's letters, which its players' labels avoid (as its printed reports)
@@ -100,7 +101,7 @@ def amend_context(seen: Mapping[str, Any], number: int, w: Words, posted: FormRe
     result = played(log, int(seen["published"]))
     report = result.turns[number - 1]
     orders = dict(log.get("turn", [])[number - 1])
-    grid = posted.form if posted is not None else None
+    grid = posted.form if posted is not None and isinstance(posted.form, Grid) else None
     values = posted.values if posted is not None and posted.form is not None else None
     letters = words(seen.get("lang") or w.lang)
     changes = amend_lines(answer["changes"], w, letters) if answer is not None else None

@@ -17,9 +17,9 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from ....console.refusals import Closed
 from ....errors import ConfigError, KitError, Msg, Problems, ngettext, shown
 from ....game import EntryKind, View, match_names, to_json
+from ....game.refusals import Closed
 from ....i18n import N_, Words, words
 from .. import rules
 from ..report.slips import slip_lines

@@ -93,7 +93,7 @@ def player_page(data: Mapping[str, Any], w: Words, query: Mapping[str, str],
     """The player's page: the open turn and its form, then the reports and slips (``own``:
     the address of the player's own files, their link's ``files/``). The ``recent`` latest
     slips are written out, the older ones by their heading and files (None: every slip)."""
-    form = posted.form if posted is not None else None
+    form = posted.form if posted is not None and isinstance(posted.form, PlayerForm) else None
     entered = data.get("entered") or {}
     received = ""
     if data.get("orders") is not None:

@@ -7,9 +7,9 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from ....console.forms import Form, check_names, field, not_a_player, split_names, whole
 from ....errors import KitError, ngettext
 from ....game import StartForm
+from ....game.start_form import Form, check_names, field, not_a_player, split_names, whole
 from ....i18n import N_, Words, words
 from ....options import parse_range
 from .. import rules

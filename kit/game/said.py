@@ -7,8 +7,8 @@ its own language ("tour 3, joueur Eve : ..."), the player's name kept as typed.
 
 from __future__ import annotations
 
-from ...errors import KitError, Msg, Problems
-from ...i18n import N_, Words
+from ..errors import KitError, Msg, Problems
+from ..i18n import N_, Words
 
 
 def each(error: KitError) -> tuple[KitError, ...]:

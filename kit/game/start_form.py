@@ -19,7 +19,7 @@ from ..errors import KitError
 from ..i18n import LANGUAGES, Words
 from ..options import split_names
 from ..paper import PAPERS
-from .views import said
+from . import said
 
 MAX_NAMES = 120
 MAX_NAME_CHARS = 24
