@@ -45,9 +45,11 @@ middleware, so a 500 gets the same headers as a 200). In order:
 
 Connections come before any of this. ``ClientShareListener`` is the listening socket: it
 accepts at most ``MAX_CONNECTIONS_PER_CLIENT`` open connections from one address (trusted
-proxies excepted) and closes the rest at once, so a client's hundreds of sockets leave room
-for everyone else, while a party of 100 phones behind one Wi-Fi router (one address) all get
-in. An event stream (``STREAM_PATH``) counts apart: a client holds at most
+proxies excepted), so a client's hundreds of sockets leave room for everyone else, while a
+party of 100 phones behind one Wi-Fi router (one address) all get in. Past the share, a new
+connection takes the place of that address's oldest one still without a whole request head,
+else it is closed at once: a guest trickling heads from the party's address cannot shut the
+other phones there out. An event stream (``STREAM_PATH``) counts apart: a client holds at most
 ``MAX_STREAMS_PER_CLIENT`` of them (``StreamShare``; past it a 503), and the listener lets it that
 many more connections, so 300 phones behind one router each keep a stream open and still load
 their pages. A connection stops counting the moment it is closed; the ASGI server (Hypercorn,
@@ -58,6 +60,7 @@ request head within its ``keep_alive_timeout``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ipaddress
 import logging
 import math
@@ -65,8 +68,10 @@ import re
 import socket
 import threading
 import time
+import weakref
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 from urllib.parse import parse_qs, urlsplit
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -74,6 +79,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from ..i18n import N_
 from .http import SECURITY_HEADERS, HTTPProblem, problem_answer
 from .language import negotiate
+
+if TYPE_CHECKING:
+    from _typeshed import WriteableBuffer
 
 access_log = logging.getLogger("kit.web.access")
 
@@ -461,12 +469,34 @@ def _with_headers(headers: Iterable[tuple[bytes, bytes]], close: bool,
 # --- connections: each client's share -----------------------------------------------------------
 
 class _ClientSocket(socket.socket):
-    """An accepted connection that gives its place back to its client's share when closed."""
+    """An accepted connection that gives its place back to its client's share when closed,
+    and says (``heard``) when its first whole request head has arrived."""
 
     def __init__(self, *args: object, release: Callable[[], None] | None = None,
-                 **kwargs: object) -> None:
+                 heard: Callable[[], None] | None = None, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        self._release = release
+        self._release, self._heard, self._tail = release, heard, b""
+
+    def recv(self, bufsize: int, flags: int = 0) -> bytes:
+        data = super().recv(bufsize, flags)
+        if self._heard is not None:
+            self._watch(data)
+        return data
+
+    def recv_into(self, buffer: WriteableBuffer, nbytes: int = 0, flags: int = 0) -> int:
+        size = super().recv_into(buffer, nbytes, flags)
+        if self._heard is not None:
+            self._watch(bytes(memoryview(buffer)[:size]))
+        return size
+
+    def _watch(self, data: bytes) -> None:
+        seen = self._tail + data
+        if b"\r\n\r\n" in seen:
+            heard, self._heard = self._heard, None
+            if heard is not None:
+                heard()
+        else:
+            self._tail = seen[-3:]  # an end of head split over two reads is still found
 
     def close(self) -> None:
         self._give_back()
@@ -480,16 +510,27 @@ class _ClientSocket(socket.socket):
 
     def _give_back(self) -> None:
         release, self._release = getattr(self, "_release", None), None
+        self._heard = None
         if release is not None:
             release()
+
+    def evict(self) -> None:
+        """Give the place back now and end the connection; its transport closes it."""
+        self._give_back()
+        with contextlib.suppress(OSError):
+            self.shutdown(socket.SHUT_RDWR)
 
 
 class ClientShareListener(socket.socket):
     """A listening socket that accepts at most ``share`` open connections per client address.
 
-    The event loop calls ``accept`` when connections are waiting; one past its client's share
-    is closed at once and the next one is tried (the loop sees ``BlockingIOError`` when none is
-    left). Trusted proxies (``proxies``) have no share: each carries many clients.
+    The event loop calls ``accept`` when connections are waiting. One past its client's share
+    takes the place of that client's oldest connection that has not yet sent a whole request
+    head (a trickled head: slowloris), which is ended; when every one of them has, it is closed
+    at once and the next one is tried (the loop sees ``BlockingIOError`` when none is left).
+    So a hostile guest behind a party's one address can only fill the share with requests
+    the server is answering, and the other phones there still get in. Trusted proxies
+    (``proxies``) have no share: each carries many clients.
     """
 
     def __init__(self, family: int = socket.AF_INET, type: int = socket.SOCK_STREAM,
@@ -501,29 +542,61 @@ class ClientShareListener(socket.socket):
         self.share, self.proxies = share, proxies or TrustedProxies()
         self.streams = streams or StreamShare()
         self.open: dict[str, int] = {}
-        self.refused = 0
-        self._lock = threading.Lock()
+        # per address, its connections still without a whole head, oldest first
+        self.unheard: dict[str, dict[int, weakref.ref[_ClientSocket]]] = {}
+        self.refused = self.evicted = 0
+        self._serial = 0
+        self._lock = threading.RLock()
 
     def accept(self) -> tuple[socket.socket, object]:
         while True:
             fd, address = self._accept()  # type: ignore[attr-defined]
             host = address[0] if isinstance(address, tuple) else ""
             with self._lock:
-                count = self.open.get(host, 0)
-                # a connection holding an event stream counts in the streams' share instead
-                if count < self.share + self.streams.held(host) or self.proxies.trusted(host):
-                    self.open[host] = count + 1
+                if self._admit(host):
                     break
                 self.refused += 1
             socket.socket(self.family, self.type, self.proto, fileno=fd).close()
-        conn = _ClientSocket(self.family, self.type, self.proto, fileno=fd,
-                             release=lambda: self._release(host))
+        with self._lock:
+            self._serial += 1
+            serial = self._serial
+            conn = _ClientSocket(self.family, self.type, self.proto, fileno=fd,
+                                 release=lambda: self._release(host, serial),
+                                 heard=lambda: self._heard(host, serial))
+            self.unheard.setdefault(host, {})[serial] = weakref.ref(conn)
         if socket.getdefaulttimeout() is None and self.gettimeout():
             conn.setblocking(True)
         return conn, address
 
-    def _release(self, host: str) -> None:
+    def _admit(self, host: str) -> bool:
+        """Take a place for one more connection of ``host`` (under the lock): a free one, or
+        the one of its oldest connection still without a whole head."""
+        # a connection holding an event stream counts in the streams' share instead
+        if self.open.get(host, 0) >= self.share + self.streams.held(host) \
+                and not self.proxies.trusted(host):
+            waiting = self.unheard.get(host, {})
+            oldest = next((ref() for ref in waiting.values() if ref() is not None), None)
+            if oldest is None:
+                return False
+            oldest.evict()  # gives its place back through _release
+            self.evicted += 1
+        self.open[host] = self.open.get(host, 0) + 1
+        return True
+
+    def _heard(self, host: str, serial: int) -> None:
         with self._lock:
+            self._forget(host, serial)
+
+    def _forget(self, host: str, serial: int) -> None:
+        waiting = self.unheard.get(host)
+        if waiting is not None:
+            waiting.pop(serial, None)
+            if not waiting:
+                del self.unheard[host]
+
+    def _release(self, host: str, serial: int) -> None:
+        with self._lock:
+            self._forget(host, serial)
             left = self.open.get(host, 1) - 1
             if left > 0:
                 self.open[host] = left
