@@ -25,7 +25,7 @@ from kit.errors import LayoutError, RenderError  # noqa: E402
 from kit.output import KitFiles  # noqa: E402
 from kit.registry import GAMES  # noqa: E402
 from kit.serve import app as web_app  # noqa: E402
-from kit.server import guard  # noqa: E402
+from kit.server import guard, share  # noqa: E402
 from kit.server.http import SECURITY_HEADERS, HTTPProblem, problem_answer  # noqa: E402
 from kit.server.pool import Busy  # noqa: E402
 from kit.site import kit_cache, kits  # noqa: E402
@@ -436,7 +436,7 @@ def test_a_client_gets_its_connection_places_back_closed_or_dropped():
     import gc
     import socket
 
-    listener = guard.listen("127.0.0.1", 0, share=2)
+    listener = share.listen("127.0.0.1", 0, share=2)
     listener.setblocking(True)
     port = listener.getsockname()[1]
     try:
@@ -465,7 +465,7 @@ def test_a_client_gets_its_connection_places_back_closed_or_dropped():
 def test_past_the_share_the_oldest_connection_without_a_whole_head_makes_way():
     import socket
 
-    listener = guard.listen("127.0.0.1", 0, share=2)
+    listener = share.listen("127.0.0.1", 0, share=2)
     listener.setblocking(True)
     port = listener.getsockname()[1]
     clients = []
