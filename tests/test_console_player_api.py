@@ -138,6 +138,9 @@ def test_a_deadline_per_turn(client: TestClient, game: dict) -> None:
     assert me(client, game, "Eve")["deadline"] == "2026-12-04T20:00"
     bad = gm(client, game, "turns/1/deadline", {"deadline": "Friday"})
     assert bad.status_code == 422 and bad.json()["errors"][0]["field"] == "deadline"
+    left_out = gm(client, game, "turns/1/deadline", {})  # only asked for is it removed
+    assert left_out.status_code == 200 and left_out.json()["deadline"] == "2026-12-04T20:00"
+    assert me(client, game, "Eve")["deadline"] == "2026-12-04T20:00"
     assert gm(client, game, "turns/1/deadline", {"deadline": None}).status_code == 200
     assert me(client, game, "Eve")["deadline"] is None
 
