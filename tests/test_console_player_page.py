@@ -115,6 +115,12 @@ def _values(data):
             yield from _values(v)
 
 
+def me_orders(client: TestClient, game: dict, player: str) -> object:
+    token = game["player_tokens"][player]
+    return client.get(f"/api/games/{game['id']}/me.json",
+                      headers={"Authorization": f"Bearer {token}"}).json()["orders"]
+
+
 def test_a_stale_form_gets_409_with_its_entry_kept(client: TestClient, game: dict) -> None:
     gm = {"Authorization": f"Bearer {game['gm_token']}"}
     assert client.post(f"/api/games/{game['id']}/turns/1/close", headers=gm).status_code == 200
@@ -129,6 +135,10 @@ def test_a_stale_form_gets_409_with_its_entry_kept(client: TestClient, game: dic
     assert stale.status_code == 409
     assert "your orders were for turn 1, which is over; turn 2 is open" in text(stale.text)
     assert 'name="g1" value="38"' in stale.text
+    garbled = send(client, game, "Dee", {"turn": "x", "g1": "38"})  # not a way past the check
+    assert garbled.status_code == 422
+    assert "must be a whole number (the turn your orders are for)" in text(garbled.text)
+    assert me_orders(client, game, "Dee") is None  # nothing was recorded for turn 2
 
 
 def test_a_wrong_or_replaced_link_opens_nothing(client: TestClient, game: dict) -> None:
