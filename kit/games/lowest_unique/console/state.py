@@ -8,6 +8,7 @@ player's view also names their table).
 from __future__ import annotations
 
 import copy
+import json
 import random
 import unicodedata
 from collections.abc import Mapping
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ....console.refusals import Closed
-from ....errors import ConfigError, KitError, Msg, Problems
+from ....errors import SHOWN_MAX, ConfigError, KitError, Msg, Problems
 from ....game import EntryKind, View, match_names, name_problem, to_json
 from ....i18n import N_
 from ....tables import deal, table_sizes
@@ -158,6 +159,11 @@ def _round(state: Party, body: Mapping[str, Any], params: Mapping[str, Any]) -> 
     means, refused (409) once it has been entered meanwhile from another page or device."""
     table = _table(state, params)
     meant, number = body.get("round"), state.played(table) + 1
+    if meant is not None and (isinstance(meant, bool) or not isinstance(meant, int)):
+        raise Problems([ConfigError("round", Msg(N_(
+            "must be a whole number, the round you mean (the next one of table %(table)s is "
+            "%(next)s); got %(got)s"), table=table, next=number,
+            got=json.dumps(meant)[:SHOWN_MAX]))])
     if meant is not None and meant != number:
         if isinstance(meant, int) and not isinstance(meant, bool) and 1 <= meant < number:
             raise Closed("round", Msg(N_(
