@@ -1,10 +1,10 @@
 """``kit serve`` as a real process on loopback, attacked over real sockets: idle and trickling
 connections are closed within 10 s, one client's sockets past its share leave room for another
-(127.0.0.2), a guest trickling heads cannot shut out
-another phone on its own address, a trickled body gets 408, foreign hosts and cross-site posts are refused, only a
-trusted proxy names the client (and its scheme), the access log shows no token, short
-connections in a row are all answered, wrong tokens never lock out the right one, and lenient
-heads are refused. Every loop is bounded in count and time."""
+(127.0.0.2), a guest trickling heads cannot shut out another phone on its own address, a
+trickled body gets 408, foreign hosts and cross-site posts are refused, only a trusted proxy
+names the client (and its scheme), the access log shows no token, short connections in a row
+are all answered, wrong tokens never lock out the right one, and lenient heads are refused.
+Every loop is bounded in count and time."""
 
 from __future__ import annotations
 
