@@ -165,7 +165,7 @@ def _round(state: Party, body: Mapping[str, Any], params: Mapping[str, Any]) -> 
             "%(next)s); got %(got)s"), table=table, next=number,
             got=json.dumps(meant)[:SHOWN_MAX]))])
     if meant is not None and meant != number:
-        if isinstance(meant, int) and not isinstance(meant, bool) and 1 <= meant < number:
+        if 1 <= meant < number:
             raise Closed("round", Msg(N_(
                 "round %(round)s of table %(table)s was entered meanwhile (from another page "
                 "or device); the table's next round is round %(next)s"),
