@@ -37,6 +37,7 @@ from ...server.guard import refuse_wrong_token
 from ...server.http import BodyError, parse_json
 from ..addressing import base_url
 from ..mail.book import Opener
+from ..pace import TooFast
 from ..pages.base import NO_STORE, conditional
 from ..refusals import Closed, Conflict, NotFound
 from ..seat_access import NotYours, seat_params, shared_seats
@@ -180,6 +181,9 @@ def handled(endpoint: Handler) -> Handler:
         except NotYours as exc:  # a seat's token on another seat's entry: nothing changed
             return JSONResponse({"errors": [problem(exc.field, exc.message)]}, 403,
                                 headers=NO_STORE)
+        except TooFast as exc:  # a player's reposts past the pace: nothing changed
+            return JSONResponse({"errors": [problem(exc.field, exc.message)]}, 429,
+                                headers={**NO_STORE, "retry-after": str(exc.retry_after)})
         except Closed as exc:  # a turn the game takes no more orders for: nothing changed
             return JSONResponse({"errors": [problem(exc.field, exc.message)]}, 409,
                                 headers=NO_STORE)

@@ -22,6 +22,7 @@ from ...errors import Problems
 from ...game import FormRead, View
 from ...i18n import N_, words
 from ...server.http import client_of
+from ..pace import TooFast
 from ..refusals import Closed
 from ..specs import console_of, site_environment
 from . import auth
@@ -116,8 +117,15 @@ async def player_post(request: Request) -> Response:
                     if posted.absorb is not None:
                         posted.absorb(problem, w)
         return await _page(request, game_id, kind, player, 422, posted)
+    seat = (game_id, "player", player)
     try:
+        service.pace.check(seat)
         await call(service.enter, game_id, posted.kind, posted.body, params)
+        service.pace.note(seat)
+    except TooFast as fast:
+        answer = await _page(request, game_id, kind, player, 429, posted, fast.text(w))
+        answer.headers["retry-after"] = str(fast.retry_after)
+        return answer
     except Closed as closed:
         return await _page(request, game_id, kind, player, 409, posted, closed.text(w))
     except Problems as problems:
