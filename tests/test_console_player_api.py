@@ -13,7 +13,7 @@ pytest.importorskip("starlette", reason="the console needs the web extra")
 
 from starlette.testclient import TestClient  # noqa: E402
 
-from kit.console.pace import POSTS_PER_MINUTE, SeatPace, TooFast  # noqa: E402
+from kit.console.quota import POSTS_PER_MINUTE, SeatPace, TooFast  # noqa: E402
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Eve"]
 SECRETS = {"Ann": 417, "Bob": 523, "Cy": 608, "Dee": 719, "Eve": 836}

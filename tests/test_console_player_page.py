@@ -14,7 +14,7 @@ pytest.importorskip("starlette", reason="the console needs the web extra")
 
 from starlette.testclient import TestClient  # noqa: E402
 
-from kit.console.pace import POSTS_PER_MINUTE  # noqa: E402
+from kit.console.quota import POSTS_PER_MINUTE  # noqa: E402
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Eve"]
 SECRETS = {"Ann": 17, "Bob": 42, "Cy": 8, "Dee": 55, "Eve": 29}

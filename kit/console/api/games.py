@@ -37,8 +37,8 @@ from ...server.guard import refuse_wrong_token
 from ...server.http import BodyError, parse_json
 from ..addressing import base_url
 from ..mail.book import Opener
-from ..pace import TooFast
 from ..pages.base import NO_STORE, conditional
+from ..quota import TooFast
 from ..refusals import Closed, Conflict, NotFound
 from ..seat_access import NotYours, seat_params, shared_seats
 from ..service import Console, Created

@@ -22,7 +22,7 @@ from ...errors import Problems
 from ...game import FormRead, View
 from ...i18n import N_, words
 from ...server.http import client_of
-from ..pace import TooFast
+from ..quota import TooFast
 from ..refusals import Closed
 from ..specs import console_of, site_environment
 from . import auth
