@@ -35,7 +35,7 @@ from .answer_cache import KEPT_BYTES, AnswerCache, Flights, Made, etag, public_v
 from .journal import UNDO, Played, describe, said, step
 from .mail import book
 from .mail.postbox import Postbox
-from .quota import GameQuota
+from .quota import GameQuota, SeatPace
 from .report_files import NO_FILE, amended, file_turn, served_path, text_report
 from .report_files import report_folder as files_folder
 from .report_render import BeingMade, NotMade, Queued, ReportFolders
@@ -80,7 +80,7 @@ class Console:
         self.store = store
         self.files = files
         self.kept = GameCache(kept_bytes)
-        self.quota = GameQuota()
+        self.quota, self.pace = GameQuota(), SeatPace()  # games an hour, posts a minute
         self.answers = AnswerCache(KEPT_BYTES)  # views and public answers, by version: never stale
         self.folders = ReportFolders(files)
         self._flights = Flights()

@@ -17,6 +17,7 @@ from typing import Any
 
 from ..errors import KitError
 from ..i18n import LANGUAGES, Words
+from ..names import look_alike_msg, resembled
 from ..options import split_names
 from ..paper import PAPERS
 from . import said
@@ -73,6 +74,8 @@ def check_names(form: Form, key: str, names: list[str], w: Words) -> None:
         elif name.casefold() in seen:
             form.add(key, w.gettext("%(name)s is there twice; give each player a different "
                                     "name (e.g. %(name)s 2).", name=name))
+        elif (earlier := resembled(name, seen.values())) is not None:
+            form.add(key, look_alike_msg(earlier, name).text(w))
         seen.setdefault(name.casefold(), name)
     if len(names) > MAX_NAMES:
         form.add(key, w.gettext("%(count)s names; the console takes at most %(max)s.",

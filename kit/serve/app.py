@@ -87,7 +87,6 @@ from ..server.guard import (
     Guard,
     StreamShare,
     TrustedProxies,
-    listen,
 )
 from ..server.http import (
     HTTPProblem,
@@ -100,6 +99,7 @@ from ..server.http import (
 from ..server.limits import CACHE_MB, QUEUE, WEB_MAX_PAGES, WORKERS
 from ..server.pool import QUEUE as DEFAULT_QUEUE
 from ..server.pool import STOP_GRACE_S, Busy, Render
+from ..server.share import listen
 from ..server.wire import close_when_clients_leave, open_files_limit, strict_heads
 from ..site.kit_cache import Entry
 from ..site.kits import config_key, could_be_file, ready_configs, render_kit, zip_kit

@@ -43,11 +43,13 @@ middleware, so a 500 gets the same headers as a 200). In order:
    status, bytes, time. Headers are never logged (so no ``Authorization``). The guard's own
    refusals are JSON on the API's paths (``/api/``), a page elsewhere.
 
-Connections come before any of this. ``ClientShareListener`` is the listening socket: it
+Connections come before any of this. ``share.ClientShareListener`` is the listening socket: it
 accepts at most ``MAX_CONNECTIONS_PER_CLIENT`` open connections from one address (trusted
-proxies excepted) and closes the rest at once, so a client's hundreds of sockets leave room
-for everyone else, while a party of 100 phones behind one Wi-Fi router (one address) all get
-in. An event stream (``STREAM_PATH``) counts apart: a client holds at most
+proxies excepted), so a client's hundreds of sockets leave room for everyone else, while a
+party of 100 phones behind one Wi-Fi router (one address) all get in. Past the share, a new
+connection takes the place of that address's oldest one still without a whole request head,
+else it is closed at once: a guest trickling heads from the party's address cannot shut the
+other phones there out. An event stream (``STREAM_PATH``) counts apart: a client holds at most
 ``MAX_STREAMS_PER_CLIENT`` of them (``StreamShare``; past it a 503), and the listener lets it that
 many more connections, so 300 phones behind one router each keep a stream open and still load
 their pages. A connection stops counting the moment it is closed; the ASGI server (Hypercorn,
@@ -62,11 +64,10 @@ import ipaddress
 import logging
 import math
 import re
-import socket
 import threading
 import time
 from collections import OrderedDict, deque
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from urllib.parse import parse_qs, urlsplit
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -456,93 +457,3 @@ def _with_headers(headers: Iterable[tuple[bytes, bytes]], close: bool,
     if close and "connection" not in present:
         headers.append((b"connection", b"close"))
     return headers
-
-
-# --- connections: each client's share -----------------------------------------------------------
-
-class _ClientSocket(socket.socket):
-    """An accepted connection that gives its place back to its client's share when closed."""
-
-    def __init__(self, *args: object, release: Callable[[], None] | None = None,
-                 **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        self._release = release
-
-    def close(self) -> None:
-        self._give_back()
-        super().close()
-
-    def __del__(self) -> None:  # dropped unclosed: the place must not be lost for good
-        self._give_back()
-        finalize = getattr(super(), "__del__", None)  # the C socket's, not in the stubs
-        if finalize is not None:
-            finalize()
-
-    def _give_back(self) -> None:
-        release, self._release = getattr(self, "_release", None), None
-        if release is not None:
-            release()
-
-
-class ClientShareListener(socket.socket):
-    """A listening socket that accepts at most ``share`` open connections per client address.
-
-    The event loop calls ``accept`` when connections are waiting; one past its client's share
-    is closed at once and the next one is tried (the loop sees ``BlockingIOError`` when none is
-    left). Trusted proxies (``proxies``) have no share: each carries many clients.
-    """
-
-    def __init__(self, family: int = socket.AF_INET, type: int = socket.SOCK_STREAM,
-                 proto: int = 0, fileno: int | None = None, *,
-                 share: int = MAX_CONNECTIONS_PER_CLIENT,
-                 proxies: TrustedProxies | None = None,
-                 streams: StreamShare | None = None) -> None:
-        super().__init__(family, type, proto, fileno)
-        self.share, self.proxies = share, proxies or TrustedProxies()
-        self.streams = streams or StreamShare()
-        self.open: dict[str, int] = {}
-        self.refused = 0
-        self._lock = threading.Lock()
-
-    def accept(self) -> tuple[socket.socket, object]:
-        while True:
-            fd, address = self._accept()  # type: ignore[attr-defined]
-            host = address[0] if isinstance(address, tuple) else ""
-            with self._lock:
-                count = self.open.get(host, 0)
-                # a connection holding an event stream counts in the streams' share instead
-                if count < self.share + self.streams.held(host) or self.proxies.trusted(host):
-                    self.open[host] = count + 1
-                    break
-                self.refused += 1
-            socket.socket(self.family, self.type, self.proto, fileno=fd).close()
-        conn = _ClientSocket(self.family, self.type, self.proto, fileno=fd,
-                             release=lambda: self._release(host))
-        if socket.getdefaulttimeout() is None and self.gettimeout():
-            conn.setblocking(True)
-        return conn, address
-
-    def _release(self, host: str) -> None:
-        with self._lock:
-            left = self.open.get(host, 1) - 1
-            if left > 0:
-                self.open[host] = left
-            else:
-                self.open.pop(host, None)
-
-
-def listen(host: str, port: int, share: int = MAX_CONNECTIONS_PER_CLIENT,
-           proxies: TrustedProxies | None = None, backlog: int = 1024,
-           streams: StreamShare | None = None) -> ClientShareListener:
-    """A bound, listening ``ClientShareListener`` on ``host:port`` (``streams``: the
-    ``Guard``'s, whose streams count apart)."""
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    # IPPROTO_TCP, not 0: asyncio sets TCP_NODELAY only on sockets of that protocol; without
-    # it every answer waits ~40 ms for the client's delayed ACK
-    sock = ClientShareListener(family, proto=socket.IPPROTO_TCP, share=share, proxies=proxies,
-                               streams=streams)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((host, port))
-    sock.listen(backlog)
-    sock.setblocking(False)
-    return sock

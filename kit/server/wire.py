@@ -6,7 +6,7 @@ are):
 
 - ``close_when_clients_leave``: a connection whose client has closed it is closed at once,
   not when its keep-alive timer fires 5 s later; its place in its address's share
-  (``guard.ClientShareListener``) comes back with it.
+  (``share.ClientShareListener``) comes back with it.
 - ``strict_heads``: a request head with a bare line feed for a line end, or a header folded
   over two lines (obsolete line folding), is 400. h11 reads both, as RFC 9112 allows; a proxy
   in front that reads them differently would see other requests than we do (request
@@ -29,7 +29,7 @@ def close_when_clients_leave() -> None:
 
     Hypercorn (0.18) keeps such a socket (in CLOSE-WAIT) until the connection's keep-alive timer
     fires, 5 s later: it waits for that timer before it closes. The connection's place in its
-    address's share (``guard.ClientShareListener``) is given back only when the socket is
+    address's share (``share.ClientShareListener``) is given back only when the socket is
     closed, so 32 short connections in a row, as a script opening one per call makes, filled
     the share for 5 s. ``worker_serve`` makes its connections from ``run.TCPServer``, so this
     one name is replaced, by a subclass that stops the timer when the client has gone (a

@@ -242,6 +242,38 @@ def test_the_api_returns_every_problem_of_a_new_game_at_once(site):
     assert 'range = "1-40"' in log and "Ann = 7" in log
 
 
+def test_names_that_look_alike_are_refused_side_by_side(site):
+    """Cyrillic А, a full-width Ａ: the same name to the eye, refused in every way in."""
+    _, client = site
+    alike = "“Ann” and “%s” look alike; give every player a name that differs at a glance, " \
+            "e.g. add an initial"
+    for twin in ("\u0410nn", "\uff21nn"):
+        answer = client.post("/api/games", json={"game": "whats-my-number",
+                                                 "players": ["Ann", "Bob", "Cy", twin]})
+        assert answer.status_code == 422
+        assert [(e["field"], e["message"]) for e in answer.json()["errors"]] == [
+            ("players", alike % twin)]
+        party = client.post("/api/games", json={"game": "lowest-unique",
+                                                "tables": [["Ann", "Bob", twin]]})
+        assert party.status_code == 422
+        assert [(e["field"], e["message"]) for e in party.json()["errors"]] == [
+            ("table 1", alike % twin)]
+        page = client.post("/console/new/wmn", data={"names": f"Ann\nBob\nCy\n{twin}",
+                                                     "draw": "random"})
+        assert boxes(page.text)["wmn-names"] == [alike % twin]
+    assert client.post("/api/games", json={"game": "whats-my-number", "players": [
+        "Ali", "All", "Léa", "Lea"]}).status_code == 201  # different at a glance
+
+
+def test_the_email_box_refuses_a_name_given_twice_even_by_case(site):
+    _, client = site
+    page = client.post("/console/new/wmn", data={
+        "names": "Ann\nBob\nCy\nDee", "draw": "random",
+        "emails": "Ann = ann@example.org\nann = someone@example.org"})
+    assert page.status_code == 422
+    assert boxes(page.text)["wmn-emails"] == ["Ann has two addresses."]
+
+
 def gm_client(site, **spec):
     """A What's My Number? game made on the start page, and the GM page it opens on."""
     console, client = site

@@ -4,6 +4,7 @@ hour (API and start page), and names given through the API or an imported log.""
 
 from __future__ import annotations
 
+import itertools
 import re
 from html import unescape
 
@@ -73,9 +74,26 @@ LOG = 'game = "whats-my-number"\nplayers = ["A", "B", "C", "D"]\nrange = "1-40"\
       'published = 1\n[secrets]\nA = 1\nB = 2\nC = 3\nD = 4\n[[turn]]\n'
 
 
+RANGES = itertools.count(41)
+
+
 def test_an_imported_log_is_capped_before_the_engine_reads_it(
         client: TestClient, console: Console, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    from kit.games.whats_my_number.rules import engine
+
+    played: list[int] = []  # the engine's turns played: none for a log over its caps
+    real = engine._play_turn
+    monkeypatch.setattr(engine, "_play_turn", lambda log, number, *rest, **kw: (
+        played.append(number), real(log, number, *rest, **kw))[1])
     toml = {"Content-Type": "application/toml"}
+    # a log of its own (a range no other run used): a state already known is not played again
+    fresh = LOG.replace('range = "1-40"', f'range = "1-{next(RANGES)}"')
+    made = client.post("/api/games/import", content=fresh + "A = [5, 6]\n", headers=toml)
+    assert made.status_code == 201
+    gm = {"Authorization": f"Bearer {made.json()['gm_token']}"}
+    assert client.get(f"/api/games/{made.json()['id']}/state.json", headers=gm).status_code == 200
+    assert played  # the recorder sees the engine when it does play
+    played.clear()
     rows = client.post("/api/games/import", content=LOG + f"A = {list(range(5, 9005))}\n"
                        "B = [5, 6]\n", headers=toml)
     assert rows.status_code == 422
@@ -87,6 +105,7 @@ def test_an_imported_log_is_capped_before_the_engine_reads_it(
     assert work.status_code == 422
     assert texts(work) == ["turn: the game would hold 5 guesses for 4 players, 20 answers; "
                            "the console takes at most 12 answers in a game (guesses x players)"]
+    assert played == []  # both refused before the engine played a turn
     with pytest.raises(Problems) as long:  # past the API's body limit: the console's own cap
         console.import_log(LOG + "#" * IMPORT_MAX_CHARS)
     assert [str(p) for p in long.value.problems] == [

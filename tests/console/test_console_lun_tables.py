@@ -5,6 +5,7 @@ at once."""
 
 from __future__ import annotations
 
+import json
 import re
 import tomllib
 from html import unescape
@@ -109,6 +110,21 @@ def test_a_correction_is_refused_with_every_problem_and_nothing_changes(
     assert client.post(f"{base}/2/rounds/1/amend", json={"choices": {"Eve": 2}},
                        headers=bearer("x" * 43)).status_code == 403
     assert rounds_of(client, party) == before
+
+
+def test_a_round_given_as_text_is_refused_naming_the_field(client: TestClient,
+                                                          party: dict) -> None:
+    url = f"/api/games/{party['id']}/tables/1/rounds"
+    gm = bearer(party["gm_token"])
+    for given in ("2", 2.0, True):
+        answer = client.post(url, json={"choices": {"Ann": 1, "Bob": 2, "Cy": 3, "Dee": 4},
+                                        "round": given}, headers=gm)
+        assert answer.status_code == 422, answer.text
+        [error] = answer.json()["errors"]
+        assert error["field"] == "round"
+        assert error["message"] == ("must be a whole number, the round you mean (the next one "
+                                    f"of table 1 is 2); got {json.dumps(given)}")
+    assert len([r for r in rounds_of(client, party) if r["table"] == 1]) == 1  # none entered
 
 
 def test_undo_takes_back_a_correction_first(client: TestClient, party: dict) -> None:

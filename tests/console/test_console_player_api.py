@@ -13,6 +13,8 @@ pytest.importorskip("starlette", reason="the console needs the web extra")
 
 from starlette.testclient import TestClient  # noqa: E402
 
+from kit.console.quota import POSTS_PER_MINUTE, SeatPace, TooFast  # noqa: E402
+
 PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Eve"]
 SECRETS = {"Ann": 417, "Bob": 523, "Cy": 608, "Dee": 719, "Eve": 836}
 GUESSES = {"Ann": [111, 112], "Bob": [221, 222, 223], "Cy": [331, 2000],
@@ -111,6 +113,40 @@ def test_a_repost_replaces_and_every_problem_comes_at_once(client: TestClient,
     assert me(client, game, "Ann")["orders"] == [113]  # nothing refused was recorded
 
 
+def test_a_players_reposts_are_paced_and_the_gm_never_is(client: TestClient,
+                                                        game: dict) -> None:
+    for n in range(POSTS_PER_MINUTE):
+        send(client, game, "Ann", [200 + n])
+    refused = post(client, game, "Ann", {"guesses": [300]})
+    assert refused.status_code == 429, refused.text
+    assert 1 <= int(refused.headers["retry-after"]) <= 60
+    [error] = refused.json()["errors"]
+    assert error["field"] == "orders"
+    assert error["message"] == (
+        f"{POSTS_PER_MINUTE} posts from your link in the last minute; wait "
+        f"{refused.headers['retry-after']} seconds, then send again (your last orders are kept)")
+    assert me(client, game, "Ann")["orders"] == [200 + POSTS_PER_MINUTE - 1]
+    send(client, game, "Bob", [5])  # another player's link is paced on its own
+    for n in range(POSTS_PER_MINUTE + 2):  # the game master enters Ann's row as often as needed
+        assert gm(client, game, "turns", {"orders": {"Ann": [400 + n]}}).status_code == 201
+    assert me(client, game, "Ann")["orders"] == [400 + POSTS_PER_MINUTE + 1]
+
+
+def test_the_pace_counts_only_entered_posts_over_a_sliding_minute() -> None:
+    pace = SeatPace(per_minute=2, window=60.0)
+    seat = ("g", "player", "Ann")
+    pace.check(seat, now=0.0)
+    pace.note(seat, now=0.0)
+    pace.check(seat, now=10.0)  # a refused post is checked, never noted: it costs nothing
+    pace.check(seat, now=10.0)
+    pace.note(seat, now=10.0)
+    with pytest.raises(TooFast) as fast:
+        pace.check(seat, now=30.0)
+    assert (fast.value.count, fast.value.retry_after) == (2, 30)
+    pace.check(("g", "player", "Bob"), now=30.0)
+    pace.check(seat, now=60.5)  # the first post has left the minute
+
+
 def test_a_closed_or_past_turn_takes_no_more_orders(client: TestClient, game: dict) -> None:
     send(client, game, "Ann", [111])
     closed = gm(client, game, "turns/1/close")
@@ -138,6 +174,9 @@ def test_a_deadline_per_turn(client: TestClient, game: dict) -> None:
     assert me(client, game, "Eve")["deadline"] == "2026-12-04T20:00"
     bad = gm(client, game, "turns/1/deadline", {"deadline": "Friday"})
     assert bad.status_code == 422 and bad.json()["errors"][0]["field"] == "deadline"
+    left_out = gm(client, game, "turns/1/deadline", {})  # only asked for is it removed
+    assert left_out.status_code == 200 and left_out.json()["deadline"] == "2026-12-04T20:00"
+    assert me(client, game, "Eve")["deadline"] == "2026-12-04T20:00"
     assert gm(client, game, "turns/1/deadline", {"deadline": None}).status_code == 200
     assert me(client, game, "Eve")["deadline"] is None
 

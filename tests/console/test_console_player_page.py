@@ -14,6 +14,8 @@ pytest.importorskip("starlette", reason="the console needs the web extra")
 
 from starlette.testclient import TestClient  # noqa: E402
 
+from kit.console.quota import POSTS_PER_MINUTE  # noqa: E402
+
 PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Eve"]
 SECRETS = {"Ann": 17, "Bob": 42, "Cy": 8, "Dee": 55, "Eve": 29}
 ORDERS = {"Ann": {"g1": "33", "g2": "63", "g3": "5"}, "Bob": {"g1": "44", "g2": "21"},
@@ -115,6 +117,12 @@ def _values(data):
             yield from _values(v)
 
 
+def me_orders(client: TestClient, game: dict, player: str) -> object:
+    token = game["player_tokens"][player]
+    return client.get(f"/api/games/{game['id']}/me.json",
+                      headers={"Authorization": f"Bearer {token}"}).json()["orders"]
+
+
 def test_a_stale_form_gets_409_with_its_entry_kept(client: TestClient, game: dict) -> None:
     gm = {"Authorization": f"Bearer {game['gm_token']}"}
     assert client.post(f"/api/games/{game['id']}/turns/1/close", headers=gm).status_code == 200
@@ -129,6 +137,10 @@ def test_a_stale_form_gets_409_with_its_entry_kept(client: TestClient, game: dic
     assert stale.status_code == 409
     assert "your orders were for turn 1, which is over; turn 2 is open" in text(stale.text)
     assert 'name="g1" value="38"' in stale.text
+    garbled = send(client, game, "Dee", {"turn": "x", "g1": "38"})  # not a way past the check
+    assert garbled.status_code == 422
+    assert "must be a whole number (the turn your orders are for)" in text(garbled.text)
+    assert me_orders(client, game, "Dee") is None  # nothing was recorded for turn 2
 
 
 def test_a_wrong_or_replaced_link_opens_nothing(client: TestClient, game: dict) -> None:
@@ -176,3 +188,19 @@ def test_the_page_speaks_the_players_language(client: TestClient, game: dict) ->
     refused = client.post(page_of(game, "Bob") + "?lang=fr",
                           data={"turn": "1", "send": "guesses", "g1": "abc"})
     assert "Essai 1 : « abc » n’est pas un nombre entier." in text(refused.text)
+
+
+def test_a_form_posted_past_the_pace_gets_429_saying_when_to_send_again(
+        client: TestClient, game: dict) -> None:
+    for n in range(POSTS_PER_MINUTE):
+        assert send(client, game, "Bob", {"g1": str(10 + n)},
+                    follow_redirects=False).status_code == 303
+    fast = client.post(page_of(game, "Bob") + "?lang=fr",
+                       data={"turn": "1", "send": "guesses", "g1": "99"})
+    assert fast.status_code == 429 and 1 <= int(fast.headers["retry-after"]) <= 60
+    wait = fast.headers["retry-after"]
+    assert (f"{POSTS_PER_MINUTE} envois depuis votre lien dans la dernière minute ; attendez "
+            f"{wait} secondes, puis envoyez de nouveau (vos derniers ordres sont gardés)"
+            ) in text(fast.text).replace("\u202f", " ").replace("\u00a0", " ")
+    assert 'name="g1" value="99"' in fast.text  # what was typed is kept on the page
+    assert me_orders(client, game, "Bob") == [10 + POSTS_PER_MINUTE - 1]

@@ -25,7 +25,7 @@ from kit.errors import LayoutError, RenderError  # noqa: E402
 from kit.output import KitFiles  # noqa: E402
 from kit.registry import GAMES  # noqa: E402
 from kit.serve import app as web_app  # noqa: E402
-from kit.server import guard  # noqa: E402
+from kit.server import guard, share  # noqa: E402
 from kit.server.http import SECURITY_HEADERS, HTTPProblem, problem_answer  # noqa: E402
 from kit.server.pool import Busy  # noqa: E402
 from kit.site import kit_cache, kits  # noqa: E402
@@ -436,7 +436,7 @@ def test_a_client_gets_its_connection_places_back_closed_or_dropped():
     import gc
     import socket
 
-    listener = guard.listen("127.0.0.1", 0, share=2)
+    listener = share.listen("127.0.0.1", 0, share=2)
     listener.setblocking(True)
     port = listener.getsockname()[1]
     try:
@@ -444,6 +444,10 @@ def test_a_client_gets_its_connection_places_back_closed_or_dropped():
         first, _ = listener.accept()
         second, _ = listener.accept()
         assert listener.open == {"127.0.0.1": 2}
+        for client in clients[:2]:  # both send whole heads
+            client.sendall(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n")
+        assert first.recv(100).endswith(b"\r\n\r\n")
+        assert second.recv(100).endswith(b"\r\n\r\n")
         listener.settimeout(0.5)
         with pytest.raises(OSError):  # the third is past the share: closed, nothing to accept
             listener.accept()
@@ -452,6 +456,40 @@ def test_a_client_gets_its_connection_places_back_closed_or_dropped():
         del second
         gc.collect()
         assert listener.open == {}
+    finally:
+        for sock in clients:
+            sock.close()
+        listener.close()
+
+
+def test_past_the_share_the_oldest_connection_without_a_whole_head_makes_way():
+    import socket
+
+    listener = share.listen("127.0.0.1", 0, share=2)
+    listener.setblocking(True)
+    port = listener.getsockname()[1]
+    clients = []
+    try:
+        clients = [socket.create_connection(("127.0.0.1", port)) for _ in range(2)]
+        first, _ = listener.accept()
+        second, _ = listener.accept()
+        clients[1].sendall(b"GET / HTTP/1.1\r\nHost: a\r\n\r")
+        assert second.recv(100).endswith(b"\r")
+        clients[1].sendall(b"\n")  # the end of the head split over two reads
+        assert second.recv(100) == b"\n"
+        clients.append(socket.create_connection(("127.0.0.1", port)))
+        third, _ = listener.accept()  # takes the place of the first: no head yet
+        assert (listener.open, listener.evicted, listener.refused) == ({"127.0.0.1": 2}, 1, 0)
+        assert clients[0].recv(1) == b""  # ended by the server
+        third.recv_into(bytearray(0))
+        clients.append(socket.create_connection(("127.0.0.1", port)))
+        fourth, _ = listener.accept()  # the third makes way; the second has sent its head
+        assert clients[2].recv(1) == b"" and clients[1].getpeername()
+        third.close()
+        first.close()
+        fourth.close()
+        second.close()
+        assert listener.open == {} and listener.unheard == {}
     finally:
         for sock in clients:
             sock.close()

@@ -1,9 +1,10 @@
 """``kit serve`` as a real process on loopback, attacked over real sockets: idle and trickling
 connections are closed within 10 s, one client's sockets past its share leave room for another
-(127.0.0.2), a trickled body gets 408, foreign hosts and cross-site posts are refused, only a
-trusted proxy names the client (and its scheme), the access log shows no token, short
-connections in a row are all answered, wrong tokens never lock out the right one, and lenient
-heads are refused. Every loop is bounded in count and time."""
+(127.0.0.2), a guest trickling heads cannot shut out another phone on its own address, a
+trickled body gets 408, foreign hosts and cross-site posts are refused, only a trusted proxy
+names the client (and its scheme), the access log shows no token, short connections in a row
+are all answered, wrong tokens never lock out the right one, and lenient heads are refused.
+Every loop is bounded in count and time."""
 
 from __future__ import annotations
 
@@ -146,6 +147,32 @@ def test_idle_and_trickling_connections_do_not_starve_another_client(server):
         assert wait_closed(still_open, DROPPED_WITHIN_S) <= DROPPED_WITHIN_S
     finally:
         for sock in held:
+            sock.close()
+
+
+def test_a_guest_trickling_heads_cannot_shut_out_the_party_on_its_address(server):
+    """Slowloris from the party's one address: past the share, the oldest connections still
+    without a whole head make way, so another phone there gets every answer."""
+    port, _ = server
+    party = "127.0.3.1"
+    loris: list[socket.socket] = []
+    statuses = []
+    try:
+        for _ in range(20):
+            loris = [s for s in loris if not closed(s)]
+            while len(loris) < MAX_CONNECTIONS_PER_CLIENT + 20:  # the share and more, half heads
+                sock = connect(port, party)
+                with contextlib.suppress(OSError):
+                    sock.sendall(b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: 1\r\n")
+                loris.append(sock)
+            status, _, body = answer(port, "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+                                     source=party)
+            statuses.append(status)
+        assert statuses == [200] * 20
+        still_open = [s for s in loris if not closed(s)]
+        assert len(still_open) <= MAX_CONNECTIONS_PER_CLIENT  # the share held
+    finally:
+        for sock in loris:
             sock.close()
 
 

@@ -39,6 +39,7 @@ from ...server.http import BodyError, parse_json
 from ..addressing import base_url
 from ..mail.book import Opener
 from ..pages.base import NO_STORE, conditional
+from ..quota import TooFast
 from ..seat_access import NotYours, seat_params, shared_seats
 from ..service import Console, Created
 from ..specs import console_games, console_of
@@ -180,6 +181,9 @@ def handled(endpoint: Handler) -> Handler:
         except NotYours as exc:  # a seat's token on another seat's entry: nothing changed
             return JSONResponse({"errors": [problem(exc.field, exc.message)]}, 403,
                                 headers=NO_STORE)
+        except TooFast as exc:  # a player's reposts past the pace: nothing changed
+            return JSONResponse({"errors": [problem(exc.field, exc.message)]}, 429,
+                                headers={**NO_STORE, "retry-after": str(exc.retry_after)})
         except Closed as exc:  # a turn the game takes no more orders for: nothing changed
             return JSONResponse({"errors": [problem(exc.field, exc.message)]}, 409,
                                 headers=NO_STORE)

@@ -99,8 +99,13 @@ def seat_entry_endpoint(path: str, kind: str) -> Handler:
         game = console_of(await run_in_threadpool(console.kind, game_id))
         if kind not in game.entry(entry).by:  # type: ignore[union-attr]
             raise ApiError(403, "authorization", "that is the game master's call")
+        seat = (game_id, kind, name)
+        if kind == "player":  # a player's reposts, a few a minute; the GM is never counted
+            console.pace.check(seat)
         entered = await run_in_threadpool(
             lambda: console.enter(game_id, entry, body, params))
+        if kind == "player":
+            console.pace.note(seat)
         seen = await run_in_threadpool(console.player_state, game_id, name) \
             if kind == "player" else {"version": entered.version}
         return JSONResponse({**entered.answer, "version": seen["version"]}, status,

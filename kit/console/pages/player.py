@@ -23,6 +23,7 @@ from ...game import FormRead, View
 from ...game.refusals import Closed
 from ...i18n import N_, words
 from ...server.http import client_of
+from ..quota import TooFast
 from ..specs import console_of, site_environment
 from .base import (
     PageProblem,
@@ -111,8 +112,15 @@ async def player_post(request: Request) -> Response:
                     if posted.absorb is not None:
                         posted.absorb(problem, w)
         return await _page(request, game_id, kind, player, 422, posted)
+    seat = (game_id, "player", player)
     try:
+        service.pace.check(seat)
         await call(service.enter, game_id, posted.kind, posted.body, params)
+        service.pace.note(seat)
+    except TooFast as fast:
+        answer = await _page(request, game_id, kind, player, 429, posted, fast.text(w))
+        answer.headers["retry-after"] = str(fast.retry_after)
+        return answer
     except Closed as closed:
         return await _page(request, game_id, kind, player, 409, posted, closed.text(w))
     except Problems as problems:

@@ -8,13 +8,14 @@ player's view also names their table).
 from __future__ import annotations
 
 import copy
+import json
 import random
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ....errors import ConfigError, KitError, Msg, Problems
+from ....errors import SHOWN_MAX, ConfigError, KitError, Msg, Problems
 from ....game import EntryKind, View, match_names, name_problem, to_json
 from ....game.refusals import Closed
 from ....i18n import N_
@@ -158,8 +159,13 @@ def _round(state: Party, body: Mapping[str, Any], params: Mapping[str, Any]) -> 
     means, refused (409) once it has been entered meanwhile from another page or device."""
     table = _table(state, params)
     meant, number = body.get("round"), state.played(table) + 1
+    if meant is not None and (isinstance(meant, bool) or not isinstance(meant, int)):
+        raise Problems([ConfigError("round", Msg(N_(
+            "must be a whole number, the round you mean (the next one of table %(table)s is "
+            "%(next)s); got %(got)s"), table=table, next=number,
+            got=json.dumps(meant)[:SHOWN_MAX]))])
     if meant is not None and meant != number:
-        if isinstance(meant, int) and not isinstance(meant, bool) and 1 <= meant < number:
+        if 1 <= meant < number:
             raise Closed("round", Msg(N_(
                 "round %(round)s of table %(table)s was entered meanwhile (from another page "
                 "or device); the table's next round is round %(next)s"),

@@ -15,6 +15,7 @@ from typing import Literal
 
 from ....errors import GameLogError, KitError, Msg, Problems, shown
 from ....i18n import N_
+from ....names import look_alike_msg, resembled
 from ....options import NAME_MAX
 from . import MAX_PLAYERS, MIN_PLAYERS, PASS
 from .lines import Block
@@ -92,7 +93,7 @@ def check_players(where: str | Msg, line: int | None, raw: object, seen: dict[st
                                                     "%(hi)s"), count=len(raw), lo=MIN_PLAYERS,
                                                  hi=MAX_PLAYERS))
         ok = False
-    players = []
+    players: list[str] = []
     for item in raw:
         name = clean(item)
         if not 1 <= len(name) <= NAME_MAX:
@@ -108,6 +109,12 @@ def check_players(where: str | Msg, line: int | None, raw: object, seen: dict[st
             found.add(GameLogError, where, line, Msg(N_("%(name)s is listed twice (%(at)s); give "
                                                         "every player a different name"),
                                                      name=shown(name), at=at))
+            ok = False
+            continue
+        earlier = resembled(name, seen)
+        if earlier is not None:  # ``seen`` holds names case folded: this table's as given
+            shown_as = next((p for p in players if p.casefold() == earlier), earlier)
+            found.add(GameLogError, where, line, look_alike_msg(shown_as, name))
             ok = False
             continue
         seen[name.casefold()] = number

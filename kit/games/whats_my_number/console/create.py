@@ -12,6 +12,7 @@ from typing import Any
 from ....errors import ConfigError, GameLogError, KitError, Msg, Problems, ngettext
 from ....game import match_names
 from ....i18n import N_, words
+from ....names import look_alike_msg, resembled
 from ....options import parse_range
 from ..rules import model
 from ..sheets.people import labels
@@ -72,6 +73,10 @@ def _player_problems(players: list[str], problems: list[KitError]) -> None:
                 "“%(name)s” is given twice (names %(first)s and %(second)s); every player "
                 "needs a different name, e.g. add an initial"), name=name, first=first,
                 second=number)))
+            continue
+        earlier = resembled(name, (players[n - 1] for n in seen.values() if n != number))
+        if earlier is not None:
+            problems.append(ConfigError("players", look_alike_msg(earlier, name)))
     if len(players) < model.MIN_PLAYERS:
         problems.append(ConfigError("players", model.needs_players(ngettext(
             "%(num)s player listed", "%(num)s players listed", len(players)))))

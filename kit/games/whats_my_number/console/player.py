@@ -237,9 +237,12 @@ def close_payload(state: Turns, body: Mapping[str, Any], params: Mapping[str, An
 def deadline_payload(state: Turns, body: Mapping[str, Any], params: Mapping[str, Any]
                      ) -> dict[str, Any]:
     """The open turn's deadline: an ISO 8601 date and time ("2026-12-04T20:00", an offset
-    may follow), or null to remove it. Shown to the players; it closes nothing by itself."""
+    may follow), or null to remove it; left out, the deadline stays as it is. Shown to the
+    players; it closes nothing by itself."""
     turn = _open_turn(state, params)
-    given = body.get("deadline")
+    if "deadline" not in body:  # only an explicit null or "" removes it
+        return {"turn": turn, "deadline": state.deadlines.get(turn)}
+    given = body["deadline"]
     if given is None or given == "":
         return {"turn": turn, "deadline": None}
     try:

@@ -183,9 +183,9 @@ def player_form(values: Mapping[str, str], data: Mapping[str, Any], w: Words) ->
         body["list"] = listed
     else:
         body["guesses"] = _guesses(values, form, w)
-    turn = values.get("turn", "")
-    if turn.isdigit():
-        body["turn"] = int(turn)
+    turn = values.get("turn", "").strip()
+    if turn:  # anything but a number is refused by the entry, never taken as no turn
+        body["turn"] = int(turn) if turn.isdigit() else turn
     form.kind = kind
     sound = body if form.problems and (body.get("guesses") or body.get("list")) else None
     return FormRead("sent", body, form=form, values=dict(values), sound=sound,

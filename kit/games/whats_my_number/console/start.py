@@ -66,6 +66,8 @@ def _emails(form: Form, names: list[str], w: Words) -> dict[str, str]:
         real = next((n for n in names if n.casefold() == found[1].casefold()), None)
         if real is None:
             form.add("emails", not_a_player(found[1], names, w))
+        elif real in emails:  # the last line would win: Ann's letters to someone else
+            form.add("emails", w.gettext("%(name)s has two addresses.", name=real))
         else:
             emails[real] = found[2]
     return emails

@@ -71,7 +71,6 @@ from .model import (
     TurnReport,
     WinReason,
     allowed_guesses,
-    answer_guess,
     check_range,
     default_range,
     player_labels,
@@ -83,7 +82,7 @@ __all__ = [
     "NO_INFO", "TITLE", "TOP_LEVEL_KEYS", "YEAR", "Finisher", "GameLog", "GameResult",
     "GuessList", "GuessRow", "GuessStatus", "Guesses", "Identification", "ListRow", "Names",
     "Orders", "Row", "Ruling", "RulingKind", "TurnReport", "WinReason", "allowed_guesses",
-    "answer_guess", "check_range", "default_range", "finishers", "format_report_markdown",
+    "check_range", "default_range", "finishers", "format_report_markdown",
     "name_key", "parse_game_log", "play", "player_labels",
 ]
 

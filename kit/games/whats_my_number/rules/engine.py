@@ -190,8 +190,9 @@ def _guess_rows(log: GameLog, number: int, label: str, order: Guesses, allowed: 
             rows.append(GuessRow(player=label, index=index, number=guess,
                                  cells=(NO_ANSWER,) * len(players), bonus=False, status=status))
             continue
-        # answer_guess, inlined as one comprehension: this is the engine's hot path (a
-        # 100-player game answers 20,000 cells a turn)
+        # each cell is how the target's secret compares with the guess, in one
+        # comprehension: this is the engine's hot path (a 100-player game answers 20,000
+        # cells a turn)
         cells = [NO_INFO if target in blocked else HIGHER if secret > guess else
                  LOWER if secret < guess else HIT for target, secret in pairs]
         newly_hit = [target for target, secret in pairs

@@ -388,12 +388,3 @@ class GameResult:
     def rulings(self) -> tuple[Ruling, ...]:
         """Every ruling of the game, turn by turn (the register's record)."""
         return tuple(ruling for report in self.turns for ruling in report.rulings)
-
-
-def answer_guess(guess: int, secret: int) -> str:
-    """The cell for one column: how that player's secret compares with the guess."""
-    if secret > guess:
-        return HIGHER
-    if secret < guess:
-        return LOWER
-    return HIT
