@@ -14,7 +14,7 @@ from ....i18n import N_, Words, words
 from ....options import parse_range
 from .. import rules
 from ..report import turn_notes as notes
-from ..report.reports import row_label
+from ..report.reports import row_label, win_text
 from ..rules.model import MIN_PLAYERS, NAME, check_range, needs_players
 from ..sheets.people import answer, labels
 from .turns import latest_count, why_won
@@ -185,11 +185,14 @@ def public_turns(public: Mapping[str, Any], w: Words) -> list[dict[str, Any]]:
 
 
 def standings(public: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """Players by numbers found (most first, then player order); winners first."""
+    """Players by numbers found (most first, then player order); winners first, each having
+    found every other number (a list finds them without a hit). Once the game is over no
+    row says the next turn's guesses (``allowance`` None)."""
     winners = set(public.get("winners", []))
-    found = public.get("identified", {})
-    allowance = public.get("next_allowance", {})
     players = list(public.get("players", []))
+    found = {**public.get("identified", {}), **dict.fromkeys(winners, len(players) - 1)}
+    over = bool(public.get("over"))
+    allowance = {} if over else public.get("next_allowance", {})
     order = sorted(players, key=lambda p: (p not in winners, -int(found.get(p, 0)),
                                            players.index(p)))
     rows: list[dict[str, Any]] = []
@@ -199,7 +202,7 @@ def standings(public: Mapping[str, Any]) -> list[dict[str, Any]]:
         if not rows or key != rows[-1]["key"]:
             place = i + 1
         rows.append({"key": key, "place": place, "player": p, "points": found.get(p, 0),
-                     "winner": p in winners, "allowance": allowance.get(p, "")})
+                     "winner": p in winners, "allowance": None if over else allowance.get(p, "")})
     return rows
 
 
@@ -210,4 +213,16 @@ def board(public: Mapping[str, Any], w: Words) -> dict[str, Any]:
             "older_turns": len(public.get("turns", [])) - len(turns),
             "standings": standings(public), "players": public.get("players", []),
             "published": public.get("published", 0), "winners": public.get("winners", []),
-            "shown": bool(public.get("published"))}
+            "shown": bool(public.get("published")), **end_board(public, w)}
+
+
+def end_board(public: Mapping[str, Any], w: Words) -> dict[str, Any]:
+    """The end as the boards say it: how the winners won ("Bob wins in turn 4, by a fully
+    correct list.") and every secret number, in player order; nothing before the end."""
+    if not public.get("over"):
+        return {"over": False, "how": "", "secrets": []}
+    winners = list(public.get("winners", []))
+    how = win_text(winners, public.get("won_by"), int(public.get("winning_turn") or 0), w)
+    secrets = public.get("secrets", {})
+    return {"over": True, "how": how,
+            "secrets": [(p, secrets.get(p, "")) for p in public.get("players", [])]}

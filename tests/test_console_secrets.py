@@ -1,0 +1,159 @@
+"""Players choosing their own secret numbers (SQLite and PostgreSQL): ``"secrets": "players"``,
+each player's ``POST /api/games/ID/secret`` (201, changed, 422 outside the range), turn 1
+refused while one is missing, the game master's number or draw for a player on paper, who has
+chosen in the GM's state.json and never a number anywhere else before the end; the end
+revealing every secret in public.json and me.json."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+pytest.importorskip("starlette", reason="the console needs the web extra")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
+CHOSEN = {"Ann": 417, "Bob": 523, "Cy": 608}  # Dee plays on paper: the GM types hers
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def has(number: int, text: str) -> bool:
+    return re.search(rf"(?<![\d.]){number}(?![\d.])", text) is not None
+
+
+@pytest.fixture
+def game(client: TestClient) -> dict:
+    answer = client.post("/api/games", json={"game": "whats-my-number", "players": PLAYERS,
+                                             "secrets": "players", "range": "1-999"})
+    assert answer.status_code == 201, answer.text
+    return answer.json()
+
+
+def choose(client: TestClient, game: dict, player: str, body: object):
+    return client.post(f"/api/games/{game['id']}/secret", json=body,
+                       headers=bearer(game["player_tokens"][player]))
+
+
+def gm(client: TestClient, game: dict, path: str, body: dict | None = None):
+    return client.post(f"/api/games/{game['id']}/{path}", json=body or {},
+                       headers=bearer(game["gm_token"]))
+
+
+def gm_state(client: TestClient, game: dict) -> dict:
+    answer = client.get(f"/api/games/{game['id']}/state.json", headers=bearer(game["gm_token"]))
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
+def me(client: TestClient, game: dict, player: str) -> dict:
+    answer = client.get(f"/api/games/{game['id']}/me.json",
+                        headers=bearer(game["player_tokens"][player]))
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
+def public(client: TestClient, game: dict) -> dict:
+    answer = client.get(f"/api/games/{game['id']}/public.json")
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
+def everyone_chooses(client: TestClient, game: dict) -> None:
+    for player, number in CHOSEN.items():
+        assert choose(client, game, player, {"secret": number}).status_code == 201
+    assert gm(client, game, "secrets", {"secrets": {"Dee": 523}}).status_code == 200
+
+
+def test_a_player_chooses_changes_and_is_told_the_range(client: TestClient, game: dict) -> None:
+    before = me(client, game, "Ann")
+    assert (before["secret"], before["choosing"], before["secret_open"]) == (None, True, True)
+    first = choose(client, game, "Ann", {"secret": 12})
+    assert first.status_code == 201, first.text
+    assert {k: v for k, v in first.json().items() if k != "version"} == {
+        "player": "Ann", "secret": 12, "waiting": True}
+    assert choose(client, game, "Ann", {"secret": 417}).status_code == 201
+    mine = me(client, game, "Ann")
+    assert (mine["secret"], mine["choosing"]) == (417, False)
+    for bad, got in ((1000, "1000"), (0, "0"), ("12", "'12'"), (True, "'True'")):
+        answer = choose(client, game, "Bob", {"secret": bad})
+        assert answer.status_code == 422, answer.text
+        assert [(e["field"], e["message"]) for e in answer.json()["errors"]] == [
+            ("secret", f"give a whole number from 1 to 999; got {got}")]
+    wrong = choose(client, game, "Bob", {"number": 5})
+    assert wrong.status_code == 422
+    assert [p["field"] for p in wrong.json()["errors"]] == ["number"]
+    assert me(client, game, "Bob")["secret"] is None
+
+
+def test_turn_one_waits_for_every_secret(client: TestClient, game: dict) -> None:
+    choose(client, game, "Ann", {"secret": 417})
+    orders = client.post(f"/api/games/{game['id']}/orders", json={"guesses": [1, 2]},
+                         headers=bearer(game["player_tokens"]["Ann"]))
+    assert orders.status_code == 409, orders.text
+    said = orders.json()["errors"][0]
+    assert said["field"] == "secrets"
+    assert said["message"] == ("turn 1 opens once every player has a secret number; still to "
+                               "choose: Bob, Cy, Dee")
+    assert gm(client, game, "turns", {"orders": {"Bob": [1, 2]}}).status_code == 409
+    assert gm(client, game, "turns/1/publish").status_code == 409
+    everyone_chooses(client, game)
+    sent = client.post(f"/api/games/{game['id']}/orders", json={"guesses": [1, 2]},
+                       headers=bearer(game["player_tokens"]["Ann"]))
+    assert sent.status_code == 201, sent.text
+    late = choose(client, game, "Bob", {"secret": 5})  # turn 1 has begun
+    assert late.status_code == 409
+    assert late.json()["errors"][0]["message"] == (
+        "turn 1 has begun: the secret numbers can no longer change")
+    assert me(client, game, "Bob")["secret"] == 523
+
+
+def test_the_gm_sees_who_chose_and_sets_a_paper_players(client: TestClient, game: dict) -> None:
+    choose(client, game, "Bob", {"secret": 523})
+    state = gm_state(client, game)
+    assert (state["secrets_by"], state["chosen"], state["choosing"]) == (
+        "players", ["Bob"], ["Ann", "Cy", "Dee"])
+    assert state["secrets"] == {"Bob": 523}  # a number drawn while waiting is nobody's
+    drawn = gm(client, game, "secrets", {"secrets": {"dee": "draw", "Cy": 523}})
+    assert drawn.status_code == 200, drawn.text
+    assert drawn.json()["choosing"] == ["Ann"]
+    assert drawn.json()["secrets"]["Cy"] == 523  # two players may hold one number
+    state = gm_state(client, game)
+    assert state["chosen"] == ["Bob", "Cy", "Dee"] and 1 <= state["secrets"]["Dee"] <= 999
+    bad = gm(client, game, "secrets", {"secrets": {"Cy": 1000, "Zed": 3}})
+    assert bad.status_code == 422
+    assert [p["field"] for p in bad.json()["errors"]] == ["secrets.Cy", "secrets.Zed"]
+
+
+def test_no_number_leaks_before_the_end(client: TestClient, game: dict) -> None:
+    everyone_chooses(client, game)
+    seen = {"public": json.dumps(public(client, game))}
+    seen.update({p: json.dumps(me(client, game, p)) for p in PLAYERS})
+    for viewer, text in seen.items():
+        for player, number in {**CHOSEN, "Dee": 523}.items():
+            if player != viewer and not (viewer == "Dee" and number == 523) \
+                    and not (viewer == "Bob" and number == 523):
+                assert not has(number, text), (viewer, player)
+
+
+def test_the_end_reveals_every_secret(client: TestClient, game: dict) -> None:
+    everyone_chooses(client, game)
+    assert public(client, game)["over"] is False
+    gm(client, game, "turns", {"orders": {"Ann": [523, 1]}})
+    assert gm(client, game, "turns/1/publish").status_code == 200
+    gm(client, game, "turns", {"orders": {"Ann": [1, 2], "Bob": {"list": {
+        "Ann": 417, "Cy": 608, "Dee": 523}}}})
+    assert gm(client, game, "turns/2/publish").status_code == 200
+    shown = public(client, game)
+    secrets = {**CHOSEN, "Dee": 523}
+    assert (shown["over"], shown["winners"], shown["won_by"], shown["winning_turn"],
+            shown["secrets"]) == (True, ["Bob"], "list", 2, secrets)
+    for player in PLAYERS:
+        mine = me(client, game, player)
+        assert (mine["over"], mine["winners"], mine["won_by"], mine["secrets"]) == (
+            True, ["Bob"], "list", secrets)
