@@ -6,6 +6,7 @@ revealing every secret in public.json and me.json."""
 
 from __future__ import annotations
 
+import html
 import json
 import re
 
@@ -14,6 +15,8 @@ import pytest
 pytest.importorskip("starlette", reason="the console needs the web extra")
 
 from starlette.testclient import TestClient  # noqa: E402
+
+from kit.console.pages import auth as guard  # noqa: E402
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
 CHOSEN = {"Ann": 417, "Bob": 523, "Cy": 608}  # Dee plays on paper: the GM types hers
@@ -157,3 +160,68 @@ def test_the_end_reveals_every_secret(client: TestClient, game: dict) -> None:
         mine = me(client, game, player)
         assert (mine["over"], mine["winners"], mine["won_by"], mine["secrets"]) == (
             True, ["Bob"], "list", secrets)
+
+
+def text(page: str) -> str:
+    """The page's main text, tags removed."""
+    main = page[page.index("<main"):page.index("</main>")]
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", main)))
+
+
+def page_of(game: dict, player: str) -> str:
+    return f"/console/{game['id']}/p/{game['player_tokens'][player]}"
+
+
+def gm_page(client: TestClient, game: dict) -> str:
+    answer = client.get(f"/console/{game['id']}/gm/{game['gm_token']}")
+    assert answer.status_code == 200
+    return answer.text
+
+
+def gm_form(client: TestClient, game: dict, action: str, values: dict, **kw):
+    found = re.search(r'name="version" value="(\d+)"', gm_page(client, game))
+    assert found is not None
+    version = found.group(1)
+    data = {"csrf": guard.csrf_token(game["id"], game["gm_token"]), "version": version,
+            **values}
+    return client.post(f"/console/{game['id']}/gm/{action}", data=data, **kw)
+
+
+def test_a_player_chooses_on_their_page(client: TestClient, game: dict) -> None:
+    first = text(client.get(page_of(game, "Cy")).text)
+    assert "Choose your secret number" in first and "Your secret number, from 1 to 999" in first
+    assert "Your secret number:" not in first
+    assert "Turn 1 opens once every player has chosen their secret number." in first
+    assert "Send my guesses" not in first
+    bad = client.post(page_of(game, "Cy"), data={"send": "secret", "secret": "6O8"})
+    assert bad.status_code == 422
+    assert "Your secret number: 6O8 is not a whole number" in text(bad.text)
+    assert 'value="6O8"' in bad.text  # what was typed stays in its box
+    out = client.post(page_of(game, "Cy"), data={"send": "secret", "secret": "1000"})
+    assert out.status_code == 422
+    assert "give a whole number from 1 to 999; got 1000" in text(out.text)
+    saved = client.post(page_of(game, "Cy"), data={"send": "secret", "secret": "608"},
+                        follow_redirects=False)
+    assert saved.status_code == 303
+    assert saved.headers["location"] == page_of(game, "Cy") + "?secret=1#secret"
+    seen = text(client.get(saved.headers["location"]).text)
+    assert "Your secret number was saved." in seen and "Your secret number: 608" in seen
+    assert me(client, game, "Cy")["secret"] == 608
+
+
+def test_the_gm_page_says_who_chose_never_the_numbers(client: TestClient, game: dict) -> None:
+    choose(client, game, "Ann", {"secret": 417})
+    choose(client, game, "Bob", {"secret": 523})
+    seen = text(gm_page(client, game))
+    assert "Chosen: Ann Bob" in seen and "Still to choose: Cy Dee" in seen
+    assert not has(417, seen) and not has(523, seen)
+    saved = gm_form(client, game, "secrets", {"s2": "608", "d3": "1"}, follow_redirects=False)
+    assert saved.status_code == 303, saved.text
+    state = gm_state(client, game)
+    assert state["choosing"] == [] and state["secrets"]["Cy"] == 608
+    assert saved.headers["location"].endswith("?secrets=1#secrets")
+    seen = text(client.get(saved.headers["location"]).text)
+    assert "The secret numbers are saved." in seen and not has(608, seen)
+    assert "Still to choose: nobody" in seen and "Save secret numbers" not in seen
+    refused = gm_form(client, game, "secrets", {"s0": "x1"})
+    assert refused.status_code in (409, 422)

@@ -290,6 +290,7 @@ def player_view(state: Turns, facts: Mapping[str, Any], player: str) -> View:
                             if k != "turns"})
     choice = {"secrets_by": facts.get("secrets_by", "gm"),
               "choosing": player in state.choosing,  # their own number still to choose
+              "waiting_for_secrets": bool(state.choosing),  # turn 1 waits (never for whom)
               "secret_open": secret_open(state)}  # whether theirs may still change
     return View({**common, "secret": secret, **choice, **mine, "published": state.published},
                 data)
