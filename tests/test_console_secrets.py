@@ -160,6 +160,18 @@ def test_the_end_reveals_every_secret(client: TestClient, game: dict) -> None:
         mine = me(client, game, player)
         assert (mine["over"], mine["winners"], mine["won_by"], mine["secrets"]) == (
             True, ["Bob"], "list", secrets)
+    how = "Bob wins in turn 2, by a fully correct list."
+    pages = {"public": f"/console/{game['id']}", "screen": f"/console/{game['id']}/standings",
+             **{p: page_of(game, p) for p in PLAYERS}}
+    for name, address in pages.items():
+        seen = text(client.get(address).text)
+        assert how in seen, name
+        assert "Secret numbers Player Secret number Ann 417 Bob 523 Cy 608 Dee 523" in seen, name
+        assert "Guesses next turn" not in seen, name  # no next turn after the end
+        assert ("You won!" in seen) == (name == "Bob"), name
+    standings = text(client.get(pages["screen"]).text)
+    # the winner first, having found every other number by the list
+    assert "Place Player Found 1 Bob ★ winner 3 2 Ann 2 3 Cy 0" in standings
 
 
 def text(page: str) -> str:
@@ -225,3 +237,18 @@ def test_the_gm_page_says_who_chose_never_the_numbers(client: TestClient, game: 
     assert "Still to choose: nobody" in seen and "Save secret numbers" not in seen
     refused = gm_form(client, game, "secrets", {"s0": "x1"})
     assert refused.status_code in (409, 422)
+
+
+def test_the_start_page_offers_the_players_choice(client: TestClient) -> None:
+    form = client.get("/console").text
+    assert 'id="wmn-draw-players"' in form
+    assert "Each player chooses their own on their page" in text(form)
+    made = client.post("/console/new/wmn", data={"names": "Ann\nBob\nCy\nDee",
+                                                 "range": "1-30", "draw": "players"},
+                       follow_redirects=False)
+    assert made.status_code == 303
+    link = re.search(r"/console/([\w-]+)/gm/([\w-]+)", made.headers["location"])
+    assert link is not None
+    state = client.get(f"/api/games/{link[1]}/state.json", headers=bearer(link[2])).json()
+    assert (state["secrets_by"], state["choosing"], state["secrets"]) == (
+        "players", ["Ann", "Bob", "Cy", "Dee"], {})

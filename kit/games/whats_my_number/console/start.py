@@ -40,9 +40,11 @@ def fields(values: Mapping[str, str], problems: Mapping[str, list[str]], w: Word
               "e.g. 1-60 for 7 players."), values,
               problems),
         {"widget": "radios", "id": "wmn-draw", "name": "draw", "label": _("Secret numbers"),
-         "hint": _("The console can draw each player’s secret number, or you type the numbers "
-                   "the players chose."), "value": values.get("draw", "random"),
-         "choices": [("random", _("Draw them at random")), ("typed", _("I type them below"))]},
+         "hint": _("The console can draw each player’s secret number, you type the numbers "
+                   "the players chose, or each player chooses on their own page before "
+                   "turn 1."), "value": values.get("draw", "random"),
+         "choices": [("random", _("Draw them at random")), ("typed", _("I type them below")),
+                     ("players", _("Each player chooses their own on their page"))]},
         field("wmn", "secrets", _("Secret numbers, if you type them"), _("One line per "
               "player: name = number, e.g. Ann = 17."), values, problems, "textarea", rows=4),
         field("wmn", "emails", _("E-mail addresses (optional)"), _("One line per player who "
@@ -130,6 +132,8 @@ def wmn_form(values: Mapping[str, str], w: Words) -> Form:
         _range(form, given_range, len(names), w)
     if values.get("draw", "random") == "typed" and names:
         form.spec["secrets"] = _secrets(form, names, w)
+    elif values.get("draw") == "players":
+        form.spec["secrets"] = "players"
     if values.get("emails", "").strip() and names:
         form.spec["emails"] = _emails(form, names, w)
     return form
