@@ -292,7 +292,11 @@ def gm_view(state: Turns, facts: Mapping[str, Any]) -> View:
             # who entered each row of the open turn and when ("player" or "gm", seconds)
             "entered": {p: dict(mark) for p, mark in state.entered.items() if p in received},
             "log": export(state)}
-    return View(data, handed_out(state))
+    handed = handed_out(state)
+    result = published_record(handed).result()  # kept: the public view plays the same
+    ended = ending(state, result)
+    return View({**data, **ended, "winners": list(result.winners) if ended["over"] else []},
+                handed)
 
 
 def public_turn(report: rules.TurnReport) -> dict[str, Any]:
