@@ -34,18 +34,40 @@ def _link_line(link: str | None, lang: str) -> str:
     return w.gettext(N_("Your page (orders, slips and reports): %(link)s"), link=link)
 
 
-def turn_letter(part: Turned, *, title: str, lang: str, turn: int, report: str) -> Letter:
+@dataclass(frozen=True)
+class Ending:
+    """The end of a game as its public view says it: the winners and what it reveals then
+    (each player's secret number, in player order; none for a game without)."""
+
+    winners: tuple[str, ...]
+    secrets: tuple[tuple[str, object], ...] = ()
+
+
+def turn_letter(part: Turned, *, title: str, lang: str, turn: int, report: str,
+                ending: Ending | None = None) -> Letter:
     """The letter of published turn ``turn`` to one player: only their own slip, and the
-    report every player gets."""
+    report every player gets; on the last turn (``ending``), who won first, in the subject
+    too, and every secret number after the report."""
     w = words(lang)
-    subject = w.gettext(N_("%(game)s: turn %(turn)s report"), game=_name(title, lang),
-                        turn=turn)
+    game = _name(title, lang)
+    subject = w.gettext(N_("%(game)s: turn %(turn)s report"), game=game, turn=turn)
     lines = [w.gettext(N_("Hello %(player)s, the game master has published turn %(turn)s."),
-                       player=part.player, turn=turn), "", _link_line(part.link, lang), ""]
+                       player=part.player, turn=turn)]
+    if ending is not None:
+        won = w.ngettext("%(names)s wins", "%(names)s share the win",
+                         len(ending.winners), names=w.join(list(ending.winners)))
+        subject = w.gettext(N_("%(game)s: %(won)s (turn %(turn)s)"), game=game, won=won,
+                            turn=turn)
+        lines.append(w.gettext(N_("You won!")) if part.player in ending.winners else
+                     w.gettext(N_("The game is over: %(won)s."), won=won))
+    lines += ["", _link_line(part.link, lang), ""]
     if part.slip:
         lines += [RULE, w.gettext(N_("Your slip (for you alone)")), RULE, part.slip.strip(), ""]
     lines += [RULE, w.gettext(N_("Turn %(turn)s report (every player gets it)"), turn=turn),
               RULE, report.strip(), ""]
+    if ending is not None and ending.secrets:
+        lines += [RULE, w.gettext(N_("Secret numbers")), RULE,
+                  *(f"{name}: {number}" for name, number in ending.secrets), ""]
     return Letter(part.to, subject[:200], "\n".join(lines))
 
 
