@@ -22,8 +22,11 @@ from kit.mail.smtp import SmtpServer  # noqa: E402
 
 FAST = Policy(lease_s=30.0, first_retry_s=0.05, max_retry_s=0.2, attempts=5)
 BASE = "http://192.168.1.20:8000"
-CHOSEN = {"Ann": 417, "Bob": 538, "Cy": 629, "Dee": 538}  # two may hold one number
-EMAILS = {p: f"{p.lower()}@example.org" for p in CHOSEN}
+CHOSEN = {"Ann": 417, "Bob": 538, "Cy": 629, "Dee": 538, "דנה": 700}  # two may hold one number
+EMAILS = {"Ann": "ann@example.org", "Bob": "bob@example.org", "Cy": "cy@example.org",
+          "Dee": "dee@example.org", "דנה": "dana@example.org"}
+PLAYER_OF = {address: name for name, address in EMAILS.items()}
+MARKS = re.compile("[\u2066-\u2069]")  # direction marks: only around a right-to-left name
 
 
 @pytest.fixture
@@ -36,11 +39,14 @@ def smtp_server() -> Iterator[Server]:
 
 
 def letters(server: Server) -> dict[str, str]:
-    """Each player's letters so far, subject and body, by player; the inbox emptied."""
+    """Each player's letters so far, subject and body, by player; the inbox emptied. Each is
+    from the game's name and has its HTML part (tables as tables, links to follow)."""
     out: dict[str, str] = {}
     for message in server.inbox.messages:
-        name = message["To"].split("@")[0].capitalize()
-        body = message.get_content().replace("\r\n", "\n")
+        name = PLAYER_OF[message["To"]]
+        html = message.get_body(("html",)).get_content()
+        assert "<table" in html and '<a href="http://192.168.1.20:8000/console/' in html
+        body = message.get_body(("plain",)).get_content().replace("\r\n", "\n")
         out[name] = f"{message['Subject']}\n{body}"
     server.inbox.messages.clear()
     return out
@@ -69,8 +75,11 @@ def test_the_last_letter_says_who_won_and_reveals_every_secret(
             others -= {538}  # her own guess
         assert not [n for n in others if re.search(rf"\b{n}\b", text)], name
         assert "Secret numbers" not in text
+        assert not MARKS.search(text.replace("\u2068דנה\u2069", "")), name
+    # no-break spaces join each name to its answer
+    assert "Guess 1 (538): Bob\xa0✓ · Cy\xa0H · Dee\xa0✓ · \u2068דנה\u2069\xa0H" in first["Ann"]
     console.enter(game.id, "orders", {"orders": {"Bob": {"list": {
-        "Ann": 417, "Cy": 629, "Dee": 538}}}}, {})
+        "Ann": 417, "Cy": 629, "Dee": 538, "דנה": 700}}}}, {})
     console.enter(game.id, "publish", {}, {"turn": 2}, opener=opener)
     drain(made)
     last = letters(smtp_server)
@@ -83,4 +92,4 @@ def test_the_last_letter_says_who_won_and_reveals_every_secret(
         assert "Bob wins in turn 2, by a fully correct list." in body
         revealed = body.rpartition("Secret numbers\n")[2]
         assert [line for line in revealed.splitlines() if ": " in line] == [
-            "Ann: 417", "Bob: 538", "Cy: 629", "Dee: 538"], name
+            "Ann: 417", "Bob: 538", "Cy: 629", "Dee: 538", "דנה: 700"], name

@@ -5,12 +5,26 @@ module only puts them in order and words the lines around them."""
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from dataclasses import dataclass
 
 from ...i18n import N_, words
 from ...mail.letter import Letter
 
 RULE = "-" * 32
+ISOLATED = re.compile("[\u2066\u2067\u2068]([^\u2066-\u2069]*)\u2069")  # a name in its marks
+
+
+def _plain(text: str) -> str:
+    """``text`` without the direction marks around names that need none: mail programs that
+    do not hide them show stray marks, and a search for "Bob H" fails. A name holding a
+    right-to-left letter keeps them, so its sentence still reads in order."""
+    def unmarked(found: re.Match[str]) -> str:
+        rtl = any(unicodedata.bidirectional(ch) in ("R", "AL") for ch in found[1])
+        return found[0] if rtl else found[1]
+
+    return ISOLATED.sub(unmarked, text)
 
 
 @dataclass(frozen=True)
@@ -62,9 +76,10 @@ def turn_letter(part: Turned, *, title: str, lang: str, turn: int, report: str,
                      w.gettext(N_("The game is over: %(won)s."), won=won))
     lines += ["", _link_line(part.link, lang), ""]
     if part.slip:
-        lines += [RULE, w.gettext(N_("Your slip (for you alone)")), RULE, part.slip.strip(), ""]
+        lines += [RULE, w.gettext(N_("Your slip (for you alone)")), RULE,
+                  _plain(part.slip.strip()), ""]
     lines += [RULE, w.gettext(N_("Turn %(turn)s report (every player gets it)"), turn=turn),
-              RULE, report.strip(), ""]
+              RULE, _plain(report.strip()), ""]
     if ending is not None and ending.secrets:
         lines += [RULE, w.gettext(N_("Secret numbers")), RULE,
                   *(f"{name}: {number}" for name, number in ending.secrets), ""]
