@@ -252,3 +252,16 @@ def test_the_start_page_offers_the_players_choice(client: TestClient) -> None:
     state = client.get(f"/api/games/{link[1]}/state.json", headers=bearer(link[2])).json()
     assert (state["secrets_by"], state["choosing"], state["secrets"]) == (
         "players", ["Ann", "Bob", "Cy", "Dee"], {})
+
+
+def test_a_number_guessed_twice_is_pointed_out(client: TestClient, game: dict) -> None:
+    everyone_chooses(client, game)
+    sent = client.post(f"/api/games/{game['id']}/orders", json={"guesses": [20, 20]},
+                       headers=bearer(game["player_tokens"]["Ann"]))
+    assert sent.status_code == 201, sent.text
+    assert sent.json()["hints"] == ["20 is guessed twice: the second tells you nothing new"]
+    assert "20 is guessed twice: the second tells you nothing new" in text(
+        client.get(page_of(game, "Ann")).text)
+    once = client.post(f"/api/games/{game['id']}/orders", json={"guesses": [20, 21]},
+                       headers=bearer(game["player_tokens"]["Ann"]))
+    assert once.json()["hints"] == []

@@ -196,6 +196,17 @@ def ruling_said(ruling: rules.Ruling, lo: int, hi: int) -> list[Msg]:
     return []
 
 
+def repeated(order: Any) -> list[Msg]:
+    """A hint per number guessed more than once in ``order``: the answers to a number are the
+    same each time, so the guess after the first is spent for nothing."""
+    if not isinstance(order, list):
+        return []
+    numbers = [n for n in order if isinstance(n, int) and not isinstance(n, bool)]
+    twice = sorted({n for n in numbers if numbers.count(n) > 1}, key=numbers.index)
+    return [Msg(N_("%(number)s is guessed twice: the second tells you nothing new"),
+                number=str(n)) for n in twice]
+
+
 def rulings_json(rulings: list[rules.Ruling], lo: int, hi: int) -> list[dict[str, Any]]:
     """The rulings as the API gives them: the engine's fields, and each line in English."""
     out = []
@@ -212,7 +223,8 @@ def sent_answer(before: Turns, after: Turns, payload: Mapping[str, Any], recorde
     allowance, rulings = forecast(after, player)
     lo, hi = log_range(after)
     return {"turn": payload["turn"], "orders": order, "allowance": allowance,
-            "rulings": rulings_json(rulings, lo, hi)}
+            "rulings": rulings_json(rulings, lo, hi),
+            "hints": [str(m) for m in repeated(order)]}
 
 
 def log_range(state: Turns) -> tuple[int, int]:

@@ -18,7 +18,7 @@ from ....game import FormRead, GmPage
 from ....i18n import Words
 from .. import rules
 from .grid import boxes_posted, guesses_in_place
-from .player import ruling_said
+from .player import repeated, ruling_said
 from .turns import RECENT_TURNS
 
 NUMBER = re.compile(r"[+-]?\d{1,9}")
@@ -112,7 +112,8 @@ def player_page(data: Mapping[str, Any], w: Words, query: Mapping[str, str],
               "files": turn_files(str(data.get("id", "")), int(s["turn"]), w, own)}
              for n, s in enumerate(reversed(data.get("slips", ())))]
     return GmPage("player.html", {
-        "heading": heading, "received": received, "rulings": _rulings(data, w),
+        "heading": heading, "received": received,
+        "rulings": _rulings(data, w) + [m.text(w) for m in repeated(data.get("orders"))],
         "deadline": deadline_text(data.get("deadline")), "refusal": refusal,
         "notice": w.gettext("Your orders were received.") if "sent" in query else
         w.gettext("Your secret number was saved.") if "secret" in query else "",
