@@ -57,11 +57,19 @@ WRONG_PLAYER = (N_("This link does not work"),
 NO_GAME = (N_("No such game"), N_("There is no game at this address."))
 
 
+ENDING = ("winners", "secrets")  # once the view says the game is over, the events carry these
+
+
 def summary(view: View) -> dict[str, Any]:
     """An event's data: the viewer's own view's top-level scalars (version, turn, over, ...),
-    never its tables: a page fetches the rest (``public.json``, ``me.json``) with its ETag."""
-    return {key: value for key, value in view.data.items()
+    never its tables: a page fetches the rest (``public.json``, ``me.json``) with its ETag.
+    Once the view says the game is ``over``, its ``ENDING`` too (who won, and what the
+    game's view reveals then, such as every secret number)."""
+    data = {key: value for key, value in view.data.items()
             if value is None or isinstance(value, str | int | float | bool)}
+    if view.data.get("over") is True:
+        data.update({key: view.data[key] for key in ENDING if key in view.data})
+    return data
 
 
 def _what_changed(console: Console, game_id: str, who: str, seen: int | None

@@ -11,6 +11,7 @@ from __future__ import annotations
 import email.errors
 import email.policy
 import hashlib
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -18,6 +19,7 @@ from email.generator import BytesGenerator
 from email.headerregistry import Address
 from email.message import EmailMessage
 from email.utils import format_datetime
+from html import escape
 from io import BytesIO
 from urllib.parse import quote
 
@@ -26,6 +28,9 @@ from ..errors import ConfigError, shown
 ADDRESS_MAX = 254  # characters of an address (RFC 5321's path limit less the brackets)
 SUBJECT_MAX = 200
 BODY_MAX = 200_000  # characters; a turn's report is a few thousand
+DASHES = re.compile(r"-{3,}")  # a line of dashes: a rule between a letter's parts
+RULE_ROW = re.compile(r"\|?[\s:|-]*-[\s:|-]*\|?")  # a table's "|---|---|" line
+LINK = re.compile(r"https?://[^\s<>&\"]+")
 
 
 def address(key: str, text: str) -> str:
@@ -83,14 +88,61 @@ def compose(letter: Letter, sender: str, *, message_id: str | None = None,
     message["Auto-Submitted"] = "auto-generated"  # RFC 3834: no vacation replies to a robot
     # quoted-printable, not 8bit: a server without 8BITMIME takes it as it is
     message.set_content(letter.body, cte=None if letter.body.isascii() else "quoted-printable")
+    # the same words as HTML, for mail programs that show proportional type: a report's table
+    # lines up only as a table there
+    message.add_alternative(html_of(letter.body), subtype="html", cte="quoted-printable")
+    digest = hashlib.sha256(letter.body.encode("utf-8", "surrogatepass"))
+    message.set_boundary("kit-alt-" + digest.hexdigest()[:36])
     if files:
-        digest = hashlib.sha256(letter.body.encode("utf-8", "surrogatepass"))
         for name, data in files:
             message.add_attachment(data, maintype="application", subtype="pdf",
                                    filename=name)
             digest.update(name.encode() + b"\x00" + data)
         message.set_boundary("kit-" + digest.hexdigest()[:40])
     return message
+
+
+def _table(rows: list[str]) -> str:
+    """Lines of a Markdown-style table ("| A | B |", a "|---|" line after the head) as an
+    HTML table: the first row its head, each first cell its row's heading."""
+    cells = [[escape(c.strip()) for c in row.strip().strip("|").split("|")] for row in rows
+             if not RULE_ROW.fullmatch(row.strip())]
+    head, *body = cells
+    out = ['<table border="1" cellpadding="4" style="border-collapse:collapse">',
+           "<thead><tr>" + "".join(f'<th scope="col">{c}</th>' for c in head) + "</tr></thead>",
+           "<tbody>"]
+    out += ["<tr>" + "".join(f'<th scope="row">{c}</th>' if i == 0 else f"<td>{c}</td>"
+                             for i, c in enumerate(row)) + "</tr>" for row in body]
+    return "\n".join([*out, "</tbody></table>"])
+
+
+def html_of(body: str) -> str:
+    """The plain-text body as a small HTML document: its tables as tables, a line of dashes
+    as a rule, every other block a paragraph (line ends kept), its links clickable."""
+    blocks: list[str] = []
+    lines = body.replace("\r\n", "\n").split("\n")
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        if line.lstrip().startswith("|"):
+            end = index
+            while end < len(lines) and lines[end].lstrip().startswith("|"):
+                end += 1
+            blocks.append(_table(lines[index:end]))
+            index = end
+            continue
+        if DASHES.fullmatch(line.strip()):
+            blocks.append("<hr>")
+        elif line.strip():
+            text = LINK.sub(lambda m: f'<a href="{m[0]}">{m[0]}</a>', escape(line))
+            if blocks and blocks[-1].startswith("<p>") and index and lines[index - 1].strip() \
+                    and not DASHES.fullmatch(lines[index - 1].strip()):
+                blocks[-1] = blocks[-1].removesuffix("</p>") + f"<br>\n{text}</p>"
+            else:
+                blocks.append(f"<p>{text}</p>")
+        index += 1
+    return ('<!DOCTYPE html>\n<html><head><meta charset="utf-8"></head><body>\n'
+            + "\n".join(blocks) + "\n</body></html>\n")
 
 
 def as_bytes(message: EmailMessage) -> bytes:

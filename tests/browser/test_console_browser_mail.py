@@ -257,7 +257,7 @@ def test_the_gm_mails_a_turn_with_pdfs_and_reminds_the_missing(page: Page, mail_
                                                                                "Dee"))
     for message in reminders:
         name = next(p for p, a in ADDRESSES.items() if a == message["To"])
-        body = message.get_content()
+        body = message.get_body(("plain",)).get_content()
         assert f"Hello {name}, the game master has no orders from you for turn 2 yet." in body
         assert made["player_links"][name] in body
         assert not list(message.iter_attachments())

@@ -103,7 +103,7 @@ def test_a_publish_sends_each_player_with_an_address_one_letter_of_their_own(
     assert sorted(letters) == ["Ann", "Bob", "Cy", "Dee"]  # Eve has no address
     tokens = created.tokens("player")
     for name, message in letters.items():
-        body = message.get_content()
+        body = message.get_body(("plain",)).get_content()
         assert message["Subject"] == "Game night: turn 1 report"
         link = f"{BASE}/console/{created.id}/p/{tokens[name]}"
         assert link in body
@@ -117,7 +117,7 @@ def test_a_publish_sends_each_player_with_an_address_one_letter_of_their_own(
             n for p, guesses in ORDERS.items() if p != name for n in guesses}
         leaked = {n for n in others - mine if re.search(rf"\b{n}\b", body)}
         assert leaked == set(), f"{name}'s letter shows {leaked}"
-    assert "No orders: Dee" in letters["Dee"].get_content()
+    assert "No orders: Dee" in letters["Dee"].get_body(("plain",)).get_content()
 
 
 def test_the_gm_page_says_where_the_turn_letters_stand(
@@ -242,7 +242,7 @@ def test_remind_the_missing_goes_once_a_turn_to_those_with_an_address(
     letters = by_player(smtp_server)
     assert sorted(letters) == ["Cy", "Dee"]
     tokens = created.tokens("player")
-    body = letters["Cy"].get_content()
+    body = letters["Cy"].get_body(("plain",)).get_content()
     assert letters["Cy"]["Subject"] == "Game night: your orders for turn 1"
     assert "no orders from you for turn 1" in body
     assert f"{BASE}/console/{created.id}/p/{tokens['Cy']}" in body
@@ -266,7 +266,7 @@ def test_without_a_mail_server_a_publish_queues_nothing_and_the_gm_has_drafts(
     assert parsed["To"] == "ann@example.org" and parsed["X-Unsent"] == "1"
     base = str(client.base_url).rstrip("/")
     assert f"{base}/console/{created.id}/p/{created.tokens('player')['Ann']}" in \
-        parsed.get_content()
+        parsed.get_body(("plain",)).get_content()
     assert client.get(f"/api/games/{created.id}/drafts/Eve.eml",
                       headers=headers).status_code == 404  # no address
     assert client.get(f"/api/games/{created.id}/drafts/Ann.eml").status_code == 401

@@ -68,7 +68,8 @@ def test_no_token_is_left_in_any_table_once_the_letters_are_out(
     console.enter(created.id, "publish", {}, {"turn": 1}, opener=opener)
     drain(sender)
     tokens = {"gm": created.gm_token, **created.tokens("player")}
-    letters = [m.get_content() for m in smtp_server.inbox.messages]
+    letters = [m.get_body(("plain",)).get_content() + m.get_body(("html",)).get_content()
+               for m in smtp_server.inbox.messages]  # both parts of each letter
     assert len(letters) == 5  # two reminders and three turn letters, each with its link
     for name in ("Bob", "Cy"):
         assert sum(tokens[name] in body for body in letters) == 2

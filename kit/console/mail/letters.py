@@ -5,12 +5,26 @@ module only puts them in order and words the lines around them."""
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from dataclasses import dataclass
 
 from ...i18n import N_, words
 from ...mail.letter import Letter
 
 RULE = "-" * 32
+ISOLATED = re.compile("[\u2066\u2067\u2068]([^\u2066-\u2069]*)\u2069")  # a name in its marks
+
+
+def _plain(text: str) -> str:
+    """``text`` without the direction marks around names that need none: mail programs that
+    do not hide them show stray marks, and a search for "Bob H" fails. A name holding a
+    right-to-left letter keeps them, so its sentence still reads in order."""
+    def unmarked(found: re.Match[str]) -> str:
+        rtl = any(unicodedata.bidirectional(ch) in ("R", "AL") for ch in found[1])
+        return found[0] if rtl else found[1]
+
+    return ISOLATED.sub(unmarked, text)
 
 
 @dataclass(frozen=True)
@@ -34,18 +48,41 @@ def _link_line(link: str | None, lang: str) -> str:
     return w.gettext(N_("Your page (orders, slips and reports): %(link)s"), link=link)
 
 
-def turn_letter(part: Turned, *, title: str, lang: str, turn: int, report: str) -> Letter:
+@dataclass(frozen=True)
+class Ending:
+    """The end of a game as its public view says it: the winners and what it reveals then
+    (each player's secret number, in player order; none for a game without)."""
+
+    winners: tuple[str, ...]
+    secrets: tuple[tuple[str, object], ...] = ()
+
+
+def turn_letter(part: Turned, *, title: str, lang: str, turn: int, report: str,
+                ending: Ending | None = None) -> Letter:
     """The letter of published turn ``turn`` to one player: only their own slip, and the
-    report every player gets."""
+    report every player gets; on the last turn (``ending``), who won first, in the subject
+    too, and every secret number after the report."""
     w = words(lang)
-    subject = w.gettext(N_("%(game)s: turn %(turn)s report"), game=_name(title, lang),
-                        turn=turn)
+    game = _name(title, lang)
+    subject = w.gettext(N_("%(game)s: turn %(turn)s report"), game=game, turn=turn)
     lines = [w.gettext(N_("Hello %(player)s, the game master has published turn %(turn)s."),
-                       player=part.player, turn=turn), "", _link_line(part.link, lang), ""]
+                       player=part.player, turn=turn)]
+    if ending is not None:
+        won = w.ngettext("%(names)s wins", "%(names)s share the win",
+                         len(ending.winners), names=w.join(list(ending.winners)))
+        subject = w.gettext(N_("%(game)s: %(won)s (turn %(turn)s)"), game=game, won=won,
+                            turn=turn)
+        lines.append(w.gettext(N_("You won!")) if part.player in ending.winners else
+                     w.gettext(N_("The game is over: %(won)s."), won=won))
+    lines += ["", _link_line(part.link, lang), ""]
     if part.slip:
-        lines += [RULE, w.gettext(N_("Your slip (for you alone)")), RULE, part.slip.strip(), ""]
+        lines += [RULE, w.gettext(N_("Your slip (for you alone)")), RULE,
+                  _plain(part.slip.strip()), ""]
     lines += [RULE, w.gettext(N_("Turn %(turn)s report (every player gets it)"), turn=turn),
-              RULE, report.strip(), ""]
+              RULE, _plain(report.strip()), ""]
+    if ending is not None and ending.secrets:
+        lines += [RULE, w.gettext(N_("Secret numbers")), RULE,
+                  *(f"{name}: {number}" for name, number in ending.secrets), ""]
     return Letter(part.to, subject[:200], "\n".join(lines))
 
 

@@ -47,7 +47,7 @@ from ..report_render import BeingMade, NotMade
 from ..report_render import Queued as RenderQueued
 from . import book
 from .book import Opener
-from .letters import Turned, reminder, turn_letter
+from .letters import Ending, Turned, reminder, turn_letter
 
 REPORT, REMINDER = "report", "reminder"  # the outbox kinds of a player's letters
 MAIL_CLIENT = "mail"  # the render line's client the letters' PDFs are made for
@@ -70,6 +70,15 @@ def shared_report(game: ConsoleGame, facts: Mapping[str, Any], state: Any, turn:
         return ""
     data = {k: v for k, v in log.items() if k != "published"}
     return rules_engine.text(data, str(facts["lang"]), turn=turn)
+
+
+def ending(public: Mapping[str, Any]) -> Ending | None:
+    """The end as the public view says it (``over``, ``winners``, and ``secrets`` if the game
+    reveals them), or None while the game goes on."""
+    if public.get("over") is not True or not public.get("winners"):
+        return None
+    secrets = public.get("secrets") or {}
+    return Ending(tuple(public["winners"]), tuple(secrets.items()))
 
 
 def slip_of(game: ConsoleGame, facts: Mapping[str, Any], state: Any, player: str,
@@ -171,9 +180,10 @@ class Postbox:
         slips = game.turn_slips(state, facts, turn) if game.turn_slips else {
             player: slip_of(game, facts, state, player, turn) for player in to}
         title, lang = str(facts.get("title", "")), str(facts["lang"])
+        end = ending(game.public_view(state, facts).data)
         return [(Key(game_id, player, turn, REPORT), dataclasses.replace(turn_letter(
             Turned(player, address, slips.get(player, ""), links.get(player)),
-            title=title, lang=lang, turn=turn, report=report), attach=files))
+            title=title, lang=lang, turn=turn, report=report, ending=end), attach=files))
             for player, address in sorted(to.items())]
 
     @staticmethod

@@ -271,9 +271,14 @@ def _shared(state: Party, facts: Mapping[str, Any]) -> dict[str, Any]:
                "totals": to_json(_value(table.totals))} for table in result.tables]
     standings = [{"place": place, "player": player, "table": at, "points": points}
                  for place, player, at, points in result.standings()]
+    rounds = int(facts.get("rounds") or 0)
+    # over once every table has played every round: the standings are then final
+    over = bool(tables) and all(len(t["rounds"]) >= rounds for t in tables)
     return {"tables": tables, "rounds": facts.get("rounds"), "range": list(result.range),
             "standings": standings,
-            "rounds_entered": {str(t["table"]): len(t["rounds"]) for t in tables}}
+            "rounds_entered": {str(t["table"]): len(t["rounds"]) for t in tables},
+            "over": over, "winners": [s["player"] for s in standings if s["place"] == 1]
+            if over else []}
 
 
 def gm_view(state: Party, facts: Mapping[str, Any]) -> View:

@@ -8,13 +8,24 @@ from __future__ import annotations
 
 from ....game import ConsoleGame
 from ....i18n import N_
-from . import create, limits, pages, player, player_page, report_pages, slips, start, state
+from . import (
+               choosing,
+               create,
+               limits,
+               pages,
+               player,
+               player_page,
+               report_pages,
+               slips,
+               start,
+               state,
+)
 
 CONSOLE = ConsoleGame(
     spec_keys=create.SPEC_KEYS,
     create=create.create,
     imported=create.imported,
-    entries=state.ENTRIES + player.ENTRIES,
+    entries=state.ENTRIES + player.ENTRIES + choosing.ENTRIES,
     apply=state.apply,
     export=state.export,
     gm_view=state.gm_view,

@@ -18,6 +18,7 @@ from ..rules import model
 from ..sheets.people import labels
 
 SPEC_KEYS = frozenset({"game", "players", "secrets", "range", "lang", "paper", "title"})
+CHOSEN_BY_PLAYERS = "players"  # the spec's "secrets": each player chooses their own
 
 
 def token_seats(facts: Mapping[str, Any]) -> list[tuple[str, str]]:
@@ -43,14 +44,20 @@ def create(spec: Mapping[str, Any], facts: dict[str, Any], rng: random.Random,
         log["range"] = f"{bounds[0]}-{bounds[1]}"
         facts["range"] = list(bounds)
     given = spec.get("secrets") or {}
+    if given == CHOSEN_BY_PLAYERS:  # each player chooses on their own page before turn 1
+        facts["secrets_by"] = CHOSEN_BY_PLAYERS
+        given = {}
     if not isinstance(given, Mapping):
-        problems.append(ConfigError("secrets", Msg(N_("give an object of name: number"))))
+        problems.append(ConfigError("secrets", Msg(N_(
+            'give an object of name: number, or "players" (each player chooses their own)'))))
         given = {}
     given = match_names(given, players, "secrets", problems=problems)
     if bounds is None:
         return log
     _secret_problems(given, players, bounds, problems)
-    # Secrets not given are drawn at random, distinct from each other and from given ones.
+    # Secrets not given are drawn at random, distinct from each other and from given ones; a
+    # player who chooses their own replaces the drawn one, which nobody sees and no turn plays
+    # (turn 1 opens only once every player has chosen).
     free = [n for n in range(bounds[0], bounds[1] + 1) if n not in given.values()]
     drawn = iter(rng.sample(free, min(len(free), len(players))))
     log["secrets"] = {p: given[p] if p in given else next(drawn, bounds[0]) for p in players}

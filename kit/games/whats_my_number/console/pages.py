@@ -25,7 +25,8 @@ NOTICES = {"published": N_("Turn %(turn)s is published: its report is below."),
            "closed": N_("Turn %(turn)s is closed: the players’ pages take no more changes."),
            "reopened": N_("Turn %(turn)s is open again to the players."),
            "deadline": N_("The deadline of turn %(turn)s is saved."),
-           "amended": N_("Turn %(turn)s was amended; its erratum is in the reports.")}
+           "amended": N_("Turn %(turn)s was amended; its erratum is in the reports."),
+           "secrets": N_("The secret numbers are saved.")}
 
 
 def _notice(query: Mapping[str, str], w: Words, seen: Mapping[str, Any]) -> str:
@@ -191,7 +192,23 @@ def read_amend(values: Mapping[str, str], seen: Mapping[str, Any], w: Words) -> 
                       body={"confirm": values.get("confirm") == "1"})
 
 
-FORMS = {"turn": read_orders, "publish": read_publish, "amend": read_amend, **PLAYER_FORMS}
+def read_secrets(values: Mapping[str, str], seen: Mapping[str, Any], w: Words) -> FormRead:
+    """The secret numbers the game master sets for players still choosing (on paper): a
+    number typed, or "draw" ticked for the number drawn at the start; a box that is not a
+    whole number goes to the console as typed, which names it."""
+    chosen: dict[str, Any] = {}
+    for index, player in enumerate(seen.get("players", ())):
+        typed = values.get(f"s{index}", "").strip()
+        if values.get(f"d{index}"):
+            chosen[player] = "draw"
+        elif typed:
+            chosen[player] = int(typed) if typed.isdigit() and len(typed) < 10 else typed
+    return FormRead("secrets", {"secrets": chosen}, done="secrets=1#secrets",
+                    unchanged="same=1#secrets" if not chosen else "")
+
+
+FORMS = {"turn": read_orders, "secrets": read_secrets, "publish": read_publish,
+         "amend": read_amend, **PLAYER_FORMS}
 
 
 def _cell(value: object, w: Words) -> str:

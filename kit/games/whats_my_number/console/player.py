@@ -25,7 +25,7 @@ from .. import rules
 from ..report.slips import slip_lines
 from .limits import check_orders
 from .record import record, with_turn
-from .state import Turns, handed_out, shared
+from .state import Turns, check_chosen, handed_out, secret_open, shared
 
 KEPT = 512  # handed-out games and slips kept (a publish or an amendment makes new ones)
 _KEPT: OrderedDict[Any, Any] = OrderedDict()
@@ -153,6 +153,7 @@ def sent_payload(state: Turns, body: Mapping[str, Any], params: Mapping[str, Any
             problems += exc.problems
         raise Problems(problems)
     _still_open(state, body)
+    check_chosen(state)
     return {"turn": state.open_turn, "orders": {player: order}, "by": "player",
             "at": round(time.time(), 3)}
 
@@ -195,6 +196,17 @@ def ruling_said(ruling: rules.Ruling, lo: int, hi: int) -> list[Msg]:
     return []
 
 
+def repeated(order: Any) -> list[Msg]:
+    """A hint per number guessed more than once in ``order``: the answers to a number are the
+    same each time, so the guess after the first is spent for nothing."""
+    if not isinstance(order, list):
+        return []
+    numbers = [n for n in order if isinstance(n, int) and not isinstance(n, bool)]
+    twice = sorted({n for n in numbers if numbers.count(n) > 1}, key=numbers.index)
+    return [Msg(N_("%(number)s is guessed twice: the second tells you nothing new"),
+                number=str(n)) for n in twice]
+
+
 def rulings_json(rulings: list[rules.Ruling], lo: int, hi: int) -> list[dict[str, Any]]:
     """The rulings as the API gives them: the engine's fields, and each line in English."""
     out = []
@@ -209,12 +221,13 @@ def sent_answer(before: Turns, after: Turns, payload: Mapping[str, Any], recorde
     """A player's post -> 201 ``{"turn", "orders", "allowance", "rulings"}``."""
     (player, order), = payload["orders"].items()
     allowance, rulings = forecast(after, player)
-    lo, hi = _range(after)
+    lo, hi = log_range(after)
     return {"turn": payload["turn"], "orders": order, "allowance": allowance,
-            "rulings": rulings_json(rulings, lo, hi)}
+            "rulings": rulings_json(rulings, lo, hi),
+            "hints": [str(m) for m in repeated(order)]}
 
 
-def _range(state: Turns) -> tuple[int, int]:
+def log_range(state: Turns) -> tuple[int, int]:
     # the header alone gives the range: parsing the turns too would play the whole game
     return rules.parse_game_log({k: v for k, v in state.log.items()
                                  if k not in ("published", "turn")}).range
@@ -286,11 +299,16 @@ def player_view(state: Turns, facts: Mapping[str, Any], player: str) -> View:
     lang = str(facts.get("lang", "en"))
     mine = own_part(state, player, log, list(result.turns[: state.published]), words(lang),
                     key)
-    secret = dict(state.log.get("secrets", {})).get(player)
+    secret = None if player in state.choosing else state.log.get("secrets", {}).get(player)
     common = _kept((key, "shared", lang, tuple(state.amended)),
                    lambda: {k: v for k, v in shared(state, facts, result).items()
                             if k != "turns"})
-    return View({**common, "secret": secret, **mine, "published": state.published}, data)
+    choice = {"secrets_by": facts.get("secrets_by", "gm"),
+              "choosing": player in state.choosing,  # their own number still to choose
+              "waiting_for_secrets": bool(state.choosing),  # turn 1 waits (never for whom)
+              "secret_open": secret_open(state)}  # whether theirs may still change
+    return View({**common, "secret": secret, **choice, **mine, "published": state.published},
+                data)
 
 
 def own_part(state: Turns, player: str, log: rules.GameLog,

@@ -18,7 +18,7 @@ from ....game import FormRead, GmPage
 from ....i18n import Words
 from .. import rules
 from .grid import boxes_posted, guesses_in_place
-from .player import ruling_said
+from .player import repeated, ruling_said
 from .turns import RECENT_TURNS
 
 NUMBER = re.compile(r"[+-]?\d{1,9}")
@@ -112,9 +112,15 @@ def player_page(data: Mapping[str, Any], w: Words, query: Mapping[str, str],
               "files": turn_files(str(data.get("id", "")), int(s["turn"]), w, own)}
              for n, s in enumerate(reversed(data.get("slips", ())))]
     return GmPage("player.html", {
-        "heading": heading, "received": received, "rulings": _rulings(data, w),
+        "heading": heading, "received": received,
+        "rulings": _rulings(data, w) + [m.text(w) for m in repeated(data.get("orders"))],
         "deadline": deadline_text(data.get("deadline")), "refusal": refusal,
-        "notice": w.gettext("Your orders were received.") if "sent" in query else "",
+        "notice": w.gettext("Your orders were received.") if "sent" in query else
+        w.gettext("Your secret number was saved.") if "secret" in query else "",
+        "secret_value": (posted.values.get("secret", "") if posted is not None
+                         and form is not None and form.kind == "secret" else
+                         "" if data.get("secret") is None else str(data["secret"])),
+        "won": data.get("player") in (data.get("winners") or ()),
         "boxes": _boxes(data, posted.values if posted is not None else None),
         "problems": list(form.problems) if form is not None else [],
         "chosen": form.kind if form is not None else "",
@@ -164,10 +170,24 @@ def _guesses(values: Mapping[str, str], form: PlayerForm, w: Words) -> list[int 
     return guesses
 
 
-def player_form(values: Mapping[str, str], data: Mapping[str, Any], w: Words) -> FormRead:
-    """The player's post -> their orders for the open turn (the entry ``sent``)."""
+def secret_form(values: Mapping[str, str], w: Words) -> FormRead:
+    """The player's own secret number posted (the entry ``secret``)."""
     form = PlayerForm()
+    form.kind = "secret"
+    number = _number(form, values.get("secret", ""), "secret-number",
+                     w.gettext("Your secret number"), w)
+    return FormRead("secret", {"secret": number} if number is not None else {}, form=form,
+                    values=dict(values), ok=lambda: not form.problems,
+                    done="secret=1#secret", absorb=form.absorb)
+
+
+def player_form(values: Mapping[str, str], data: Mapping[str, Any], w: Words) -> FormRead:
+    """The player's post -> their orders for the open turn (the entry ``sent``), or their
+    secret number (``secret``)."""
     kind = values.get("send", "guesses")
+    if kind == "secret":
+        return secret_form(values, w)
+    form = PlayerForm()
     players = [p for p in data.get("players", ()) if p != data["player"]]
     body: dict[str, Any] = {}
     if kind == "list":

@@ -14,7 +14,7 @@ from ....i18n import N_, Words, words
 from ....options import parse_range
 from .. import rules
 from ..report import turn_notes as notes
-from ..report.reports import row_label
+from ..report.reports import row_label, win_text
 from ..rules.model import MIN_PLAYERS, NAME, check_range, needs_players
 from ..sheets.people import answer, labels
 from . import screen
@@ -41,9 +41,11 @@ def fields(values: Mapping[str, str], problems: Mapping[str, list[str]], w: Word
               "e.g. 1-60 for 7 players."), values,
               problems),
         {"widget": "radios", "id": "wmn-draw", "name": "draw", "label": _("Secret numbers"),
-         "hint": _("The console can draw each player’s secret number, or you type the numbers "
-                   "the players chose."), "value": values.get("draw", "random"),
-         "choices": [("random", _("Draw them at random")), ("typed", _("I type them below"))]},
+         "hint": _("The console can draw each player’s secret number, you type the numbers "
+                   "the players chose, or each player chooses on their own page before "
+                   "turn 1."), "value": values.get("draw", "random"),
+         "choices": [("random", _("Draw them at random")), ("typed", _("I type them below")),
+                     ("players", _("Each player chooses their own on their page"))]},
         field("wmn", "secrets", _("Secret numbers, if you type them"), _("One line per "
               "player: name = number, e.g. Ann = 17."), values, problems, "textarea", rows=4),
         field("wmn", "emails", _("E-mail addresses (optional)"), _("One line per player who "
@@ -133,6 +135,8 @@ def wmn_form(values: Mapping[str, str], w: Words) -> Form:
         _range(form, given_range, len(names), w)
     if values.get("draw", "random") == "typed" and names:
         form.spec["secrets"] = _secrets(form, names, w)
+    elif values.get("draw") == "players":
+        form.spec["secrets"] = "players"
     if values.get("emails", "").strip() and names:
         form.spec["emails"] = _emails(form, names, w)
     return form
@@ -188,11 +192,14 @@ def public_turns(public: Mapping[str, Any], w: Words) -> list[dict[str, Any]]:
 
 
 def standings(public: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """Players by numbers found (most first, then player order); winners first."""
+    """Players by numbers found (most first, then player order); winners first, each having
+    found every other number (a list finds them without a hit). Once the game is over no
+    row says the next turn's guesses (``allowance`` None)."""
     winners = set(public.get("winners", []))
-    found = public.get("identified", {})
-    allowance = public.get("next_allowance", {})
     players = list(public.get("players", []))
+    found = {**public.get("identified", {}), **dict.fromkeys(winners, len(players) - 1)}
+    over = bool(public.get("over"))
+    allowance = {} if over else public.get("next_allowance", {})
     order = sorted(players, key=lambda p: (p not in winners, -int(found.get(p, 0)),
                                            players.index(p)))
     rows: list[dict[str, Any]] = []
@@ -202,7 +209,7 @@ def standings(public: Mapping[str, Any]) -> list[dict[str, Any]]:
         if not rows or key != rows[-1]["key"]:
             place = i + 1
         rows.append({"key": key, "place": place, "player": p, "points": found.get(p, 0),
-                     "winner": p in winners, "allowance": allowance.get(p, "")})
+                     "winner": p in winners, "allowance": None if over else allowance.get(p, "")})
     return rows
 
 
@@ -218,4 +225,14 @@ def board(public: Mapping[str, Any], w: Words) -> dict[str, Any]:
             "tallies": screen.tallies(public, w), "secrets": screen.secrets(public, w),
             "podium": screen.podium(ranked, over), "over": over,
             "published": public.get("published", 0), "winners": public.get("winners", []),
-            "shown": bool(public.get("published"))}
+            "shown": bool(public.get("published")), **end_board(public, w)}
+
+
+def end_board(public: Mapping[str, Any], w: Words) -> dict[str, Any]:
+    """The end as the boards say it: how the winners won ("Bob wins in turn 4, by a fully
+    correct list."); nothing before the end (the secret numbers: ``screen.secrets``)."""
+    if not public.get("over"):
+        return {"over": False, "how": ""}
+    winners = list(public.get("winners", []))
+    how = win_text(winners, public.get("won_by"), int(public.get("winning_turn") or 0), w)
+    return {"over": True, "how": how}

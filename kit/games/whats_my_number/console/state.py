@@ -17,6 +17,7 @@ from typing import Any
 
 from ....errors import ConfigError, GameLogError, KitError, Msg, Problems
 from ....game import EntryKind, View, match_names, to_json
+from ....game.refusals import Closed
 from ....i18n import N_
 from ....published import diff_snapshots
 from .. import rules
@@ -46,6 +47,9 @@ class Turns:
     closed: bool = False
     entered: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     deadlines: Mapping[int, str] = field(default_factory=dict)
+    # the players who have not chosen their secret number yet (a game whose players choose):
+    # the log holds a drawn one for each, which no view shows and no turn plays
+    choosing: tuple[str, ...] = ()
 
     @property
     def open_turn(self) -> int:
@@ -103,9 +107,15 @@ def apply(state: Turns | None, facts: Mapping[str, Any], kind: str,
           payload: Mapping[str, Any]) -> Turns:
     """The state after one journal entry."""
     if kind == "create":
-        return Turns(copy.deepcopy(dict(payload["log"])))
+        log = copy.deepcopy(dict(payload["log"]))
+        choosing = tuple(log.get("players", ())) if facts.get("secrets_by") == "players" else ()
+        return Turns(log, choosing=choosing)
     if state is None:
         raise ValueError("a journal starts with create")
+    if kind in ("secret", "secrets"):  # a player's own choice, or the game master's for them
+        secrets = {**state.log.get("secrets", {}), **payload["secrets"]}
+        return replace(state, log={**state.log, "secrets": secrets},
+                       choosing=tuple(p for p in state.choosing if p not in payload["secrets"]))
     if kind == "publish":
         turn = int(payload["turn"])
         turns = _with_orders(state, turn, {})
@@ -168,11 +178,26 @@ def play(data: Mapping[str, Any]) -> rules.GameResult:
 
 # --- entries ---------------------------------------------------------------------------------
 
+def secret_open(state: Turns) -> bool:
+    """Whether the secret numbers may still change: until turn 1 takes its first orders."""
+    return not (state.published or state.orders(1) or state.received())
+
+
+def check_chosen(state: Turns) -> None:
+    """Refuse (409) turn 1's orders and publish while a player has not chosen their secret
+    number: the rules have every player choose before the first guesses."""
+    if state.choosing:
+        raise Closed("secrets", Msg(N_(
+            "turn 1 opens once every player has a secret number; still to choose: "
+            "%(names)s"), names=", ".join(state.choosing)))
+
+
 def _orders(state: Turns, body: Mapping[str, Any], params: Mapping[str, Any]) -> dict[str, Any]:
     # a player's value: guesses, a list, "none" (no orders, entered as such) or null (the
     # entry taken out: not entered yet)
     named = match_names(body.get("orders"), state.players, "orders", allow_none=True)
     check_orders(state.log, state.open_turn, named)  # before the engine plays them
+    check_chosen(state)
     return {"turn": state.open_turn, "orders": named, "at": round(time.time(), 3)}
 
 
@@ -196,6 +221,7 @@ def _publish(state: Turns, body: Mapping[str, Any], params: Mapping[str, Any]) -
         raise Problems([GameLogError("turn", Msg(N_(
             "turn %(turn)s cannot be published; the open turn is %(open)s"),
             turn=str(turn), open=state.open_turn))])
+    check_chosen(state)
     return {"turn": turn}
 
 
@@ -254,12 +280,23 @@ def gm_view(state: Turns, facts: Mapping[str, Any]) -> View:
             "published": state.published, "open_turn": state.open_turn,
             "received": received, "missing": [p for p in state.players if p not in received],
             "no_orders": list(state.no_orders),  # recorded as such (None), not missing
-            "amended": list(state.amended), "secrets": dict(state.log.get("secrets", {})),
-            "closed": state.closed, "deadline": state.deadlines.get(state.open_turn),
+            "amended": list(state.amended), "closed": state.closed,
+            # who sets the secrets ("players": each their own; "gm"), who has one, who has
+            # not chosen yet; the numbers of those who have (a drawn one waiting for a
+            # player's choice is nobody's)
+            "secrets_by": facts.get("secrets_by", "gm"), "choosing": list(state.choosing),
+            "chosen": [p for p in state.players if p not in state.choosing],
+            "secrets": {p: n for p, n in state.log.get("secrets", {}).items()
+                        if p not in state.choosing},
+            "deadline": state.deadlines.get(state.open_turn),
             # who entered each row of the open turn and when ("player" or "gm", seconds)
             "entered": {p: dict(mark) for p, mark in state.entered.items() if p in received},
             "log": export(state)}
-    return View(data, handed_out(state))
+    handed = handed_out(state)
+    result = published_record(handed).result()  # kept: the public view plays the same
+    ended = ending(state, result)
+    return View({**data, **ended, "winners": list(result.winners) if ended["over"] else []},
+                handed)
 
 
 def public_turn(report: rules.TurnReport) -> dict[str, Any]:

@@ -47,10 +47,11 @@ def no_answer_text(row: rules.GuessRow, words: Words) -> str:
 
 def list_text(row: rules.ListRow, words: Words) -> str:
     """"3 correct."; a partial list: "2 correct of 4 listed; cannot win."."""
-    if row.partial:
-        return words.ngettext("%(num)s correct of %(listed)s listed; cannot win.",
-                              "%(num)s correct of %(listed)s listed; cannot win.",
-                              row.correct, listed=row.listed)
+    if row.partial:  # each count takes its own plural ("0 bonne réponse sur 1 nombre inscrit")
+        correct = words.ngettext("%(num)s correct", "%(num)s correct", row.correct)
+        return words.ngettext("%(correct)s of %(num)s listed; cannot win.",
+                              "%(correct)s of %(num)s listed; cannot win.", row.listed,
+                              correct=correct)
     return words.ngettext("%(num)s correct.", "%(num)s correct.", row.correct)
 
 
