@@ -6,6 +6,7 @@ from starlette.routing import BaseRoute
 
 from . import pages
 from .api.games import api_routes
+from .api.joins import join_routes
 from .api.mail import mail_routes
 from .api.seats import seat_routes
 from .stream import stream_routes
@@ -16,4 +17,5 @@ def routes() -> list[BaseRoute]:
     """The console's routes (API first, the event streams, then the pages); also keeps GM
     tokens out of the access log."""
     install_log_filter()
-    return [*api_routes(), *seat_routes(), *mail_routes(), *stream_routes(), *pages.routes()]
+    return [*api_routes(), *seat_routes(), *join_routes(), *mail_routes(), *stream_routes(),
+            *pages.routes()]
