@@ -183,3 +183,38 @@ def test_typed_codes_ignore_case_and_spaces_but_nothing_else():
     assert typed_code(" acefh ") == "ACEFH" and typed_code("AC-EFH") == "ACEFH"
     assert typed_code("ACEF") is None and typed_code("AC0FH") is None
     assert re.fullmatch(f"[{ALPHABET}]+", ALPHABET) and not set("0O1IL2Z5S8B") & set(ALPHABET)
+
+
+def test_a_phone_joins_through_the_pages_without_a_script(site):
+    _, client = site
+    made = client.post("/console/new/wmn", data={"names": "Ann\nBob\nCy\nDee", "range": "1-30",
+                                                 "draw": "random"})
+    client.get(made.headers["location"])
+    game_id = re.search(r"/console/([\w-]+)/gm", made.headers["location"]).group(1)
+    host = client.get(f"/console/{game_id}/gm").text
+    code = re.search(r'class="join-code">[^<]*<strong>(\w+)</strong>', host).group(1)
+    assert f"http://testserver/join/{code}" in host and '<svg' in host
+    gm_cookies = dict(client.cookies)
+    phone = TestClient(client.app, follow_redirects=False)
+    assert phone.get(f"/join?code={code.lower()}").headers["location"] == f"/join/{code.lower()}"
+    seats = phone.get(f"/join/{code}").text
+    assert all(f'value="{name}"' in seats for name in PLAYERS)
+    asked = phone.post(f"/join/{code}", data={"name": "Bob"},
+                       headers={"origin": "http://testserver"})
+    assert asked.status_code == 303 and asked.headers["location"] == "/join/wait"
+    waiting = phone.get("/join/wait")
+    assert waiting.status_code == 200 and 'http-equiv="refresh"' in waiting.text
+    host = client.get(f"/console/{game_id}/gm").text
+    assert "Bob wants to join" in host
+    handle = re.search(r'name="admit" value="(\w+)"', host).group(1)
+    csrf = re.search(r'name="csrf" value="([^"]+)"', host).group(1)
+    client.cookies.update(gm_cookies)
+    admitted = client.post(f"/console/{game_id}/gm/joins", data={"csrf": csrf, "admit": handle},
+                           headers={"origin": "http://testserver"})
+    assert admitted.status_code == 303
+    link = phone.get("/join/wait").headers["location"]
+    assert link.startswith(f"/console/{game_id}/p/")
+    page = phone.get(link)
+    assert page.status_code == 200 and "Bob" in page.text
+    assert 'value="Bob"' not in phone.get(f"/join/{code}").text  # taken now
+    assert phone.get("/join/ZZZZZ").status_code == 404

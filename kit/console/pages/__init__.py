@@ -29,7 +29,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from ...resources import templates_dir
-from . import gm, handed, links, player, public, scorer, start
+from . import gm, handed, join, links, player, public, scorer, start
 from .base import page
 from .mail import mail_routes
 
@@ -51,6 +51,8 @@ def routes() -> list[Route]:
         Route("/console/new/{kind}", page(start.start_submit), methods=["POST"]),
         Route("/console/{id}/gm", page(gm.gm_page), methods=["GET"]),
         Route("/console/{id}/gm/links", page(links.new_links), methods=["POST"]),
+        Route("/console/{id}/gm/joins", page(join.gm_joins), methods=["POST"]),
+        Route("/console/{id}/gm/join-screen", page(join.join_screen), methods=["GET"]),
         Route("/console/{id}/gm/{action}", page(gm.gm_action), methods=["POST"]),
         Route("/console/{id}/gm/links", page(handed.link_cards), methods=["GET"]),
         Route("/console/{id}/gm/links/{seats}", page(handed.link_cards), methods=["GET"]),
@@ -67,4 +69,8 @@ def routes() -> list[Route]:
         Route("/console/{id}/t/{token}", page(scorer.scorer_page), methods=["GET"]),
         Route("/console/{id}/t/{token}/{action}", page(scorer.scorer_post), methods=["POST"]),
         Route("/console/{id}", page(public.public_page)),
+        Route("/join", page(join.join_form), methods=["GET"]),
+        Route("/join/wait", page(join.wait_page), methods=["GET"]),
+        Route("/join/{code}", page(join.seats_page), methods=["GET"]),
+        Route("/join/{code}", page(join.ask), methods=["POST"]),
     ]
