@@ -67,7 +67,9 @@ def ask(service: Any, text: str, name: object) -> tuple[str, str]:
         raise KitError("name", Msg(N_("choose your name from the game’s players")))
     if name not in free_seats(service, game_id):
         raise Closed("name", Msg(TAKEN, name=name))
-    return game_id, desks(service).ask(game_id, name)
+    secret = desks(service).ask(game_id, name)
+    service.store.events.moved(game_id, 0)  # the host's open pages hear of it (this server's)
+    return game_id, secret
 
 
 def request(service: Any, secret: str) -> Request:
@@ -103,6 +105,7 @@ def settle(service: Any, game_id: str, handle: str, gm_token: str, admit: bool) 
     settled = desks(service).settle(game_id, handle, token)
     if settled is None:
         raise NotFound("request", NO_REQUEST)
+    service.store.events.moved(game_id, 0)
     return settled
 
 
