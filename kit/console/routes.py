@@ -9,6 +9,7 @@ from starlette.routing import BaseRoute, Mount, Route, Router
 
 from . import pages
 from .api.games import api_routes, create_game
+from .api.joins import desk_routes, join_routes
 from .api.mail import mail_routes
 from .api.seats import seat_routes
 from .pages.start import start_page
@@ -29,8 +30,10 @@ def routes() -> list[BaseRoute]:
     install_log_filter()
     return [
         Route("/api/games", create_game, methods=["POST"]),
-        _mount("/api/games", [*api_routes(), *seat_routes(), *mail_routes(),
+        _mount("/api/games", [*api_routes(), *seat_routes(), *desk_routes(), *mail_routes(),
                               *api_stream_routes()]),
+        *join_routes(),
         Route("/console", start_page, methods=["GET"]),
         _mount("/console", [*page_stream_routes(), *pages.routes()]),
+        *pages.join_routes(),
     ]

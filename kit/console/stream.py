@@ -34,6 +34,8 @@ from ..game import View
 from ..game.refusals import NotFound
 from ..i18n import N_
 from .api.games import ApiError, _caller, handled
+from .join_desk import desks
+from .joins import WAITING
 from .journal import UNDO
 from .pages.base import PageProblem, call, require_gm, seat_in_address
 from .service import GM, PUBLIC, Console
@@ -46,6 +48,7 @@ EVENTS = {
     "published": "a turn or round was published",
     "undone": "the game master took an entry back",
     "entered": "any other entry the viewer sees (an order, a round, a closed turn, ...)",
+    "joined": "the game master's only: the phones now waiting to join, by the names asked for",
 }
 # the pages' own words for a wrong link (the same messages, already translated)
 WRONG_TABLE = (N_("This link does not work"),
@@ -86,6 +89,12 @@ def _what_changed(console: Console, game_id: str, who: str, seen: int | None
     return view, loaded.row.version, name
 
 
+def _asking(console: Console, game_id: str) -> tuple[str, ...]:
+    """The names the phones waiting to join asked for (what the game master's ``joined``
+    event says; no request's id or link)."""
+    return tuple(a.seat for a in desks(console).asked(game_id) if a.status == WAITING)
+
+
 def _event(view: View, name: str) -> ServerSentEvent:
     data = json.dumps(summary(view), ensure_ascii=False, allow_nan=False, separators=(",", ":"))
     return ServerSentEvent(data, event=name, id=str(view.data["version"]),
@@ -102,9 +111,15 @@ async def follow(console: Console, game_id: str, who: str, since: int | None
         if since is None or since != view.data["version"]:
             yield _event(view, "version")
         shown: Mapping[str, Any] = view.data
+        asking = await run_in_threadpool(_asking, console, game_id) if who == GM else ()
         while True:
             await waiter.woken.wait()
             waiter.woken.clear()
+            if who == GM and asking != (now := await run_in_threadpool(_asking, console,
+                                                                         game_id)):
+                asking = now
+                yield ServerSentEvent(json.dumps({"waiting": list(now)}, ensure_ascii=False),
+                                      event="joined", retry=RETRY_MS)
             try:
                 view, seen, name = await run_in_threadpool(
                     _what_changed, console, game_id, who, seen)

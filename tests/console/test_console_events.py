@@ -176,6 +176,34 @@ def test_every_stream_carries_only_what_its_viewer_may_see(base: str, game: dict
             stream.close()
 
 
+def test_the_game_master_hears_a_phone_asking_to_join_and_no_one_else_does(
+        base: str, game: dict) -> None:
+    streams = _streams(base, game)
+    try:
+        state = httpx.get(f"{base}/api/games/{game['id']}/state.json",
+                          headers=bearer(game["gm_token"])).json()
+        asked = httpx.post(f"{base}/api/join", json={"code": state["join_code"], "name": "Cy"})
+        secret = asked.json()["request"]
+        joined = streams["gm"].next()
+        assert joined["event"] == "joined" and json.loads(joined["data"]) == {"waiting": ["Cy"]}
+        [waiting] = [j for j in httpx.get(f"{base}/api/games/{game['id']}/state.json",
+                                          headers=bearer(game["gm_token"])).json()["joins"]]
+        gm(base, game, f"joins/{waiting['request']}/admit")
+        assert json.loads(streams["gm"].next()["data"]) == {"waiting": []}
+        gm(base, game, "turns/1/close")
+        gm(base, game, "turns/1/publish")
+        for name, stream in streams.items():  # read until each has heard the publish
+            while stream.next()["event"] != "published":
+                pass
+            text = "\n".join(stream.raw)
+            assert secret not in text and waiting["request"] not in text, name
+            assert not [t for t in game["player_tokens"].values() if t in text], name
+            assert name == "gm" or "joined" not in text, name
+    finally:
+        for stream in streams.values():
+            stream.close()
+
+
 def test_a_resumed_stream_catches_up_once(base: str, game: dict, console) -> None:
     gid = game["id"]
     for player in PLAYERS:

@@ -37,6 +37,7 @@ from ...game.refusals import Closed, Conflict, NotFound
 from ...server.guard import refuse_wrong_token
 from ...server.http import BodyError, parse_json
 from ..addressing import base_url
+from ..join_desk import host_view
 from ..mail.book import Opener
 from ..pages.base import NO_STORE, conditional
 from ..quota import TooFast
@@ -292,7 +293,10 @@ async def log_toml(request: Request) -> Response:
 async def state_json(request: Request) -> Response:
     console, game_id = await _gm(request)
     state = await run_in_threadpool(console.state, game_id)
-    return JSONResponse({**state.view.data, "entries": list(state.entries)}, headers=NO_STORE)
+    joining = await run_in_threadpool(host_view, console, game_id, opener(request).gm_token)
+    return JSONResponse({**state.view.data, "entries": list(state.entries),
+                         **({"join_code": joining["code"], "joins": joining["requests"]}
+                            if joining else {})}, headers=NO_STORE)
 
 
 @handled

@@ -32,6 +32,7 @@ from ...i18n import N_
 from ...server.guard import refuse_wrong_token
 from ..addressing import base_url
 from ..answer_cache import etag
+from ..join_desk import hand_over
 from ..pages.base import conditional
 from ..service import Console
 from ..specs import console_games, console_of
@@ -119,6 +120,7 @@ def _rotate_seat(console: Console, game_id: str, kind: str, name: str) -> str:
     token = new_token()
     if not console.store.set_seat_hash(game_id, (kind, name), token_hash(token)):
         raise NotFound(kind, NO_SEAT)
+    hand_over(console, game_id, name)  # the phone that joined as this player stops too
     return token
 
 

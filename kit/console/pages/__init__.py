@@ -29,7 +29,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from ...resources import templates_dir
-from . import gm, handed, links, player, public, scorer, start
+from . import gm, handed, join, links, player, public, scorer, start
 from .mail import mail_routes
 
 CSS_PATH = "console/console.css"
@@ -50,6 +50,8 @@ def routes() -> list[Route]:
         Route("/new/{kind}", start.start_submit, methods=["POST"]),
         Route("/{id}/gm", gm.gm_page, methods=["GET"]),
         Route("/{id}/gm/links", links.new_links, methods=["POST"]),
+        Route("/{id}/gm/joins", join.gm_joins, methods=["POST"]),
+        Route("/{id}/gm/join-screen", join.join_screen, methods=["GET"]),
         Route("/{id}/gm/{action}", gm.gm_action, methods=["POST"]),
         Route("/{id}/gm/links", handed.link_cards, methods=["GET"]),
         Route("/{id}/gm/links/{seats}", handed.link_cards, methods=["GET"]),
@@ -66,4 +68,14 @@ def routes() -> list[Route]:
         Route("/{id}/t/{token}", scorer.scorer_page, methods=["GET"]),
         Route("/{id}/t/{token}/{action}", scorer.scorer_post, methods=["POST"]),
         Route("/{id}", public.public_page),
+    ]
+
+
+def join_routes() -> list[Route]:
+    """The pages of joining by room code, at ``/join`` (beside ``/console``)."""
+    return [
+        Route("/join", join.join_form, methods=["GET"]),
+        Route("/join/wait", join.wait_page, methods=["GET"]),
+        Route("/join/{code}", join.seats_page, methods=["GET"]),
+        Route("/join/{code}", join.ask, methods=["POST"]),
     ]

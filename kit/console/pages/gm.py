@@ -36,6 +36,7 @@ from .base import (
     see_other,
 )
 from .handed import handed_links
+from .join import desk_context
 from .mail import mail_context
 from .public import game_templates, report_links
 
@@ -95,6 +96,7 @@ async def _page(request: Request, state: GameState, status: int = 200,
                                               published=int(seen.get("published", 1)))
         context["mail"] = await call(mail_context, request, state.id, seen)
     context["handed"] = await call(handed_links, console(request), state.id, request)
+    context["joining"] = await call(desk_context, request, state.id)
     return await call(render, request, game_templates(state.kind) + made.template, status,
                       script=True, **context)
 

@@ -16,6 +16,7 @@ from starlette.responses import Response
 
 from ...i18n import N_, words
 from ..addressing import base_url
+from ..join_desk import hand_over
 from ..tokens import SEAT_LINKS, new_token, token_hash
 from . import auth
 from .base import PageProblem, call, console, gm_post, language, render
@@ -40,6 +41,8 @@ def _rotate(service, game_id: str, seats: list[tuple[str, str]]) -> dict[tuple[s
         token = new_token()
         if not service.store.set_seat_hash(game_id, seat, token_hash(token)):
             raise PageProblem(404, N_("Not found"), N_("There is no such player."))
+        if seat[0] == "player":  # the phone that joined as this player stops too
+            hand_over(service, game_id, seat[1])
         made[seat] = token
     return made
 
