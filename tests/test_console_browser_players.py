@@ -55,7 +55,7 @@ def tap_guesses(page: Page, link: str, guesses: list[int]) -> None:
         page.tap(f"#g{index}")
         page.fill(f"#g{index}", str(guess))
     page.tap("button[value=guesses]")
-    page.wait_for_url(re.compile(r"sent=1"))
+    page.wait_for_url(re.compile(r"sent=[0-9]"))
 
 
 def keyboard_list(page: Page, link: str, listed: dict[str, int]) -> int:
@@ -74,7 +74,7 @@ def keyboard_list(page: Page, link: str, listed: dict[str, int]) -> int:
         page.keyboard.type(str(listed[name]))
         keys += len(str(listed[name]))
     page.keyboard.press("Enter")
-    page.wait_for_url(re.compile(r"sent=1"))
+    page.wait_for_url(re.compile(r"sent=[0-9]"))
     return keys + 1
 
 
