@@ -20,8 +20,9 @@ The pages use no inline script, except two small ones allowed by a per-response 
 hash: Enter moves on in the entry grid, and the standings fit their text to the screen. The
 live pages' script (``/console/live.js``, a file) follows a page's event stream and swaps in
 the regions that changed, never a form being typed in (without it the pages work as before,
-with a reload link; the standings refresh themselves). Every action posts, then redirects (303) back to a page (no form is
-sent twice by a reload); a stale form gets a 409 page saying what changed.
+with a reload link; the standings refresh themselves). Every action posts, then redirects
+(303) back to a page (no form is sent twice by a reload); a stale form gets a 409 page
+saying what changed.
 """
 
 from __future__ import annotations
