@@ -19,7 +19,9 @@
   // a region someone is typing in: a box changed and not sent, or the focus in one of its forms
   function busy(region) {
     var active = document.activeElement;
-    return Array.prototype.some.call(region.querySelectorAll("form"), function (form) {
+    var forms = Array.prototype.slice.call(region.querySelectorAll("form"));
+    if (region.tagName === "FORM") forms.push(region);
+    return forms.some(function (form) {
       return Array.prototype.some.call(form.elements, typed) ||
         (active && form.contains(active) && active.tagName !== "BUTTON");
     });
@@ -83,6 +85,7 @@
     var title = fresh.querySelector("title");
     if (title) document.title = title.textContent;
     pending = held;
+    document.dispatchEvent(new CustomEvent("kit:swapped"));
   }
   function refresh() {
     if (fetching) { again = true; return; }
@@ -122,6 +125,19 @@
       }
     };
   }
+  // the time left to a deadline, in the page's words ("in %(hours)s h %(minutes)s min|...")
+  function countdown() {
+    Array.prototype.forEach.call(document.querySelectorAll("[data-deadline]"), function (el) {
+      var words = (el.getAttribute("data-words") || "").split("|");
+      var left = Math.ceil((Date.parse(el.getAttribute("data-deadline")) - Date.now()) / 60000);
+      if (words.length !== 3 || isNaN(left)) return;
+      var text = left <= 0 ? words[2] : left < 60 ? words[1].replace("%(minutes)s", left)
+        : words[0].replace("%(hours)s", Math.floor(left / 60)).replace("%(minutes)s", left % 60);
+      el.textContent = "(" + text + ")";
+    });
+  }
+  setInterval(countdown, 20000);
+  document.addEventListener("kit:swapped", countdown);
   // a held region is replaced once its form is sent or left alone
   document.addEventListener("focusout", function () { if (pending) setTimeout(refresh, 0); });
   Array.prototype.forEach.call(document.querySelectorAll("[data-live]"), function (r) {

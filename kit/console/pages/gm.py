@@ -96,6 +96,9 @@ async def _page(request: Request, state: GameState, status: int = 200,
                                               published=int(seen.get("published", 1)))
         context["mail"] = await call(mail_context, request, state.id, seen)
     context["handed"] = await call(handed_links, console(request), state.id, request)
+    # the page follows the GM's event stream, whose ids are the GM view's versions
+    context.update(live_events=f"/console/{state.id}/gm/events",
+                   live_version=state.view.data.get("version", state.version))
     return await call(render, request, game_templates(state.kind) + made.template, status,
                       script=True, **context)
 
