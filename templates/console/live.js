@@ -2,7 +2,8 @@
    event the page is fetched again and each region (data-live="name") whose HTML changed is
    replaced, except what the person is typing: a changed form is either held (data-hold: the
    host's grid) or replaced with the typed values carried into the new form and a note saying
-   why (a player's form whose turn closed). Without this script the pages work as before. */
+   why (a player's form whose turn closed). The body's data-following says whether the
+   stream is open. Without this script the pages work as before. */
 (function () {
   "use strict";
   var body = document.body;
@@ -118,7 +119,9 @@
     });
     // the browser connects again by itself after a drop; a refused connection (a server
     // stopping, a proxy's 502) closes the stream for good, so open a new one
+    source.onopen = function () { body.setAttribute("data-following", "open"); };
     source.onerror = function () {
+      body.setAttribute("data-following", "lost");
       if (source.readyState === EventSource.CLOSED) {
         source.close();
         setTimeout(open, 3000);
