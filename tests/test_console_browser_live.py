@@ -135,6 +135,12 @@ def test_three_phones_and_the_host_follow_the_game(browser, live) -> None:  # no
         for page in (*phones.values(), host):
             mark(page)
             following(page)
+        # who has their page open: the host sees it per player, as phones come and go
+        board = host.locator(".status-board")
+        for name in PHONES:
+            expect(board.locator("tr", has_text=name)).to_contain_text("here now",
+                                                                     timeout=FOLLOW_MS)
+        expect(board.locator("tr", has_text="Dee")).to_contain_text("never opened")
         # Ann sends from her phone: the host's board shows it without a reload
         ann, bob, cy = phones["Ann"], phones["Bob"], phones["Cy"]
         ann.fill("#g1", "12")
@@ -177,6 +183,14 @@ def test_three_phones_and_the_host_follow_the_game(browser, live) -> None:  # no
             "Turn 1 was published; your unsent numbers are kept below for turn 2.")
         assert bob.input_value("#g1") == ""  # nothing typed: nothing kept, no note
         assert bob.locator(".notice-kept").count() == 0
+        dee = phone(browser)
+        dee.goto(links["Dee"])
+        expect(board.locator("tr", has_text="Dee")).to_contain_text("here now",
+                                                                  timeout=FOLLOW_MS)
+        dee.context.close()
+        expect(board.locator("tr", has_text="Dee")).to_contain_text(
+            re.compile(r"last seen \d\d:\d\d"), timeout=FOLLOW_MS)
+        not_reloaded(host)
         # the server stops and starts again on the same port: the pages reconnect themselves
         live.stop()
         live.start()
@@ -242,7 +256,10 @@ def test_a_scorers_round_shows_on_the_hosts_page(browser, live) -> None:  # noqa
         gm_login(host, base, party["id"], party["gm_token"])
         mark(host)
         following(host)
+        expect(host.locator("#table-2")).to_contain_text("Scorer’s page: never opened")
         scorer.goto(party["table_links"]["2"])
+        expect(host.locator("#table-2")).to_contain_text("Scorer’s page: here now",
+                                                         timeout=FOLLOW_MS)
         for k, value in enumerate(["1", "2", "2"]):
             scorer.fill(f"#t2-c{k}", value)
         scorer.get_by_role("button", name="Save round 1").click()

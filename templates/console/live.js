@@ -106,7 +106,8 @@
       });
   }
   function heard(event) {
-    if (event.lastEventId && event.lastEventId === version) return;
+    // "seen": a seat's page opened or closed, at the same version
+    if (event.type !== "seen" && event.lastEventId && event.lastEventId === version) return;
     version = event.lastEventId;
     body.setAttribute("data-version", version);
     refresh();
@@ -114,7 +115,7 @@
   function open() {
     var url = events + (version ? (events.indexOf("?") < 0 ? "?" : "&") + "version=" + version : "");
     source = new EventSource(url);
-    ["version", "published", "undone", "entered"].forEach(function (name) {
+    ["version", "published", "undone", "entered", "seen"].forEach(function (name) {
       source.addEventListener(name, heard);
     });
     // the browser connects again by itself after a drop; a refused connection (a server
