@@ -10,6 +10,7 @@ import json
 import queue
 import re
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -160,7 +161,10 @@ def test_every_stream_carries_only_what_its_viewer_may_see(base: str, game: dict
                 pass
         # the GM heard every entry; a player their own post, the close and the publish
         gm_events = [e for e in streams["gm"].raw if e.startswith("event:")]
-        assert gm_events == ["event: version", *["event: entered"] * 5, "event: published"]
+        # the players' pages opened after the GM's stream: it heard them come ("seen")
+        assert "event: seen" in gm_events
+        assert [e for e in gm_events if e != "event: seen"] == [
+            "event: version", *["event: entered"] * 5, "event: published"]
         assert [e for e in streams["Ann"].raw if e.startswith("event:")] == [
             "event: version", "event: entered", "event: entered", "event: published"]
         tokens = [game["gm_token"], *game["player_tokens"].values()]
@@ -230,3 +234,32 @@ def test_an_append_on_another_server_reaches_the_stream(console_url: str, tmp_pa
     finally:
         stream.close()
         other.close()
+
+
+def test_the_hub_tells_which_seats_have_a_page_open() -> None:
+    import asyncio
+
+    from kit.console.events import Hub
+
+    async def play() -> None:
+        hub = Hub()
+        gm = hub.watch("g", gm=True)
+        assert hub.presence("g") == (0, {})
+        ann = hub.watch("g", seat="player:Ann")
+        again = hub.watch("g", seat="player:Ann")  # the same link on a second phone
+        hub.arrived(ann)
+        await asyncio.wait_for(gm.woken.wait(), 30)  # the GM's stream is told
+        assert hub.presence("g")[1] == {"player:Ann": "here"}
+        hub.drop(ann)
+        assert hub.presence("g")[1] == {"player:Ann": "here"}  # one phone still holds it
+        before = time.time()
+        hub.drop(again)
+        comings, seen = hub.presence("g")
+        assert comings == 4 and isinstance(seen["player:Ann"], float)
+        assert seen["player:Ann"] >= before
+        hub.drop(again)  # dropped twice: counted once
+        assert hub.presence("g")[0] == 4
+        hub.drop(gm)
+        assert hub.streams() == 0
+
+    asyncio.run(play())
