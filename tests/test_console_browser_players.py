@@ -111,7 +111,7 @@ def test_five_players_through_their_own_pages(browser, base_url: str) -> None:  
         gm.wait_for_url(re.compile("published=1"))
         for page, name in ((ann, "Ann"), (bob, "Bob"), (cy, "Cy")):
             page.goto(links[name])
-            slips = page.inner_text("section[aria-labelledby=slips-heading]")
+            slips = page.inner_text(".news")  # the turn just published: above the form
             assert f"{name} · turn 1 · private" in slips.replace("\u2068", "").replace(
                 "\u2069", ""), slips
             assert "Turn 2: you may make" in page.inner_text("#orders-heading")

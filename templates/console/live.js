@@ -48,9 +48,11 @@
     var note = document.createElement("div");
     note.className = "notice-kept";
     note.setAttribute("role", "status");
-    var p = document.createElement("p");
-    p.textContent = text || region.getAttribute("data-unsent") || "";
-    note.appendChild(p);
+    if (text) {
+      var p = document.createElement("p");
+      p.textContent = text;
+      note.appendChild(p);
+    }
     if (left.length) {
       var q = document.createElement("p");
       q.textContent = (region.getAttribute("data-unsent") || "") + " " +
@@ -77,7 +79,8 @@
         old.replaceWith(next);
         next.setAttribute("data-shown", html);
         var left = carry(kept, next);
-        say(next, moved ? next.getAttribute("data-kept") : "", left);
+        // a note only when something typed was carried over (a focused empty box is not)
+        say(next, moved && kept.length > left.length ? next.getAttribute("data-kept") : "", left);
         return;
       }
       old.replaceWith(next);
