@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import logging
 import threading
+import time
 from dataclasses import dataclass, field
 
 import sqlalchemy as sa
@@ -36,6 +37,8 @@ class Waiter:
     loop: asyncio.AbstractEventLoop
     woken: asyncio.Event = field(default_factory=asyncio.Event)
     version: int = 0
+    seat: str = ""  # "player:Ann", "table:2": whose page this is (told to the game master)
+    gm: bool = False  # the game master's stream: also woken when a seat comes or goes
 
     def wake(self, version: int) -> None:
         """Called on the waiter's loop: note ``version``, wake the stream."""
@@ -52,13 +55,22 @@ class Hub:
         self._lock = threading.Lock()  # appends call ``moved`` from the server's threads
         self._waiting: dict[str, set[Waiter]] = {}
         self._listener: Listener | None = None
+        # per game: each seat's open streams on this server, and when its last one closed
+        self._open: dict[str, dict[str, int]] = {}
+        self._closed_at: dict[str, dict[str, float]] = {}
+        self._presence: dict[str, int] = {}  # per game: a count of comings and goings
 
-    def watch(self, game_id: str) -> Waiter:
+    def watch(self, game_id: str, seat: str = "", gm: bool = False) -> Waiter:
         """A waiter for ``game_id`` on the running loop (``drop`` it when the stream ends);
-        the first one starts the server's listener, on PostgreSQL."""
-        waiter = Waiter(game_id, asyncio.get_running_loop())
+        the first one starts the server's listener, on PostgreSQL. A ``seat``'s stream
+        makes that seat "here now" until it ends, and wakes the game master's streams."""
+        waiter = Waiter(game_id, asyncio.get_running_loop(), seat=seat, gm=gm)
         with self._lock:
             self._waiting.setdefault(game_id, set()).add(waiter)
+            if seat:
+                seats = self._open.setdefault(game_id, {})
+                seats[seat] = seats.get(seat, 0) + 1
+                self._presence[game_id] = self._presence.get(game_id, 0) + 1
             if self.listen_url is not None and (self._listener is None
                                                 or self._listener.loop is not waiter.loop
                                                 or self._listener.done()):
@@ -68,10 +80,45 @@ class Hub:
     def drop(self, waiter: Waiter) -> None:
         with self._lock:
             waiting = self._waiting.get(waiter.game_id)
-            if waiting is not None:
+            if waiting is not None and waiter in waiting:
                 waiting.discard(waiter)
                 if not waiting:
                     del self._waiting[waiter.game_id]
+                if waiter.seat:
+                    self._left(waiter.game_id, waiter.seat)
+        if waiter.seat:
+            self._wake_gm(waiter.game_id)
+
+    def _left(self, game_id: str, seat: str) -> None:
+        """Under the lock: one of ``seat``'s streams ended."""
+        seats = self._open.get(game_id, {})
+        seats[seat] = seats.get(seat, 1) - 1
+        if seats[seat] <= 0:
+            del seats[seat]
+            self._closed_at.setdefault(game_id, {})[seat] = time.time()
+        self._presence[game_id] = self._presence.get(game_id, 0) + 1
+
+    def _wake_gm(self, game_id: str) -> None:
+        """Wake the game master's streams of ``game_id``: a seat came or went."""
+        with self._lock:
+            gms = [w for w in self._waiting.get(game_id, ()) if w.gm]
+        for waiter in gms:
+            with contextlib.suppress(RuntimeError):
+                waiter.loop.call_soon_threadsafe(waiter.wake, 0)
+
+    def arrived(self, waiter: Waiter) -> None:
+        """The seat's stream is answering: tell the game master's streams."""
+        if waiter.seat:
+            self._wake_gm(waiter.game_id)
+
+    def presence(self, game_id: str) -> tuple[int, dict[str, str | float]]:
+        """How many times seats came or went (a stream compares it), and each seat's state
+        on this server: ``"here"`` while a stream of it is open, else when the last one
+        ended (seconds since the epoch); a seat never seen is absent."""
+        with self._lock:
+            state: dict[str, str | float] = dict(self._closed_at.get(game_id, {}))
+            state.update({seat: "here" for seat in self._open.get(game_id, {})})
+            return self._presence.get(game_id, 0), state
 
     def streams(self) -> int:
         """How many streams are waiting (all games)."""

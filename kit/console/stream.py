@@ -15,7 +15,9 @@ changed (``EVENTS``) and ``data:`` the scalar fields of the viewer's own view (`
 A stream resumed with ``Last-Event-ID`` (or ``?version=``) gets one ``version`` event if that
 version moved, nothing otherwise. While nothing happens a stream holds no thread and no
 database connection (``events.Hub``); a comment every ``HEARTBEAT_S`` keeps proxies from
-closing it.
+closing it. A player's or a table's page stream makes its seat "here now" on the game
+master's page while it is open (``Hub.presence``), and the game master's stream hears ``seen``
+when one comes or goes.
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ EVENTS = {
     "undone": "the game master took an entry back",
     "entered": "any other entry the viewer sees (an order, a round, a closed turn, ...)",
     "joined": "the game master's only: the phones now waiting to join, by the names asked for",
+    "seen": "the game master's stream only: a player's or a table's page opened or closed",
 }
 # the pages' own words for a wrong link (the same messages, already translated)
 WRONG_TABLE = (N_("This link does not work"),
@@ -101,17 +104,22 @@ def _event(view: View, name: str) -> ServerSentEvent:
                            retry=RETRY_MS)
 
 
-async def follow(console: Console, game_id: str, who: str, since: int | None
-                 ) -> AsyncIterator[ServerSentEvent]:
+async def follow(console: Console, game_id: str, who: str, since: int | None,
+                 seat: str = "") -> AsyncIterator[ServerSentEvent]:
     """The events of ``who``'s view of the game, from version ``since`` (None: a new stream,
-    which starts with where the game stands)."""
-    waiter = console.store.events.watch(game_id)  # before the first look: none falls between
+    which starts with where the game stands); ``seat`` ("player:Ann", "table:2"): whose
+    page holds the stream, "here now" for the game master while it is open."""
+    hub = console.store.events
+    # before the first look: no change falls between
+    waiter = hub.watch(game_id, seat=seat, gm=who == GM)
     try:
+        hub.arrived(waiter)
         view, seen, _ = await run_in_threadpool(_what_changed, console, game_id, who, None)
         if since is None or since != view.data["version"]:
             yield _event(view, "version")
         shown: Mapping[str, Any] = view.data
         asking = await run_in_threadpool(_asking, console, game_id) if who == GM else ()
+        comings = hub.presence(game_id)[0]
         while True:
             await waiter.woken.wait()
             waiter.woken.clear()
@@ -128,6 +136,10 @@ async def follow(console: Console, game_id: str, who: str, since: int | None
             if view.data is not shown and view.data != shown:
                 shown = view.data
                 yield _event(view, name)
+            elif waiter.gm and hub.presence(game_id)[0] != comings:
+                yield _event(view, "seen")
+            if waiter.gm:
+                comings = hub.presence(game_id)[0]
     finally:
         console.store.events.drop(waiter)
 
@@ -144,9 +156,10 @@ def _since(request: Request) -> int | None:
     return int(given)
 
 
-def _stream(request: Request, game_id: str, who: str, since: int | None) -> Response:
+def _stream(request: Request, game_id: str, who: str, since: int | None,
+            seat: str = "") -> Response:
     console: Console = request.app.state.console
-    return EventSourceResponse(follow(console, game_id, who, since), ping=HEARTBEAT_S,
+    return EventSourceResponse(follow(console, game_id, who, since, seat), ping=HEARTBEAT_S,
                                headers={"cache-control": "no-store"})
 
 
@@ -181,14 +194,14 @@ async def gm_events(request: Request) -> Response:
 async def player_events(request: Request) -> Response:
     since = _since(request)
     game_id, _, name = await seat_in_address(request, "player", WRONG_PLAYER)
-    return _stream(request, game_id, f"player:{name}", since)
+    return _stream(request, game_id, f"player:{name}", since, seat=f"player:{name}")
 
 
 @handled
 async def table_events(request: Request) -> Response:
     since = _since(request)
-    game_id, _, _ = await seat_in_address(request, "table", WRONG_TABLE)
-    return _stream(request, game_id, PUBLIC, since)
+    game_id, _, name = await seat_in_address(request, "table", WRONG_TABLE)
+    return _stream(request, game_id, PUBLIC, since, seat=f"table:{name}")
 
 
 def api_stream_routes() -> list[Route]:

@@ -1,6 +1,4 @@
 (function () {
-  var board = document.getElementById("board");
-  var busy = false;
   var phone = window.matchMedia("(max-width: 40rem)");
   // the big screen uses its height: the largest text at which every name fits on the screen
   // on one line, uncut (a phone scrolls instead, its text set by the stylesheet)
@@ -25,20 +23,6 @@
   }
   document.fonts.ready.then(fit);
   window.addEventListener("resize", fit);
-  function swap() {
-    return fetch(location.href, {cache: "no-cache"}).then(function (r) { return r.text(); })
-      .then(function (html) {
-        var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("board");
-        if (fresh) board.replaceWith(fresh), board = fresh, fit();
-      });
-  }
-  setInterval(function () {
-    if (busy) return;
-    busy = true;
-    fetch("/api/games/{{ game_id }}/version.json", {cache: "no-cache"})
-      .then(function (r) { return r.json(); })
-      .then(function (data) { if (String(data.version) !== board.dataset.version) return swap(); })
-      .catch(function () {})
-      .then(function () { busy = false; });
-  }, {{ poll }});
+  // the live pages' script swaps in the new board when the game moves
+  document.addEventListener("kit:swapped", fit);
 })();

@@ -386,10 +386,11 @@ def test_amend_a_published_turn_and_a_stale_form(page: Page, base_url: str):
 
     other = page.context.new_page()  # a second window on the same game
     other.goto(f"{base_url}/console/{game_id}/gm")
+    # typed before the first window saves: a grid being typed in is never swapped live
+    fill_grid(other, {"Dee": [7, 8]}, ["Ann", "Bob", "Cy", "Dee"])
     fill_grid(page, {"Cy": [3, 4]}, ["Ann", "Bob", "Cy", "Dee"])
     page.click("#grid button[type=submit]")
     page.wait_for_url(re.compile("saved=1"))
-    fill_grid(other, {"Dee": [7, 8]}, ["Ann", "Bob", "Cy", "Dee"])
     with other.expect_response(re.compile(r"/gm/turn")) as info:
         other.click("#grid button[type=submit]")
     assert info.value.status == 409
@@ -550,7 +551,9 @@ def test_big_screen_36_players_readable_from_4_m(browser, base_url: str, party):
         .map(e => parseFloat(getComputedStyle(e).fontSize))""")
     assert min(sizes) >= 28, min(sizes)
     scripts = page.evaluate("[...document.scripts].map(s => s.src)")
-    assert scripts == [""]  # one inline script, nothing loaded from elsewhere
+    # one inline script (fitting the text) and the live pages' file, from this site only
+    assert scripts[0] == "" and [s.split("/", 3)[3] for s in scripts[1:]] == ["console/live.js"]
+    assert all(s.startswith(page.url.split("/console/")[0]) for s in scripts[1:])
     fonts = page.evaluate("[...document.fonts].map(f => f.family)")
     assert all("Atkinson" in f or "Kit Sans" in f for f in fonts), fonts
     page.context.close()

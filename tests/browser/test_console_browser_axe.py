@@ -122,10 +122,10 @@ def test_every_console_page_in_every_language(page: Page, axe_source: str, base_
     stale = page.context.new_page()  # a form made stale by the other window's entry
     stale.goto(f"{base_url}/console/{wmn['id']}/gm{q}")
     page.goto(f"{base_url}/console/{wmn['id']}/gm{q}")
+    fill_grid(stale, {"Ann": [1, 2]}, PLAYERS)  # typed first: held, not swapped live
     fill_grid(page, {"Eve": [7 + list(LANGUAGES).index(lang), 8]}, PLAYERS)  # a change
     page.click("form[data-grid] button[type=submit]")
     page.wait_for_url(re.compile("saved=1"))
-    fill_grid(stale, {"Ann": [1, 2]}, PLAYERS)
     with stale.expect_response(re.compile("/gm/turn")) as info:
         stale.click("form[data-grid] button[type=submit]")
     assert info.value.status == 409

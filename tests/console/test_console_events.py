@@ -10,6 +10,7 @@ import json
 import queue
 import re
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -159,7 +160,10 @@ def test_every_stream_carries_only_what_its_viewer_may_see(base: str, game: dict
                 pass
         # the GM heard every entry; a player their own post, the close and the publish
         gm_events = [e for e in streams["gm"].raw if e.startswith("event:")]
-        assert gm_events == ["event: version", *["event: entered"] * 5, "event: published"]
+        # the players' pages opened after the GM's stream: it heard them come ("seen")
+        assert "event: seen" in gm_events
+        assert [e for e in gm_events if e != "event: seen"] == [
+            "event: version", *["event: entered"] * 5, "event: published"]
         assert [e for e in streams["Ann"].raw if e.startswith("event:")] == [
             "event: version", "event: entered", "event: entered", "event: published"]
         tokens = [game["gm_token"], *game["player_tokens"].values()]
@@ -185,11 +189,16 @@ def test_the_game_master_hears_a_phone_asking_to_join_and_no_one_else_does(
         asked = httpx.post(f"{base}/api/join", json={"code": state["join_code"], "name": "Cy"})
         secret = asked.json()["request"]
         joined = streams["gm"].next()
+        while joined["event"] == "seen":  # the players' pages opening their streams
+            joined = streams["gm"].next()
         assert joined["event"] == "joined" and json.loads(joined["data"]) == {"waiting": ["Cy"]}
         [waiting] = [j for j in httpx.get(f"{base}/api/games/{game['id']}/state.json",
                                           headers=bearer(game["gm_token"])).json()["joins"]]
         gm(base, game, f"joins/{waiting['request']}/admit")
-        assert json.loads(streams["gm"].next()["data"]) == {"waiting": []}
+        admitted = streams["gm"].next()
+        while admitted["event"] == "seen":
+            admitted = streams["gm"].next()
+        assert json.loads(admitted["data"]) == {"waiting": []}
         gm(base, game, "turns/1/close")
         gm(base, game, "turns/1/publish")
         for name, stream in streams.items():  # read until each has heard the publish
@@ -257,3 +266,32 @@ def test_an_append_on_another_server_reaches_the_stream(console_url: str, tmp_pa
     finally:
         stream.close()
         other.close()
+
+
+def test_the_hub_tells_which_seats_have_a_page_open() -> None:
+    import asyncio
+
+    from kit.console.events import Hub
+
+    async def play() -> None:
+        hub = Hub()
+        gm = hub.watch("g", gm=True)
+        assert hub.presence("g") == (0, {})
+        ann = hub.watch("g", seat="player:Ann")
+        again = hub.watch("g", seat="player:Ann")  # the same link on a second phone
+        hub.arrived(ann)
+        await asyncio.wait_for(gm.woken.wait(), 30)  # the GM's stream is told
+        assert hub.presence("g")[1] == {"player:Ann": "here"}
+        hub.drop(ann)
+        assert hub.presence("g")[1] == {"player:Ann": "here"}  # one phone still holds it
+        before = time.time()
+        hub.drop(again)
+        comings, seen = hub.presence("g")
+        assert comings == 4 and isinstance(seen["player:Ann"], float)
+        assert seen["player:Ann"] >= before
+        hub.drop(again)  # dropped twice: counted once
+        assert hub.presence("g")[0] == 4
+        hub.drop(gm)
+        assert hub.streams() == 0
+
+    asyncio.run(play())

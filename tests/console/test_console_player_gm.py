@@ -12,6 +12,8 @@ import pytest
 
 pytest.importorskip("starlette", reason="the console needs the web extra")
 
+from datetime import UTC
+
 from starlette.testclient import TestClient  # noqa: E402
 
 from kit.console.pages import auth as guard  # noqa: E402
@@ -91,7 +93,17 @@ def test_close_reopen_and_the_deadline(client: TestClient, game: dict) -> None:
     assert "This turn is closed" not in text(client.get(player_page).text)
     saved = gm_form(client, game, "deadline", {"turn": "1", "deadline": "2026-12-04T20:00"})
     assert "The deadline of turn 1 is saved." in text(saved.text)
-    assert "Deadline: 2026-12-04 20:00" in text(client.get(player_page).text)
+    seen = text(client.get(player_page).text)
+    # the page's language gives the weekday, the offset and the time left (the live script
+    # counts it down from the instant in data-deadline)
+    assert "Deadline: Friday 20:00 (GMT" in seen and "Numbers from 1 to" in seen
+    assert re.search(r"\((in \d+ h \d+ min|in \d+ min|the deadline has passed)\)", seen)
+    far = gm_form(client, game, "deadline", {"turn": "1", "deadline": "2099-12-04T20:00+01:00"})
+    assert far.status_code == 200
+    page = client.get(player_page).text
+    assert "Deadline: Friday 20:00 (GMT+01:00)" in text(page)
+    assert re.search(r"\(in \d+ h \d+ min\)", text(page))
+    assert 'data-deadline="2099-12-04T20:00+01:00"' in page
     bad = gm_form(client, game, "deadline", {"turn": "1", "deadline": "soon"})
     assert bad.status_code == 422 and "is not a date and time" in text(bad.text)
 
@@ -129,3 +141,18 @@ def test_new_links_are_shown_once_and_the_old_ones_stop(client: TestClient,
     assert client.post(f"/console/{game['id']}/gm/links", data={"csrf": csrf,
                                                                  "seat": "players"}
                        ).status_code == 403
+
+
+def test_the_time_left_to_a_deadline_in_each_language() -> None:
+    from datetime import datetime, timedelta
+
+    from kit.games.whats_my_number.console.player_page import deadline_said, time_left
+    from kit.i18n import words
+
+    now = datetime(2026, 12, 6, 19, 20, tzinfo=UTC)
+    assert time_left(now + timedelta(hours=2, minutes=10), words("en"), now) == "in 2 h 10 min"
+    assert time_left(now + timedelta(minutes=5), words("en"), now) == "in 5 min"
+    assert time_left(now - timedelta(seconds=1), words("en"), now) == "the deadline has passed"
+    said = deadline_said("2026-12-06T21:30+01:00", words("fr"), now)
+    assert said["text"] == "dimanche 21:30 (UTC+01:00)" and said["left"] == "dans 1 h 10 min"
+    assert said["at"] == "2026-12-06T21:30+01:00" and said["words"].count("|") == 2

@@ -49,8 +49,13 @@ def send(client: TestClient, game: dict, player: str, values: dict, **kw):
 def test_the_page_shows_the_allowance_and_echoes_the_rulings(client: TestClient,
                                                             game: dict) -> None:
     first = client.get(page_of(game, "Ann"))
-    assert first.status_code == 200 and "<script" not in first.text  # works without script
+    assert first.status_code == 200
+    # works without script: the one script is the live pages' file, which only follows the game
+    assert re.findall(r"<script[^>]*>", first.text) == ['<script src="/console/live.js" defer>']
+    assert f'data-events="{page_of(game, "Ann")}/events"' in first.text
+    assert "script-src 'self'; connect-src 'self'" in first.headers["content-security-policy"]
     seen = text(first.text)
+    assert "Numbers from 1 to 60" in seen
     assert "Turn 1: you may make 2 guesses" in seen and "Your secret number: 17" in seen
     assert "No orders received from you yet this turn." in seen
     assert 'id="g3"' in first.text and "Guess 3 (over your allowance: it will be ignored)" \
@@ -60,6 +65,12 @@ def test_the_page_shows_the_allowance_and_echoes_the_rulings(client: TestClient,
     assert sent.headers["location"] == page_of(game, "Ann") + "?sent=1#received"
     seen = text(client.get(sent.headers["location"]).text)
     assert "Your orders were received." in seen
+    # a reloaded echo of another turn, or of nothing sent, says nothing it cannot stand by
+    other = text(client.get(page_of(game, "Ann") + "?sent=2").text)
+    assert "Your orders were received." not in other
+    unsent = text(client.get(page_of(game, "Bob") + "?sent=1").text)
+    assert "Your orders were received." not in unsent
+    assert "No orders received from you yet this turn." in unsent
     assert re.search(r"Received at \d\d:\d\d, sent by you: 33, 63, 5", seen), seen
     assert "3 guesses, 2 allowed: guess 3 will be ignored" in seen
     assert "63 is outside 1 to 60: void" in seen
@@ -75,6 +86,10 @@ def test_every_problem_at_once_and_nothing_saved(client: TestClient, game: dict)
     seen = text(bad.text)
     assert "2 problems to fix" in seen  # an empty box is a place kept, not a problem
     assert "Guess 2: “5O” is not a whole number." in seen and 'href="#g2"' in bad.text
+    # each refused box says so itself, for a screen reader following the link
+    assert re.search(r'id="g2"[^>]*aria-invalid="true" aria-describedby="g2-problem"', bad.text)
+    assert re.search(r'<p class="field-problem" id="g2-problem">Guess 2: “5O”', bad.text)
+    assert not re.search(r'id="g1"[^>]*aria-invalid', bad.text)
     assert "Guess 3: “x” is not a whole number." in seen and 'href="#g3"' in bad.text
     empty = send(client, game, "Bob", {"g1": " ", "g2": ""})
     assert empty.status_code == 422 and "Write at least one guess." in text(empty.text)

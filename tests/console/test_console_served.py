@@ -176,7 +176,7 @@ def test_a_page_etag_names_its_language(site) -> None:
     assert french.headers["etag"] != english.headers["etag"]
 
 
-def test_the_standings_script_is_allowed_by_its_hash_and_asks_for_the_version(site) -> None:
+def test_the_standings_script_is_allowed_by_its_hash_and_follows_the_stream(site) -> None:
     _, client = site
     game, _ = played(client)
     page = client.get(f"/console/{game}/standings")
@@ -185,8 +185,16 @@ def test_the_standings_script_is_allowed_by_its_hash_and_asks_for_the_version(si
     import hashlib
 
     sha = base64.b64encode(hashlib.sha256(script.encode()).digest()).decode()
-    assert f"script-src 'sha256-{sha}'" in page.headers["content-security-policy"]
-    assert f'fetch("/api/games/{game}/version.json"' in script and "public.json" not in script
+    csp = page.headers["content-security-policy"]
+    assert f"script-src 'self' 'sha256-{sha}'; connect-src 'self'" in csp
+    # no polling: the live pages' script follows the public stream from the shown version
+    assert "fetch(" not in script and "setInterval" not in script
+    assert '<script src="/console/live.js" defer></script>' in page.text
+    version = client.get(f"/api/games/{game}/version.json").json()["version"]
+    assert f'data-events="/console/{game}/events" data-version="{version}"' in page.text
+    live = client.get("/console/live.js")
+    assert live.status_code == 200 and live.headers["content-type"].startswith("text/javascript")
+    assert "new EventSource(" in live.text
 
 
 def test_a_standings_hit_at_an_unchanged_version_is_a_version_read_and_a_lookup(

@@ -16,10 +16,13 @@ against the game's token hash (``Console.authorize``) and every GM post also car
 CSRF token and must come from this site. The public page and the standings read
 the public view only (``Console.view``): what the game lets everyone see, never a secret.
 
-The pages use no script, except two small ones allowed by a per-response nonce: Enter moves on
-in the entry grid, and the standings fetch ``public.json`` every few seconds (without script
-they refresh themselves). Every action posts, then redirects (303) back to a page (no form is
-sent twice by a reload); a stale form gets a 409 page saying what changed.
+The pages use no inline script, except two small ones allowed by a per-response nonce or their
+hash: Enter moves on in the entry grid, and the standings fit their text to the screen. The
+live pages' script (``/console/live.js``, a file) follows a page's event stream and swaps in
+the regions that changed, never a form being typed in (without it the pages work as before,
+with a reload link; the standings refresh themselves). Every action posts, then redirects
+(303) back to a page (no form is sent twice by a reload); a stale form gets a 409 page
+saying what changed.
 """
 
 from __future__ import annotations
@@ -33,11 +36,20 @@ from . import gm, handed, join, links, player, public, scorer, start
 from .mail import mail_routes
 
 CSS_PATH = "console/console.css"
+LIVE_PATH = "console/live.js"
 
 
 async def stylesheet(request: Request) -> Response:
     body = (templates_dir() / CSS_PATH).read_bytes()
     return Response(body, media_type="text/css; charset=utf-8",
+                    headers={"cache-control": "public, max-age=3600"})
+
+
+async def live_script(request: Request) -> Response:
+    """The live pages' script (``templates/console/live.js``): a file, so that the pages'
+    CSP allows it as ``'self'`` with no inline script."""
+    body = (templates_dir() / LIVE_PATH).read_bytes()
+    return Response(body, media_type="text/javascript; charset=utf-8",
                     headers={"cache-control": "public, max-age=3600"})
 
 
@@ -47,6 +59,7 @@ def routes() -> list[Route]:
     return [
         Route("/", start.start_page, methods=["GET"]),
         Route("/console.css", stylesheet),
+        Route("/live.js", live_script),
         Route("/new/{kind}", start.start_submit, methods=["POST"]),
         Route("/{id}/gm", gm.gm_page, methods=["GET"]),
         Route("/{id}/gm/links", links.new_links, methods=["POST"]),

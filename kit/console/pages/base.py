@@ -27,6 +27,7 @@ from . import auth
 NO_STORE = {"cache-control": "no-store"}
 # stored by the browser, asked again every time (a 304 when unchanged): public answers only
 REVALIDATE = "no-cache"
+LIVE_SCRIPT = "/console/live.js"  # follows a page's event stream (templates/console/live.js)
 PAGE_CSP = ("default-src 'none'; style-src 'self'; img-src 'self'; font-src 'self'; "
             "form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
 
@@ -53,14 +54,21 @@ def language(request: Request) -> dict[str, Any]:
             "keep": f"?lang={lang}" if chosen else ""}
 
 
-def page_csp(*, nonce: str = "", script_sha: str = "", connect: bool = False) -> str:
+def page_csp(*, nonce: str = "", script_sha: str = "", connect: bool = False,
+             live: bool = False) -> str:
     """The page's Content-Security-Policy: one inline script allowed by ``nonce`` or by its
     hash (``script_sha``, base64 SHA-256: the same page may be sent again, from a cache);
-    ``connect``: it may fetch from this site."""
-    if not nonce and not script_sha:
+    ``connect``: it may fetch from this site; ``live``: it runs the live pages' script
+    (``LIVE_SCRIPT``, a file of this site), which follows the page's event stream."""
+    allowed = ["'self'"] if live else []
+    if nonce:
+        allowed.append(f"'nonce-{nonce}'")
+    elif script_sha:
+        allowed.append(f"'sha256-{script_sha}'")
+    if not allowed:
         return PAGE_CSP
-    allowed = f"'nonce-{nonce}'" if nonce else f"'sha256-{script_sha}'"
-    return PAGE_CSP + f"; script-src {allowed}" + ("; connect-src 'self'" if connect else "")
+    return (PAGE_CSP + "; script-src " + " ".join(allowed)
+            + ("; connect-src 'self'" if connect or live else ""))
 
 
 def page_headers(lang: str, csp: str) -> dict[str, str]:
@@ -73,14 +81,18 @@ def render(request: Request, template: str, status: int = 200, *, script: bool =
            connect: bool = False, headers: dict[str, str] | None = None,
            script_sha: str = "", **context: Any) -> HTMLResponse:
     """A console page in the request's language; ``script`` allows one inline script by nonce,
-    ``script_sha`` one by its hash (``connect``: it may fetch from this site)."""
+    ``script_sha`` one by its hash (``connect``: it may fetch from this site). A page whose
+    context names its event stream (``live_events``, with ``live_version`` the version it
+    shows) runs the live pages' script."""
     page = language(request)
     service = getattr(request.app.state, "console", None)
     page["stored_locally"] = bool(getattr(service, "stored_locally", False))  # the footer's
     page.update(context)
     nonce = secrets.token_urlsafe(16) if script else ""
-    csp = page_csp(nonce=nonce, script_sha=script_sha, connect=connect)
-    html = site_environment(page["lang"]).get_template(template).render(nonce=nonce, **page)
+    csp = page_csp(nonce=nonce, script_sha=script_sha, connect=connect,
+                   live=bool(page.get("live_events")))
+    html = site_environment(page["lang"]).get_template(template).render(
+        nonce=nonce, live_script=LIVE_SCRIPT, **page)
     return HTMLResponse(html, status_code=status,
                         headers={**page_headers(page["lang"], csp), **(headers or {})})
 

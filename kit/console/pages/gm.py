@@ -10,6 +10,7 @@ short page saying why); a stale version gets a 409 page saying what changed.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import datetime
 from typing import Any
 
 from starlette.requests import Request
@@ -21,6 +22,7 @@ from ...game.refusals import Conflict
 from ...i18n import N_, Words, words
 from ...server.guard import refuse_wrong_token
 from ..addressing import base_url
+from ..events import Hub
 from ..results import FormPosted, GameState
 from ..specs import console_of
 from . import auth
@@ -57,6 +59,18 @@ def _links(request: Request, game_id: str, w: Words) -> list[dict[str, str]]:
         {"label": w.gettext("Public page for the players"), "href": base},
         {"label": w.gettext("Big-screen standings"), "href": f"{base}/standings"},
     ]
+
+
+def presence(hub: Hub, game_id: str, w: Words) -> dict[str, dict[str, Any]]:
+    """Each seat ("player:Ann", "table:2") whose page this server has seen: "here now" while
+    its page holds a stream, else "last seen 20:14" (this computer's time); a seat absent
+    from it was never opened here."""
+    said = {}
+    for seat, state in hub.presence(game_id)[1].items():
+        text = w.gettext("here now") if state == "here" else w.gettext(
+            "last seen %(time)s", time=datetime.fromtimestamp(float(state)).strftime("%H:%M"))
+        said[seat] = {"text": text, "here": state == "here"}
+    return said
 
 
 def _gm_link(request: Request, game_id: str) -> str:
@@ -97,6 +111,11 @@ async def _page(request: Request, state: GameState, status: int = 200,
         context["mail"] = await call(mail_context, request, state.id, seen)
     context["handed"] = await call(handed_links, console(request), state.id, request)
     context["joining"] = await call(desk_context, request, state.id)
+    # the page follows the GM's event stream, whose ids are the GM view's versions
+    context.update(presence=presence(console(request).store.events, state.id, w),
+                   never_opened=w.gettext("never opened"),
+                   live_events=f"/console/{state.id}/gm/events",
+                   live_version=state.view.data.get("version", state.version))
     return await call(render, request, game_templates(state.kind) + made.template, status,
                       script=True, **context)
 

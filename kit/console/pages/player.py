@@ -74,6 +74,7 @@ async def _page(request: Request, game_id: str, kind: str, player: str, status: 
     return await call(render, request, game_templates(kind) + made.template, status, me=data,
                       game_id=game_id, action=address + language(request)["keep"], files=files,
                       game_templates=game_templates(kind), shared=Markup(shared.body.decode()),
+                      live_events=address + "/events", live_version=data.get("version", ""),
                       **made.context)
 
 

@@ -3,10 +3,11 @@ report files the public view lets them fetch (the rest only with the GM cookie).
 
 Both pages read the public view alone (``Console.view``), through the game's ``board``, and
 are made once per public version and language (``Console.answer``), with an ETag (a 304 when
-the browser holds it). The standings page refreshes itself without a script (``<noscript>``
-meta refresh); with its small script (allowed by its hash) it asks for the public version
-(``version.json``) and fetches the page again only when it moved, swapping in the new
-standings without reloading. The report files are made in the render pool: a page whose files
+the browser holds it). Both follow the public event stream with the live pages' script
+(``/console/live.js``), which fetches the page again when the game moves and swaps in what
+changed; without script the standings refresh themselves (``<noscript>`` meta refresh) and
+the public page offers a reload link. The standings' own small script (allowed by its hash)
+fits their text to the screen. The report files are made in the render pool: a page whose files
 are being made says so instead of waiting, and a file link waits a few seconds, then says so
 and comes back by itself.
 """
@@ -38,7 +39,6 @@ from ..service import GM, PUBLIC, Answer, Console
 from ..specs import console_of, site_environment
 from . import auth
 from .base import (
-    PAGE_CSP,
     PageProblem,
     call,
     conditional,
@@ -50,7 +50,7 @@ from .base import (
 )
 
 REFRESH_SECONDS = 5
-POLL_MS = 2000
+LIVE_CSP = page_csp(live=True)  # the public page: the live pages' script, no inline one
 FILE_WAIT_S = 30.0  # a file link waits this long for its render, then says it is being made
 RETRY_S = 5
 MAKING = N_("The report files are being made. Reload this page in a few seconds to get them.")
@@ -138,7 +138,8 @@ def _page_made(request: Request, game_id: str, view: View) -> Made:
         if context.get("shown") else []
     making = any(f.get("making") for f in files)
     page = render(request, "console/public.html", public=public, game_id=game_id,
-                  files=files, making=making, **context)
+                  files=files, making=making, live_events=f"/console/{game_id}/events",
+                  live_version=public.get("version", ""), **context)
     return Made(bytes(page.body), making=making)
 
 
@@ -157,16 +158,15 @@ async def public_page(request: Request) -> Response:
     # and the page keeps saying why (axe refuses a timed meta refresh)
     again = {"refresh": str(REFRESH_SECONDS)} if made.making else {}
     return conditional(request, made.etag, lambda: HTMLResponse(
-        made.body, headers={**page_headers(page["lang"], PAGE_CSP), **again}))
+        made.body, headers={**page_headers(page["lang"], LIVE_CSP), **again}))
 
 
 @functools.lru_cache(maxsize=1024)
 def standings_script(game_id: str) -> tuple[str, str]:
-    """The standings' script (ask for the public version, fetch the page when it moved) and
+    """The standings' script (fit the text to the screen, again after each live swap) and
     its base64 SHA-256 for the page's CSP: made once per game, so a hit renders nothing. It
     has no words: the same in every language."""
-    script = site_environment().get_template("console/_standings.js").render(
-        game_id=game_id, poll=POLL_MS)
+    script = site_environment().get_template("console/_standings.js").render(game_id=game_id)
     return script, base64.b64encode(hashlib.sha256(script.encode()).digest()).decode()
 
 
@@ -181,11 +181,13 @@ async def standings_page(request: Request) -> Response:
         context = _board(view.data, page["lang"])
         return bytes(render(request, "console/standings.html", public=view.data,
                             game_id=game_id, refresh=REFRESH_SECONDS,
+                            live_events=f"/console/{game_id}/events",
+                            live_version=view.data.get("version", ""),
                             standings_script=standings_script(game_id)[0], **context).body)
 
     answer = await call(console(request).answer, game_id,
                         ("standings", page["lang"], page["keep"]), made)
-    csp = page_csp(script_sha=standings_script(game_id)[1], connect=True)
+    csp = page_csp(script_sha=standings_script(game_id)[1], connect=True, live=True)
     return conditional(request, answer.etag, lambda: HTMLResponse(
         answer.body, headers=page_headers(page["lang"], csp)))
 

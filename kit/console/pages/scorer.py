@@ -24,6 +24,7 @@ from ...game import FormRead
 from ...game.refusals import Closed
 from ...i18n import N_, Words, words
 from ..seat_access import NotYours, seat_params
+from ..service import PUBLIC
 from ..specs import console_of
 from .base import (
     PageProblem,
@@ -63,8 +64,11 @@ async def _page(request: Request, game_id: str, kind: str, table: str, status: i
     made = console_of(kind).table_page(state.seen(), table, w, dict(request.query_params),
                                        posted)  # type: ignore[misc]
     address = _address(request, game_id)
+    public = await call(console(request).view, game_id, PUBLIC)
+    # the table's stream: the host sees the scorer's page "here now" while it is open
     return render(request, game_templates(kind) + made.template, status, script=True,
                   game_id=game_id, action=address + "/", gm_url=address, csrf="",
+                  live_events=address + "/events", live_version=public.data["version"],
                   **made.context)
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from ....errors import KitError
 from ....game import FormRead, GmPage
-from ....i18n import Words
+from ....i18n import N_, Words
 from .. import rules
 from .grid import boxes_posted, guesses_in_place
 from .player import repeated, ruling_said
@@ -37,6 +37,40 @@ def deadline_text(deadline: str | None) -> str:
     if not deadline:
         return ""
     return deadline.replace("T", " ")
+
+
+def deadline_said(deadline: str | None, w: Words, now: datetime | None = None
+                  ) -> dict[str, str]:
+    """A deadline for the player's page: "Sunday 21:30 (UTC+01:00)" in the page's language,
+    the time left ("in 2 h 10 min", which the live script keeps counting down), and the
+    instant itself with its offset (``at``, for the script). A deadline without an offset is
+    this computer's local time, as the game master typed it."""
+    if not deadline:
+        return {}
+    from babel.dates import format_datetime
+
+    when = datetime.fromisoformat(deadline)
+    if when.tzinfo is None:
+        when = when.astimezone()
+    shown = format_datetime(when, "EEEE HH:mm", tzinfo=when.tzinfo, locale=w.locale)
+    return {"text": f"{shown} ({format_datetime(when, 'ZZZZ', locale=w.locale)})",
+            "left": time_left(when, w, now), "at": when.isoformat(timespec="minutes"),
+            "words": "|".join(w.gettext(m) for m in LEFT_WORDS)}
+
+
+# the time left, in the page's language; the live script fills the same words in the browser
+LEFT_WORDS = (N_("in %(hours)s h %(minutes)s min"), N_("in %(minutes)s min"),
+              N_("the deadline has passed"))
+
+
+def time_left(when: datetime, w: Words, now: datetime | None = None) -> str:
+    """"in 2 h 10 min", "in 5 min" or "the deadline has passed"."""
+    minutes = int(((when - (now or datetime.now(when.tzinfo))).total_seconds() + 59) // 60)
+    if minutes <= 0:
+        return w.gettext(LEFT_WORDS[2])
+    if minutes < 60:
+        return w.gettext(LEFT_WORDS[1], minutes=minutes)
+    return w.gettext(LEFT_WORDS[0], hours=minutes // 60, minutes=minutes % 60)
 
 
 def _rulings(data: Mapping[str, Any], w: Words) -> list[str]:
@@ -107,6 +141,8 @@ def player_page(data: Mapping[str, Any], w: Words, query: Mapping[str, str],
     heading = w.ngettext("Turn %(turn)s: you may make %(num)s guess",
                          "Turn %(turn)s: you may make %(num)s guesses", int(allowance or 0),
                          turn=data.get("turn")) if allowance is not None else ""
+    lo, hi = (list(data.get("range") or (1, 1)) + [1, 1])[:2]
+    turn = data.get("turn")
     slips = [{"turn": s["turn"],
               "lines": s["text"].splitlines()[:None if recent is None or n < recent else 1],
               "files": turn_files(str(data.get("id", "")), int(s["turn"]), w, own)}
@@ -115,7 +151,16 @@ def player_page(data: Mapping[str, Any], w: Words, query: Mapping[str, str],
         "heading": heading, "received": received,
         "rulings": _rulings(data, w) + [m.text(w) for m in repeated(data.get("orders"))],
         "deadline": deadline_text(data.get("deadline")), "refusal": refusal,
-        "notice": w.gettext("Your orders were received.") if "sent" in query else
+        "due": deadline_said(data.get("deadline"), w),
+        "numbers_range": w.gettext("Numbers from %(low)s to %(high)s", low=lo, high=hi),
+        "kept_note": w.gettext("Turn %(published)s was published; your unsent numbers are "
+                               "kept below for turn %(turn)s.",
+                               published=int(turn or 1) - 1, turn=turn),
+        "unsent_note": w.gettext("Not sent, shown so nothing you typed is lost:"),
+        "published_note": w.gettext("Turn %(turn)s published", turn=slips[0]["turn"])
+        if slips else "",
+        "notice": w.gettext("Your orders were received.")
+        if query.get("sent") == str(turn) and data.get("orders") is not None else
         w.gettext("Your secret number was saved.") if "secret" in query else "",
         "secret_value": (posted.values.get("secret", "") if posted is not None
                          and form is not None and form.kind == "secret" else
@@ -209,7 +254,8 @@ def player_form(values: Mapping[str, str], data: Mapping[str, Any], w: Words) ->
     form.kind = kind
     sound = body if form.problems and (body.get("guesses") or body.get("list")) else None
     return FormRead("sent", body, form=form, values=dict(values), sound=sound,
-                    ok=lambda: not form.problems, done="sent=1#received", absorb=form.absorb)
+                    ok=lambda: not form.problems,
+                    done=f"sent={body.get('turn', data.get('turn'))}#received", absorb=form.absorb)
 
 
 def player_text(data: Mapping[str, Any], w: Words) -> str:
