@@ -41,4 +41,5 @@
       .catch(function () {})
       .then(function () { busy = false; });
   }, {{ poll }});
+{% include "console/_timer.js" %}
 })();

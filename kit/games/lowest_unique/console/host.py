@@ -16,8 +16,8 @@ from ....errors import KitError
 from ....game import FormRead, GmPage
 from ....i18n import Words
 from ..report.reports import choices_line
-from .start import boards
-from .state import AMEND, Party, entered_choices, play
+from .start import boards, timers
+from .state import AMEND, TIMER, Party, entered_choices, play
 
 
 @dataclass
@@ -249,7 +249,14 @@ def read_table_amend(values: Mapping[str, str], seen: Mapping[str, Any], w: Word
                     unchanged=unchanged, sent=_sent(form, w), absorb=absorbed, sound=sound)
 
 
-FORMS = {"round": read_table_round, AMEND: read_table_amend}
+def read_table_timer(values: Mapping[str, str], seen: Mapping[str, Any], w: Words) -> FormRead:
+    """The "start the timer" button -> the table's round timer, at the host's length."""
+    number = int(values["table"]) if values.get("table", "").isdigit() else 0
+    return FormRead(TIMER, {}, params={"table": number}, values=values,
+                    done=f"timer={number}#table-{number}")
+
+
+FORMS = {"round": read_table_round, AMEND: read_table_amend, TIMER: read_table_timer}
 
 
 def table_page(seen: Mapping[str, Any], table: str, w: Words, query: Mapping[str, str],
@@ -268,7 +275,8 @@ def table_page(seen: Mapping[str, Any], table: str, w: Words, query: Mapping[str
     card = next(t for t in page.context["tables"] if t["number"] == number)
     board = next(b for b in boards(seen) if b["table"] == number)
     return GmPage("scorer.html", {"state": seen, "notice": page.context["notice"], "t": card,
-                                  "board": board, "rounds": page.context["rounds"]})
+                                  "board": board, "rounds": page.context["rounds"],
+                                  "timer": timers(seen, w).get(number)})
 
 
 TABLE_FORMS = FORMS
