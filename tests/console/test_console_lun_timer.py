@@ -76,6 +76,18 @@ def test_the_first_timer_lasts_twenty_seconds_and_a_bad_length_is_named(
     assert started.status_code == 201 and started.json()["seconds"] == 20
 
 
+def test_the_hosts_page_starts_a_tables_timer(client: TestClient, party: dict) -> None:
+    client.get(f"/console/{party['id']}/gm/{party['gm_token']}")  # the host's cookie
+    page = client.get(f"/console/{party['id']}/gm")
+    csrf = re.search(r'name="csrf" value="([^"]+)"', page.text)
+    assert csrf is not None and page.text.count("Start the round timer") == len(TABLES)
+    posted = client.post(f"/console/{party['id']}/gm/timer",
+                         data={"csrf": csrf[1], "table": "2"}, follow_redirects=False)
+    assert posted.status_code == 303, posted.text
+    assert 'data-timer-end="' in client.get(posted.headers["location"]).text
+    assert [s[3] for s in shown(client, party)] == ["20"]
+
+
 def test_a_tables_scorer_starts_their_tables_timer_and_no_other(
         client: TestClient, party: dict) -> None:
     tokens = party["table_tokens"]

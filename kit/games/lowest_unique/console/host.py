@@ -184,6 +184,7 @@ def gm_page(seen: Mapping[str, Any], w: Words, query: Mapping[str, str],
                            table=fixed[0], round=fixed[1])
     return GmPage("host.html", {"state": seen, "notice": notice,
                                 "show_files": any(seen.get("rounds_entered", {}).values()),
+                                "timers": timers(seen, w),
                                 **host_context(seen, w, form, values, query)})
 
 
@@ -276,7 +277,7 @@ def table_page(seen: Mapping[str, Any], table: str, w: Words, query: Mapping[str
     board = next(b for b in boards(seen) if b["table"] == number)
     return GmPage("scorer.html", {"state": seen, "notice": page.context["notice"], "t": card,
                                   "board": board, "rounds": page.context["rounds"],
-                                  "timer": timers(seen, w).get(number)})
+                                  "timers": timers(seen, w)})
 
 
 TABLE_FORMS = FORMS
