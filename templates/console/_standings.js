@@ -25,4 +25,5 @@
   window.addEventListener("resize", fit);
   // the live pages' script swaps in the new board when the game moves
   document.addEventListener("kit:swapped", fit);
+{% include "console/_timer.js" %}
 })();

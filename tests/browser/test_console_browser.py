@@ -460,7 +460,7 @@ def test_three_table_party_in_any_order(page: Page, base_url: str):
                 page.check(f"#t{number}-p{k}")
             else:
                 page.fill(f"#t{number}-c{k}", str(choices[name]))
-        page.click(f"{card} button[type=submit]")
+        page.click(f"{card} form[data-grid] button[type=submit]")
         page.wait_for_url(re.compile(rf"round={number}"))
         expected = tally(choices)
         shown = dict(zip(page.locator(f"{card} .tally dt").all_inner_texts(),
@@ -477,7 +477,7 @@ def test_three_table_party_in_any_order(page: Page, base_url: str):
     page.fill("#t3-c0", "x")
     page.check("#t3-p1")
     page.fill("#t3-c1", "4")
-    page.click("#table-3 button[type=submit]")
+    page.click("#table-3 form[data-grid] button[type=submit]")
     assert page.locator("#table-3-problems li").all_inner_texts() == [
         "Jo: x is not a whole number.", "Kim: a number and a pass; keep one.",
         "Lee: no number; type it, or tick Pass.", "Max: no number; type it, or tick Pass."]
@@ -487,7 +487,8 @@ def test_three_table_party_in_any_order(page: Page, base_url: str):
     page.click(f"text=Undo table {last}, round {played}")  # it says what it takes back
     page.wait_for_url(re.compile("undone=1"))
     assert page.locator(f"#table-{last} legend").inner_text() == f"Round {played}"
-    page.click(f"#table-{last} button[type=submit]")  # the same round again, as it was
+    # the same round again, as it was
+    page.click(f"#table-{last} form[data-grid] button[type=submit]")
     assert page.locator(f"#table-{last}-problems li").count() >= 1  # every box is empty
     entry = max((r for r in LUN_LOG["round"] if r["table"] == last), key=lambda r: r["round"])
     for k, name in enumerate(tables[last - 1]):
@@ -495,7 +496,7 @@ def test_three_table_party_in_any_order(page: Page, base_url: str):
             page.check(f"#t{last}-p{k}")
         else:
             page.fill(f"#t{last}-c{k}", str(entry["choices"][name]))
-    page.click(f"#table-{last} button[type=submit]")
+    page.click(f"#table-{last} form[data-grid] button[type=submit]")
     page.wait_for_url(re.compile(rf"round={last}"))
     status, public = api(base_url, f"/api/games/{game_id}/public.json")
     page.goto(f"{base_url}/console/{game_id}/standings")

@@ -57,7 +57,7 @@ def test_the_host_corrects_an_earlier_round_of_one_table(browser, base_url: str)
     assert [page.input_value(f"#t3-c{k}") for k in range(4)] == ["4", "4", "6", "7"]
     assert "Lee wins with 6" in page.locator(".tally").inner_text()
     page.fill("#t3-c1", "5O")  # a typo first: said beside its box, nothing saved
-    page.click("button[type=submit]")
+    page.click("form[data-grid] button[type=submit]")
     assert page.locator("#table-3-problems li").all_inner_texts() == [
         "Kim: 5O is not a whole number."]
     assert page.locator("h1").inner_text() == "Correct table 3, round 2"
@@ -65,7 +65,7 @@ def test_the_host_corrects_an_earlier_round_of_one_table(browser, base_url: str)
     page.focus("#t3-c1")
     page.keyboard.press("Enter")  # Enter moves on, as on the round form
     assert page.evaluate("document.activeElement.id") != "t3-c1"
-    page.click("button[type=submit]")
+    page.click("form[data-grid] button[type=submit]")
     page.wait_for_url(re.compile(r"amended=3-2#table-3"))
     assert "Table 3, round 2 corrected" in page.locator("[role=status]").inner_text()
     card = page.locator("#table-3")
@@ -92,7 +92,7 @@ def test_the_host_corrects_an_earlier_round_of_one_table(browser, base_url: str)
     page.get_by_role("link", name="Correct table 2, round 1").click()
     page.fill("#t2-c4", "")
     page.check("#t2-p4")
-    page.click("button[type=submit]")
+    page.click("form[data-grid] button[type=submit]")
     page.wait_for_url(re.compile(r"amended=2-1"))
     assert "Eve wins with 1" in page.locator("#table-2 .tally").inner_text()
     final = rounds_of(base_url, party)
@@ -225,7 +225,7 @@ def test_scorers_links_printed_with_qr_codes_and_a_scorers_phone(browser, base_u
     assert shown == {"Sorted choices": "2, 3, 3, 6 (1 pass)", "Cancelled": "3",
                      "Singles": "2, 6", "Result": "Hal wins with 2"}
     assert phone.locator("#table-2 legend").inner_text() == "Round 3"
-    for box in ("#t2-c0", "#t2-p2", "button[type=submit]"):
+    for box in ("#t2-c0", "#t2-p2", "form[data-grid] button[type=submit]"):
         size = phone.locator(box).bounding_box()
         assert size["x"] + size["width"] <= 390 and size["height"] >= 24, box  # tap targets
     # the scorer corrects the table's last round: Ivy wrote 7, not 6
@@ -285,7 +285,7 @@ def test_the_new_pages_pass_axe_in_every_language(browser, base_url: str, lang: 
         link = page.locator(".link-text a").nth(1).inner_text()
         page.goto(base_url + link[link.index("/console/"):] + q)
         page.fill("#t2-c0", "x")
-        page.locator("button[type=submit]").click()
+        page.locator("form[data-grid] button[type=submit]").click()
         expect(page.locator("#table-2-problems li")).to_have_count(5)  # Eve's x, four empty boxes
         check_page(page, source)
     finally:

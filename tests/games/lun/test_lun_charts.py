@@ -1,7 +1,8 @@
 """Lowest Unique Number's charts of the night: the bars (how many chose each number, the
-cancelled numbers, the winning single) read back from the public page's text equivalent and
-from the results PDF that ``kit report`` writes from the same log, against the rules engine;
-ranges grouped into bins; the console's report file byte-identical to ``kit report``'s."""
+cancelled numbers, the winning single) and each player's points over the rounds, read back
+from the public page's text equivalent and from the results PDF that ``kit report`` writes
+from the same log, against the rules engine; ranges grouped into bins; the console's report
+file byte-identical to ``kit report``'s."""
 
 from __future__ import annotations
 
@@ -104,7 +105,7 @@ def test_the_rules_example_in_the_charts_of_the_page_and_the_pdf(
     assert party == first == expected(RULES_ONE)
     assert [s for _, _, s in party[:3]] == ["cancelled", "won", "cancelled"]
     assert "Numbers that won: 2 (1 round)." in unescape(html)
-    assert html.count('<svg class="chart"') == 2
+    assert html.count('<svg class="chart"') == 3  # the party, round 1, the points
     pdf = report_pdf(client, game, tmp_path)
     capsys.readouterr()
     assert pdf_bars(pdf) == {str(n): c for n, c, _ in expected(RULES_ONE)}
@@ -146,3 +147,51 @@ def test_random_rounds_in_the_charts_of_the_page_and_the_pdf(client: TestClient,
         assert f"{t.winner} ({t.winning_number})" in text  # the tally's winner
     else:
         assert "No number has won a round yet." in text
+
+
+POINTS = re.compile(r'<tr><th scope="row"><bdi>([^<]*)</bdi></th><td>(\d+)</td>'
+                    r'<td>([^<]*)</td></tr>')
+
+
+def points_table(html: str) -> dict[str, tuple[int, str]]:
+    """The points chart's text equivalent: each player's points and the rounds they won."""
+    table = re.search(r'<table class="visually-hidden points-data">.*?</table>', html, re.S)
+    assert table is not None
+    return {unescape(p): (int(n), unescape(won)) for p, n, won in POINTS.findall(table[0])}
+
+
+def test_each_players_points_over_the_rounds(client: TestClient, console: Console,
+                                             tmp_path: Path) -> None:
+    """Two tables, three rounds at the first and one at the second: the points chart's rows
+    are the engine's running totals, on the page, in the PDF, and in the console's files."""
+    first, second = ["Ann", "Bob", "Cy", "Zoë"], ["Dee", "Eve", "Fay"]
+    made = client.post("/api/games", json={"game": "lowest-unique", "tables": [first, second],
+                                           "rounds": 3})
+    game = made.json()
+    auth = {"Authorization": f"Bearer {game['gm_token']}"}
+    rounds = [(1, {"Ann": 1, "Bob": 1, "Cy": 2, "Zoë": 3}),
+              (1, {"Ann": 2, "Bob": 2, "Cy": 3, "Zoë": 3}),
+              (1, {"Ann": 4, "Bob": 1, "Cy": 4, "Zoë": 5}),
+              (2, {"Dee": 5, "Eve": 5, "Fay": 6})]
+    won: dict[str, list[int]] = {p: [] for p in first + second}
+    played = Counter[int]()
+    for table, choices in rounds:
+        answer = client.post(f"/api/games/{game['id']}/tables/{table}/rounds",
+                             json={"choices": choices}, headers=auth)
+        assert answer.status_code == 201, answer.text
+        played[table] += 1
+        if (winner := tally(choices).winner) is not None:
+            won[winner].append(played[table])
+    assert won == {"Ann": [], "Bob": [3], "Cy": [1], "Zoë": [], "Dee": [], "Eve": [],
+                   "Fay": [1]}
+    html = client.get(f"/console/{game['id']}").text
+    assert points_table(html) == {
+        p: (len(n), ", ".join(map(str, n)) or "\u2014") for p, n in won.items()}
+    assert "Points after each round" in html
+    pdf = report_pdf(client, game, tmp_path)
+    text = plain(subprocess.run(["pdftotext", "-layout", str(pdf), "-"], check=True,
+                                capture_output=True, text=True).stdout)
+    chart_page = text.rsplit("The night in charts", 1)[1]
+    assert "Points after each round" in chart_page
+    assert "Bob, Cy, Fay" in chart_page  # the lines ending on one point share a label
+    check_export_matches_kit_report(client, console, game, tmp_path, "game-reports")

@@ -16,8 +16,8 @@ from ....game import FormRead, GmPage
 from ....game.said import each, line
 from ....i18n import Words
 from ..report.reports import choices_line
-from .start import boards
-from .state import AMEND, Party, entered_choices, play
+from .start import boards, timers
+from .state import AMEND, TIMER, Party, entered_choices, play
 
 
 @dataclass
@@ -185,6 +185,7 @@ def gm_page(seen: Mapping[str, Any], w: Words, query: Mapping[str, str],
                            table=fixed[0], round=fixed[1])
     return GmPage("host.html", {"state": seen, "notice": notice,
                                 "show_files": any(seen.get("rounds_entered", {}).values()),
+                                "timers": timers(seen, w),
                                 **host_context(seen, w, form, values, query)})
 
 
@@ -250,7 +251,14 @@ def read_table_amend(values: Mapping[str, str], seen: Mapping[str, Any], w: Word
                     unchanged=unchanged, sent=_sent(form, w), absorb=absorbed, sound=sound)
 
 
-FORMS = {"round": read_table_round, AMEND: read_table_amend}
+def read_table_timer(values: Mapping[str, str], seen: Mapping[str, Any], w: Words) -> FormRead:
+    """The "start the timer" button -> the table's round timer, at the host's length."""
+    number = int(values["table"]) if values.get("table", "").isdigit() else 0
+    return FormRead(TIMER, {}, params={"table": number}, values=values,
+                    done=f"timer={number}#table-{number}")
+
+
+FORMS = {"round": read_table_round, AMEND: read_table_amend, TIMER: read_table_timer}
 
 
 def table_page(seen: Mapping[str, Any], table: str, w: Words, query: Mapping[str, str],
@@ -269,7 +277,8 @@ def table_page(seen: Mapping[str, Any], table: str, w: Words, query: Mapping[str
     card = next(t for t in page.context["tables"] if t["number"] == number)
     board = next(b for b in boards(seen) if b["table"] == number)
     return GmPage("scorer.html", {"state": seen, "notice": page.context["notice"], "t": card,
-                                  "board": board, "rounds": page.context["rounds"]})
+                                  "board": board, "rounds": page.context["rounds"],
+                                  "timers": timers(seen, w)})
 
 
 TABLE_FORMS = FORMS

@@ -3,6 +3,7 @@ the public boards (from the public view's data only)."""
 
 from __future__ import annotations
 
+import datetime
 import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -125,12 +126,28 @@ def progress_text(tables: Sequence[Mapping[str, Any]], rounds: int, w: Words) ->
     return w.gettext("Provisional: %(progress)s.", progress=text)
 
 
+def timers(public: Mapping[str, Any], w: Words) -> dict[int, dict[str, str]]:
+    """Each table's round timer while its round is not entered: when it ends (for the page's
+    countdown) and, for a page without a script, when it started and its length."""
+    out = {}
+    entered = public.get("rounds_entered", {})
+    for table, t in public.get("timers", {}).items():
+        if int(t["round"]) <= int(entered.get(table, 0)):
+            continue  # the round is in: its timer is over
+        started = datetime.datetime.fromisoformat(t["started"])
+        ends = started + datetime.timedelta(seconds=int(t["seconds"]))
+        out[int(table)] = {"ends": ends.isoformat(), "started": t["started"], "text": w.gettext(
+            "Timer started at %(time)s UTC: %(seconds)s s", time=started.strftime("%H:%M:%S"),
+            seconds=w.number(int(t["seconds"])))}
+    return out
+
+
 def board(public: Mapping[str, Any], w: Words) -> dict[str, Any]:
     """The public page's and the big screen's context, from the public view's data."""
     made = boards(public)
     rounds = int(public.get("rounds") or DEFAULT_ROUNDS)
     return {"game_title": w.gettext("Lowest Unique Number"), "boards": made, "rounds": rounds,
             "progress": progress_text(made, rounds, w), "shown": bool(public.get("standings")),
-            "reveals": reveals(public, w),
+            "reveals": reveals(public, w), "timers": timers(public, w),
             "charts": functools.partial(web_charts, public, w),  # drawn by the public page only
             "podium": podium(public.get("standings", []), w) if finished(public) else []}

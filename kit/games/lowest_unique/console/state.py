@@ -1,18 +1,19 @@
 """Lowest Unique Number in the game-night console: a party made from a spec or an imported log,
-its state (every table's rounds so far), the entries it takes (a table's next round, and the
-correction of a round already entered), and the three views of a state: every round is shown
-to everyone once it is entered, so the public and each player see the same standings (a
-player's view also names their table).
+its state (every table's rounds so far), the entries it takes (a table's next round, the
+correction of a round already entered, a table's round timer), and the three views of a
+state: every round is shown to everyone once it is entered, so the public and each player
+see the same standings (a player's view also names their table).
 """
 
 from __future__ import annotations
 
 import copy
+import datetime
 import json
 import random
 import unicodedata
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ....errors import SHOWN_MAX, ConfigError, KitError, Msg, Problems
@@ -91,9 +92,11 @@ def imported(data: Mapping[str, Any], facts: dict[str, Any]) -> list[tuple[str, 
 
 @dataclass(frozen=True)
 class Party:
-    """A party's state: the log so far (never changed in place)."""
+    """A party's state: the log so far (never changed in place), and each table's latest
+    round timer (the console's alone: the log ``kit report`` reads has none)."""
 
     log: Mapping[str, Any]
+    timers: Mapping[int, Mapping[str, Any]] = field(default_factory=dict)
 
     @property
     def tables(self) -> list[list[str]]:
@@ -112,6 +115,8 @@ def apply(state: Party | None, facts: Mapping[str, Any], kind: str,
         return Party(copy.deepcopy(dict(payload["log"])))
     if state is None:
         raise ValueError("a journal starts with create")
+    if kind == TIMER:
+        return Party(state.log, {**state.timers, int(payload["table"]): dict(payload)})
     entered = {"table": payload["table"], "round": payload["round"],
                "choices": dict(payload["choices"])}
     rounds = list(state.log.get("round", []))
@@ -121,7 +126,7 @@ def apply(state: Party | None, facts: Mapping[str, Any], kind: str,
         rounds[at] = entered
     else:
         rounds.append(entered)
-    return Party({**state.log, "round": rounds})
+    return Party({**state.log, "round": rounds}, state.timers)
 
 
 def export(state: Party) -> dict[str, Any]:
@@ -175,6 +180,31 @@ def _round(state: Party, body: Mapping[str, Any], params: Mapping[str, Any]) -> 
             next=number, got=str(meant)))])
     named = match_names(body.get("choices"), state.tables[table - 1], "choices")
     return {"table": table, "round": number, "choices": named}
+
+
+TIMER = "timer"
+TIMER_SECONDS = 20  # the rules: twenty seconds to write, then the host says "locked"
+TIMER_RANGE = (5, 600)
+
+
+def _timer(state: Party, body: Mapping[str, Any], params: Mapping[str, Any]) -> dict[str, Any]:
+    """A round timer for the table's next round, started now: ``"seconds"`` in the body
+    (from 5 to 600) sets its length, else the length of the last one started (20 s at
+    first). It enters and reveals nothing."""
+    table = _table(state, params)
+    seconds = body.get("seconds")
+    if seconds is None:
+        seconds = next((int(t["seconds"]) for t in sorted(
+            state.timers.values(), key=lambda t: str(t["started"]), reverse=True)),
+            TIMER_SECONDS)
+    elif isinstance(seconds, bool) or not isinstance(seconds, int) \
+            or not TIMER_RANGE[0] <= seconds <= TIMER_RANGE[1]:
+        raise Problems([ConfigError("seconds", Msg(N_(
+            "give the timer's length as whole seconds from %(min)s to %(max)s; got %(got)s"),
+            min=TIMER_RANGE[0], max=TIMER_RANGE[1], got=str(seconds)))])
+    started = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
+    return {"table": table, "round": state.played(table) + 1, "started": started,
+            "seconds": seconds}
 
 
 def entered_choices(state: Party, table: int, number: int) -> dict[str, Any] | None:
@@ -255,6 +285,12 @@ ENTRIES = (
               status=200, undoable=True, by=("gm", "table"), seat_param="table",
               said=lambda p: Msg(N_("table %(table)s, round %(round)s: choices corrected"),
                                  table=p["table"], round=p["round"])),
+    EntryKind(TIMER, "tables/{table:int}/timer", _timer,
+              lambda before, after, p, recorded: dict(p), by=("gm", "table"),
+              seat_param="table",
+              said=lambda p: Msg(N_("table %(table)s, round %(round)s: timer started "
+                                    "(%(seconds)s s)"), table=p["table"], round=p["round"],
+                                 seconds=p["seconds"])),
 )
 
 
@@ -278,7 +314,9 @@ def _shared(state: Party, facts: Mapping[str, Any]) -> dict[str, Any]:
             "standings": standings,
             "rounds_entered": {str(t["table"]): len(t["rounds"]) for t in tables},
             "over": over, "winners": [s["player"] for s in standings if s["place"] == 1]
-            if over else []}
+            if over else [],
+            **({"timers": {str(n): dict(t) for n, t in sorted(state.timers.items())}}
+               if state.timers else {})}
 
 
 def gm_view(state: Party, facts: Mapping[str, Any]) -> View:

@@ -1,6 +1,7 @@
 """The night in charts: how many chose each number, round by round over every table, and over
-the whole party with the numbers that won; as layout model, so the results PDF (``kit
-report``) and the public page (inline SVG) draw the same chart from the same rounds.
+the whole party with the numbers that won; each player's points after each round; as layout
+model, so the results PDF (``kit report``) and the public page (inline SVG) draw the same
+chart from the same rounds.
 
 A chart reads the rules engine's round results (``RoundResult``: the choices, the cancelled
 numbers, the winning single), from the log or from the public view, and never scores a round
@@ -17,7 +18,7 @@ from typing import Any
 
 from ....i18n import Words
 from ....layout.blocks import heading, para, title
-from ....layout.chart import CANCELLED, MARKED, PLAIN, Bar, bar_chart
+from ....layout.chart import CANCELLED, MARKED, PLAIN, Bar, Series, bar_chart, step_chart
 from ....layout.model import Item
 from ....paper import Frame
 from ..rules.log import PartyLog
@@ -116,14 +117,57 @@ def won_line(played: Sequence[Played], w: Words) -> str:
     return w.gettext("Numbers that won: %(numbers)s.", numbers=w.join(each))
 
 
+@dataclass(frozen=True)
+class Points:
+    """One player's line of the points chart: their points after each round their table
+    played, and the rounds they won."""
+
+    player: str
+    after: tuple[int, ...]
+    won: tuple[int, ...]
+
+
+def points(tables: Iterable[tuple[Sequence[str], Sequence[str | None]]]) -> list[Points]:
+    """Each player's running total from their table's round winners, in table order; a
+    line ends with the last round its table played."""
+    out = []
+    for players, winners in tables:
+        for player in players:
+            won = tuple(n for n, who in enumerate(winners, 1) if who == player)
+            after = tuple(sum(1 for n in won if n <= k) for k in range(1, len(winners) + 1))
+            out.append(Points(player, after, won))
+    return out
+
+
+def points_from_log(log: PartyLog) -> list[Points]:
+    """The points lines of a checked log."""
+    return points((t.players, [r.winner for r in t.rounds]) for t in log.tables)
+
+
+def points_from_public(public: Mapping[str, Any]) -> list[Points]:
+    """The points lines of the public view (its rounds carry the winning player)."""
+    return points((t.get("players", []), [r.get("winner") for r in t.get("rounds", [])])
+                  for t in public.get("tables", []))
+
+
+def points_chart(x: float, y: float, w: float, h: float, lines: Sequence[Points],
+                 words: Words) -> list[Item]:
+    """The points lines as a step chart over the rounds, from 0 up to the most points."""
+    played = max((len(p.after) for p in lines), default=0)
+    top = max((p.after[-1] for p in lines if p.after), default=0) or 1
+    return step_chart(x, y, w, h, [Series(p.player, p.after) for p in lines], top,
+                      [words.number(n) for n in range(1, played + 1)])
+
+
 KEY_PT = 9.0
 PARTY_MM = 55.0
+POINTS_MM = 45.0
 GAP_MM = 4.0
 
 
 def chart_page(body: Frame, log: PartyLog, words: Words) -> list[Item]:
-    """The results' chart page: the party's distribution with the numbers that won, then
-    each round's, two or three a row."""
+    """The results' chart page: the party's distribution with the numbers that won, each
+    player's points after each round, then each round's distribution, two or three a row."""
     _ = words.gettext
     played = from_log(log)
     party, by_round = night(played, log.range)
@@ -139,6 +183,10 @@ def chart_page(body: Frame, log: PartyLog, words: Words) -> list[Item]:
     y += used
     items += bar_chart(body.x, y, body.w, PARTY_MM, bars(party, words))
     y += PARTY_MM + GAP_MM
+    more, used = heading(body.x, y, _("Points after each round"))
+    items += more
+    items += points_chart(body.x, y + used, body.w, POINTS_MM, points_from_log(log), words)
+    y += used + POINTS_MM + GAP_MM
     columns = 2 if len(by_round) <= 6 else 3
     lines = -(-len(by_round) // columns) or 1
     cell_w = (body.w - GAP_MM * (columns - 1)) / columns
@@ -152,7 +200,8 @@ def chart_page(body: Frame, log: PartyLog, words: Words) -> list[Item]:
     return items
 
 
-WEB_W, WEB_PARTY_H, WEB_ROUND_H = 170.0, 55.0, 40.0  # mm: the chart's box, scaled by the page
+# mm: the charts' boxes, scaled by the page
+WEB_W, WEB_PARTY_H, WEB_ROUND_H, WEB_POINTS_H = 170.0, 55.0, 40.0, 70.0
 
 
 def web_chart(chart_rows: Sequence[Row], height: float, caption: str, w: Words
@@ -168,13 +217,27 @@ def web_chart(chart_rows: Sequence[Row], height: float, caption: str, w: Words
                      for r in chart_rows]}
 
 
+def web_points(lines: Sequence[Points], w: Words) -> dict[str, Any]:
+    """The points chart for a web page: its inline SVG, and its text equivalent (a row a
+    player: their points and the rounds they won)."""
+    from ....layout.svg import figure
+
+    caption = w.gettext("Points after each round")
+    items = points_chart(0.0, 0.0, WEB_W, WEB_POINTS_H, lines, w)
+    return {"svg": figure(WEB_W, WEB_POINTS_H, items, caption), "caption": caption,
+            "rows": [{"player": p.player, "points": w.number(p.after[-1] if p.after else 0),
+                      "won": w.join([w.number(n) for n in p.won]) if p.won else "—"}
+                     for p in lines]}
+
+
 def web_charts(public: Mapping[str, Any], w: Words) -> dict[str, Any]:
-    """The public page's charts of the night, from the public view: each round's, and the
-    whole party's with the numbers that won."""
+    """The public page's charts of the night, from the public view: each round's, the
+    whole party's with the numbers that won, and each player's points."""
     played = from_public(public)
     number_range = tuple(public.get("range") or (1, 10))
     party, by_round = night(played, (int(number_range[0]), int(number_range[1])))
     return {"party": web_chart(party, WEB_PARTY_H, w.gettext("The whole party"), w),
             "won": won_line(played, w),
+            "points": web_points(points_from_public(public), w),
             "rounds": [web_chart(r, WEB_ROUND_H, w.gettext("Round %(round)s", round=n), w)
                        for n, r in by_round]} if played else {}
