@@ -19,7 +19,6 @@ import sys
 import textwrap
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
@@ -33,7 +32,7 @@ from support.helpers import ROOT  # noqa: E402
 from support.mail_server import PASSWORD, USER, Server, drain  # noqa: E402
 
 from kit.cli import main  # noqa: E402
-from kit.db.engine import database_url, make_engine, migrate  # noqa: E402
+from kit.db.engine import database_url, make_engine  # noqa: E402
 from kit.errors import ConfigError  # noqa: E402
 from kit.mail.letter import Letter, draft, mailto  # noqa: E402
 from kit.mail.outbox import (  # noqa: E402
@@ -52,25 +51,6 @@ from kit.mail.smtp import MailError, SmtpServer  # noqa: E402
 pytestmark = pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS")
 FROM = "game-master@example.org"
 FAST = Policy(lease_s=30.0, first_retry_s=0.05, max_retry_s=0.2, attempts=5)
-
-
-@pytest.fixture
-def smtp_server() -> Iterator[Server]:
-    server = Server()
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
-@pytest.fixture
-def engine(console_url: str) -> Iterator[sa.Engine]:
-    made = make_engine(database_url(console_url))
-    migrate(made)
-    try:
-        yield made
-    finally:
-        made.dispose()
 
 
 def put(engine: sa.Engine, key: Key, letter: Letter) -> bool:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import email.message
 import io
 import re
-from collections.abc import Iterator
 
 import pytest
 
@@ -38,15 +37,6 @@ ORDERS = {"Ann": [291, 538], "Bob": [304, 305], "Cy": [702, 388],
 EMAILS = {p: f"{p.lower()}@example.org" for p in ("Ann", "Bob", "Cy")}  # Dee: no address
 SPEC = {"game": "whats-my-number", "players": list(SECRETS), "secrets": SECRETS,
         "range": "100-999", "emails": EMAILS}
-
-
-@pytest.fixture
-def smtp_server() -> Iterator[Server]:
-    server = Server()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 def sending(console: Console, server: Server) -> Sender:

@@ -6,7 +6,6 @@ the letters before it reveal none of another player's."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 import pytest
 
@@ -27,15 +26,6 @@ EMAILS = {"Ann": "ann@example.org", "Bob": "bob@example.org", "Cy": "cy@example.
           "Dee": "dee@example.org", "דנה": "dana@example.org"}
 PLAYER_OF = {address: name for name, address in EMAILS.items()}
 MARKS = re.compile("[\u2066-\u2069]")  # direction marks: only around a right-to-left name
-
-
-@pytest.fixture
-def smtp_server() -> Iterator[Server]:
-    server = Server()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 def letters(server: Server) -> dict[str, str]:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
 from dataclasses import replace
 
 import pytest
@@ -26,7 +25,6 @@ import sqlalchemy as sa  # noqa: E402
 from support.console_db import free_port  # noqa: E402
 from support.mail_server import Server, drain, trickle_greeting  # noqa: E402
 
-from kit.db.engine import database_url, make_engine, migrate  # noqa: E402
 from kit.mail.letter import Letter  # noqa: E402
 from kit.mail.outbox import Key, Policy, Sender, entry, outbox, queue  # noqa: E402
 from kit.mail.smtp import MailError, SmtpServer, Timeouts  # noqa: E402
@@ -34,25 +32,6 @@ from kit.mail.smtp import MailError, SmtpServer, Timeouts  # noqa: E402
 FROM = "game-master@example.org"
 KEY = Key("g1", "Ann", 1, "report")
 LETTER = Letter("ann@example.org", "Turn 1: your report", "Hello Ann,\nturn 1.\n")
-
-
-@pytest.fixture
-def smtp_server() -> Iterator[Server]:
-    server = Server()
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
-@pytest.fixture
-def engine(console_url: str) -> Iterator[sa.Engine]:
-    made = make_engine(database_url(console_url))
-    migrate(made)
-    try:
-        yield made
-    finally:
-        made.dispose()
 
 
 def put(engine: sa.Engine, key: Key = KEY, letter: Letter = LETTER) -> None:

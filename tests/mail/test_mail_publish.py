@@ -19,7 +19,6 @@ import subprocess
 import sys
 import textwrap
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import unquote
 
@@ -51,15 +50,6 @@ EMAILS = {"Ann": "ann@example.org", "Bob": "bob@example.org", "Cy": "cy@example.
           "Dee": "dee@example.org"}  # Eve: no address
 SPEC = {"game": "whats-my-number", "players": list(SECRETS), "secrets": SECRETS,
         "range": "100-999", "emails": EMAILS}
-
-
-@pytest.fixture
-def smtp_server() -> Iterator[Server]:
-    server = Server()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 def sender(console: Console, server: Server) -> Sender:

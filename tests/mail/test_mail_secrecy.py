@@ -9,8 +9,6 @@ the same name, is answered as a wrong token is.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 pytest.importorskip("sqlalchemy", reason="the web extra is not installed: pip install '.[web]'")
@@ -30,15 +28,6 @@ SECRETS = {"Ann": 417, "Bob": 538, "Cy": 629, "Dee": 746}  # Dee: no address
 EMAILS = {"Ann": "ann@example.org", "Bob": "bob@example.org", "Cy": "cy@example.org"}
 SPEC = {"game": "whats-my-number", "players": list(SECRETS), "secrets": SECRETS,
         "range": "100-999", "emails": EMAILS}
-
-
-@pytest.fixture
-def smtp_server() -> Iterator[Server]:
-    server = Server()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 def every_value(engine: sa.Engine) -> list[tuple[str, str, str]]:
