@@ -270,6 +270,7 @@ def test_an_append_on_another_server_reaches_the_stream(console_url: str, tmp_pa
 
 def test_the_hub_tells_which_seats_have_a_page_open() -> None:
     import asyncio
+    import concurrent.futures
 
     from kit.console.events import Hub
 
@@ -294,4 +295,7 @@ def test_the_hub_tells_which_seats_have_a_page_open() -> None:
         hub.drop(gm)
         assert hub.streams() == 0
 
-    asyncio.run(play())
+    # a loop of its own in a thread of its own: a browser test before it on this worker may
+    # have left its event loop running in this thread
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, play()).result()
