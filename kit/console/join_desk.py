@@ -15,6 +15,7 @@ from ..errors import KitError, Msg
 from ..game.refusals import Closed, NotFound
 from ..i18n import N_
 from .joins import ADMITTED, WAITING, Asked, Desk, Joins, Request, typed_code
+from .service import GM, PUBLIC
 from .specs import console_of
 from .tokens import new_token, token_hash
 
@@ -35,9 +36,11 @@ def players(service: Any, game_id: str) -> list[str]:
     return [name for kind, name in (named(row.public) if named else ()) if kind == "player"]
 
 
-def _over(service: Any, game_id: str) -> bool:
-    """Whether the game has ended (its winners are known): its code expires with it."""
-    return bool(service.public_state(game_id).get("winners"))
+def _over(service: Any, game_id: str, who: str = PUBLIC) -> bool:
+    """Whether the game has ended (its winners are known): its code expires with it. The host's
+    page asks its own view (``GM``), which it has made anyway: a big game's public view is
+    megabytes to make."""
+    return bool(service.view(game_id, who).data.get("winners"))
 
 
 def game_of(service: Any, text: str) -> tuple[str, bool]:
@@ -130,7 +133,7 @@ def host_view(service: Any, game_id: str, gm_token: str) -> dict[str, Any]:
         return {}
     admit_waiting(service, game_id, gm_token)
     desk: Desk = desks(service).ensure_desk(game_id, gm_token) if not _over(
-        service, game_id) else Desk(None, False, False)
+        service, game_id, GM) else Desk(None, False, False)
     asked = desks(service).asked(game_id)
     return {"code": desk.code, "open": desk.open, "admit_all": desk.admit_all,
             "requests": [{"request": a.handle, "name": a.seat, "status": a.status}

@@ -25,7 +25,7 @@ from .. import rules
 from ..report.slips import slip_lines
 from .limits import check_orders
 from .record import record, with_turn
-from .state import Turns, check_chosen, handed_out, secret_open, shared
+from .state import Turns, check_chosen, handed_out, shared
 
 KEPT = 512  # handed-out games and slips kept (a publish or an amendment makes new ones)
 _KEPT: OrderedDict[Any, Any] = OrderedDict()
@@ -306,7 +306,10 @@ def player_view(state: Turns, facts: Mapping[str, Any], player: str) -> View:
     choice = {"secrets_by": facts.get("secrets_by", "gm"),
               "choosing": player in state.choosing,  # their own number still to choose
               "waiting_for_secrets": bool(state.choosing),  # turn 1 waits (never for whom)
-              "secret_open": secret_open(state)}  # whether theirs may still change
+              # whether theirs may still change, as far as this player may know: another
+              # player's first orders close it too, which no player's view may tell
+              "secret_open": facts.get("secrets_by", "gm") == "players"
+              and not state.published}
     return View({**common, "secret": secret, **choice, **mine, "published": state.published},
                 data)
 
