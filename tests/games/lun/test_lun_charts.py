@@ -188,10 +188,5 @@ def test_each_players_points_over_the_rounds(client: TestClient, console: Consol
     assert points_table(html) == {
         p: (len(n), ", ".join(map(str, n)) or "\u2014") for p, n in won.items()}
     assert "Points after each round" in html
-    pdf = report_pdf(client, game, tmp_path)
-    text = plain(subprocess.run(["pdftotext", "-layout", str(pdf), "-"], check=True,
-                                capture_output=True, text=True).stdout)
-    chart_page = text.rsplit("The night in charts", 1)[1]
-    assert "Points after each round" in chart_page
-    assert "Bob, Cy, Fay" in chart_page  # the lines ending on one point share a label
+    assert "Bob, Cy, Fay" in html  # the lines ending on one point share a label
     check_export_matches_kit_report(client, console, game, tmp_path, "game-reports")

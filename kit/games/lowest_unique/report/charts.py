@@ -139,11 +139,6 @@ def points(tables: Iterable[tuple[Sequence[str], Sequence[str | None]]]) -> list
     return out
 
 
-def points_from_log(log: PartyLog) -> list[Points]:
-    """The points lines of a checked log."""
-    return points((t.players, [r.winner for r in t.rounds]) for t in log.tables)
-
-
 def points_from_public(public: Mapping[str, Any]) -> list[Points]:
     """The points lines of the public view (its rounds carry the winning player)."""
     return points((t.get("players", []), [r.get("winner") for r in t.get("rounds", [])])
@@ -161,13 +156,13 @@ def points_chart(x: float, y: float, w: float, h: float, lines: Sequence[Points]
 
 KEY_PT = 9.0
 PARTY_MM = 55.0
-POINTS_MM = 45.0
 GAP_MM = 4.0
 
 
 def chart_page(body: Frame, log: PartyLog, words: Words) -> list[Item]:
-    """The results' chart page: the party's distribution with the numbers that won, each
-    player's points after each round, then each round's distribution, two or three a row."""
+    """The results' chart page: the party's distribution with the numbers that won, then each
+    round's distribution, two or three a row (the points after each round are the public
+    page's chart: the score sheet carries them on paper)."""
     _ = words.gettext
     played = from_log(log)
     party, by_round = night(played, log.range)
@@ -183,10 +178,6 @@ def chart_page(body: Frame, log: PartyLog, words: Words) -> list[Item]:
     y += used
     items += bar_chart(body.x, y, body.w, PARTY_MM, bars(party, words))
     y += PARTY_MM + GAP_MM
-    more, used = heading(body.x, y, _("Points after each round"))
-    items += more
-    items += points_chart(body.x, y + used, body.w, POINTS_MM, points_from_log(log), words)
-    y += used + POINTS_MM + GAP_MM
     columns = 2 if len(by_round) <= 6 else 3
     lines = -(-len(by_round) // columns) or 1
     cell_w = (body.w - GAP_MM * (columns - 1)) / columns
