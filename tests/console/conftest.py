@@ -39,3 +39,25 @@ def make_site(tmp_path: Path) -> Iterator[Callable[..., Site]]:
     yield make
     for console in opened:
         console.close()
+
+
+@pytest.fixture
+def held_renders(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[list[str], Any]]:
+    """Every report render counted (by folder), and held until ``release`` is set; released
+    after the test whatever it did."""
+    import threading
+
+    from kit.console import engine
+
+    calls: list[str] = []
+    release = threading.Event()
+    write = engine.write
+
+    def counted(data: Any, **kwargs: Any) -> Any:
+        calls.append(kwargs["folder"])
+        release.wait(60)
+        return write(data, **kwargs)
+
+    monkeypatch.setattr(engine, "write", counted)
+    yield calls, release
+    release.set()

@@ -13,7 +13,6 @@ pytest.importorskip("starlette", reason="the console needs the web extra")
 
 from test_console_served import PLAYERS, played  # noqa: E402
 
-from kit.console import engine  # noqa: E402
 from kit.console.report_render import BeingMade, Queued  # noqa: E402
 from kit.console.service import PUBLIC  # noqa: E402
 from kit.games.whats_my_number.console.report_pages import report_pages  # noqa: E402
@@ -29,23 +28,6 @@ def site(make_site):
         yield console, client
 
 
-@pytest.fixture
-def held(monkeypatch):
-    """Every report render counted, and held until the event is set."""
-    calls: list[str] = []
-    release = threading.Event()
-    write = engine.write
-
-    def counted(data, **kwargs):
-        calls.append(kwargs["folder"])
-        release.wait(60)
-        return write(data, **kwargs)
-
-    monkeypatch.setattr(engine, "write", counted)
-    yield calls, release
-    release.set()
-
-
 def test_the_games_estimate_grows_with_players_and_handed_out_turns() -> None:
     small = {"players": PLAYERS, "published": 1}
     assert report_pages(small, None) == 1 + 1 + 2  # a report, a page of slips, the register
@@ -55,9 +37,9 @@ def test_the_games_estimate_grows_with_players_and_handed_out_turns() -> None:
     assert report_pages({"players": PLAYERS, "published": 0}, None) == 1
 
 
-def test_a_folder_over_the_page_cap_is_refused_in_the_pages_language(site, held) -> None:
+def test_a_folder_over_the_page_cap_is_refused_in_the_pages_language(site, held_renders) -> None:
     console, client = site
-    calls, _ = held
+    calls, _ = held_renders
     game, _ = played(client)
     console.folders.max_pages = 3  # the game's folder has about 4
     refused = client.get(f"/console/{game}/files/turn-reports.pdf")
@@ -68,9 +50,9 @@ def test_a_folder_over_the_page_cap_is_refused_in_the_pages_language(site, held)
     assert calls == []  # never rendered
 
 
-def test_a_client_past_its_page_budget_waits_and_another_does_not(site, held) -> None:
+def test_a_client_past_its_page_budget_waits_and_another_does_not(site, held_renders) -> None:
     console, client = site
-    calls, release = held
+    calls, release = held_renders
     pool = console.folders.pool
     pool.page_budget = 5  # one 4-page folder at a time
     games = [played(client)[0] for _ in range(3)]

@@ -16,7 +16,6 @@ pytest.importorskip("starlette", reason="the console needs the web extra")
 
 from starlette.testclient import TestClient  # noqa: E402
 
-from kit.console import engine  # noqa: E402
 from kit.console.answer_cache import AnswerCache  # noqa: E402
 from kit.console.pages import public as pages_public  # noqa: E402
 from kit.console.service import GM, PUBLIC, Console, open_console  # noqa: E402
@@ -230,25 +229,9 @@ def test_a_standings_hit_at_an_unchanged_version_is_a_version_read_and_a_lookup(
 
 # --- report files: single flight, being made, pruning ----------------------------------------
 
-@pytest.fixture
-def slow_renders(monkeypatch):
-    """Every report render counted, and held until ``release`` is set."""
-    calls: list[str] = []
-    release = threading.Event()
-    write = engine.write
-
-    def counted(data, **kwargs):
-        calls.append(kwargs["folder"])
-        release.wait(60)
-        return write(data, **kwargs)
-
-    monkeypatch.setattr(engine, "write", counted)
-    return calls, release
-
-
-def test_six_first_requests_make_one_render(site, slow_renders) -> None:
+def test_six_first_requests_make_one_render(site, held_renders) -> None:
     console, client = site
-    calls, release = slow_renders
+    calls, release = held_renders
     game, _ = played(client)
     answers: list = []
 
@@ -267,10 +250,10 @@ def test_six_first_requests_make_one_render(site, slow_renders) -> None:
     assert len(calls) == 1 and console.folders.started == 1
 
 
-def test_a_page_whose_files_are_being_made_says_so_and_does_not_wait(site, slow_renders,
+def test_a_page_whose_files_are_being_made_says_so_and_does_not_wait(site, held_renders,
                                                                        monkeypatch) -> None:
     _, client = site
-    calls, release = slow_renders
+    calls, release = held_renders
     monkeypatch.setattr(pages_public, "FILE_WAIT_S", 0.2)
     game, _ = played(client)
     page = client.get(f"/console/{game}")
