@@ -31,6 +31,7 @@ from . import __version__
 from .cache import RenderCache, digest
 from .errors import KitError, LayoutError, RenderError
 from .fonts import FONT_FILES
+from .loader import import_weasyprint
 from .paper import Frame
 from .resources import asset_root, fonts_dir, templates_dir
 
@@ -166,6 +167,7 @@ class _Session:
     rendered before it in the session (each is still its own document)."""
 
     def __init__(self) -> None:
+        import_weasyprint()
         from weasyprint.text.fonts import FontConfiguration
 
         self.refused = _Refusals()
@@ -349,8 +351,7 @@ def _serve(conn: Connection, cores: int) -> None:
     parent plans its pages, then render the pages it is sent, over ``cores`` processes forked
     from here (WeasyPrint loaded once), and reply with them or with the error."""
     _quiet_signals()
-    import weasyprint  # noqa: F401
-
+    import_weasyprint()
     try:
         jobs = conn.recv()
     except EOFError:  # the parent is gone

@@ -80,7 +80,10 @@ def _worker_setup(warm: bool, server: int) -> None:
                      name="watch-server").start()
     if warm:
         import pypdf  # noqa: F401
-        import weasyprint  # noqa: F401
+
+        from ..loader import import_weasyprint
+
+        import_weasyprint()
 
 
 def process_pool(workers: int, warm: bool = True) -> ProcessPoolExecutor:
