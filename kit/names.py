@@ -12,8 +12,6 @@ import unicodedata
 from collections.abc import Iterable
 from functools import lru_cache
 
-from confusable_homoglyphs import confusables
-
 from .errors import Msg
 from .i18n import N_
 
@@ -26,6 +24,9 @@ def folded(name: str) -> str:
 @lru_cache(maxsize=4096)
 def _glyphs(char: str) -> frozenset[str]:
     """The characters the confusables list says ``char`` may be mistaken for."""
+    # loaded on first use: the list takes a tenth of a second, and most kits name no one
+    from confusable_homoglyphs import confusables
+
     found = confusables.is_confusable(char, greedy=True, preferred_aliases=[])
     if not found:
         return frozenset()
