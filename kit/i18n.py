@@ -6,22 +6,25 @@ Jinja2's i18n extension uses, so Python and templates share one catalog); its fo
 the language (numbers, percentages, "A, B and C"). English is the source language: its text is
 the msgid itself.
 
-Catalogs live in ``kit/locale/<lang>/LC_MESSAGES/messages.po`` and are read with Babel when a
-language is first used, so no compiled file goes stale. To work on them (CONTRIBUTING.md)::
+Catalogs live in ``kit/locale/<lang>/LC_MESSAGES/messages.po``. Building the wheel compiles
+each beside it, named by the digest of the .po it came from (``compile_catalogs``); a language
+whose compiled file is missing or older is compiled with Babel when first used, so none goes
+stale. To work on them (CONTRIBUTING.md)::
 
     pybabel extract -F babel.cfg -k N_ --no-location -o kit/locale/messages.pot .
     pybabel update -i kit/locale/messages.pot -d kit/locale --ignore-obsolete
-    pybabel compile -d kit/locale --statistics   # checks them; the kit itself reads the .po
+    pybabel compile -d kit/locale --statistics   # checks them (the kit compiles its own)
     msgfmt --check -o /dev/null kit/locale/fr/LC_MESSAGES/messages.po   # GNU tools read them too
 """
 
 from __future__ import annotations
 
+import hashlib
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from gettext import NullTranslations
+from gettext import GNUTranslations, NullTranslations
 from pathlib import Path
 
 LANGUAGES: dict[str, str] = {
@@ -47,21 +50,52 @@ def catalog_path(lang: str) -> Path:
     return CATALOGS / lang / "LC_MESSAGES" / "messages.po"
 
 
-@cache
-def _translations(lang: str) -> NullTranslations:
-    """The compiled catalog of ``lang`` (English: no catalog, the msgids are the text)."""
-    if lang == DEFAULT or not catalog_path(lang).exists():
-        return NullTranslations()
+def compiled_path(lang: str, po: bytes) -> Path:
+    """Where the catalog compiled from the .po bytes ``po`` is kept, named by their digest: a
+    compiled file never answers for a catalog edited since."""
+    return catalog_path(lang).with_name(f"messages-{hashlib.sha256(po).hexdigest()[:16]}.mo")
+
+
+def _compile(lang: str, po: bytes) -> bytes:
+    """The .mo bytes of a catalog: its translated, not fuzzy messages."""
     from babel.messages.mofile import write_mo
     from babel.messages.pofile import read_po
-    from babel.support import Translations
 
-    with open(catalog_path(lang), "rb") as handle:
-        catalog = read_po(handle, locale=lang)
     compiled = io.BytesIO()
-    write_mo(compiled, catalog, use_fuzzy=False)
-    compiled.seek(0)
-    return Translations(fp=compiled)
+    write_mo(compiled, read_po(io.BytesIO(po), locale=lang), use_fuzzy=False)
+    return compiled.getvalue()
+
+
+def compile_catalogs() -> list[Path]:
+    """Compile every catalog beside its .po file (the wheel's build does), removing the ones
+    compiled from an older .po; returns the compiled files."""
+    written = []
+    for lang in LANGUAGES:
+        if lang == DEFAULT or not catalog_path(lang).exists():
+            continue
+        po = catalog_path(lang).read_bytes()
+        target = compiled_path(lang, po)
+        for old in target.parent.glob("messages-*.mo"):
+            if old != target:
+                old.unlink()
+        if not target.exists():
+            partial = target.with_suffix(".part")
+            partial.write_bytes(_compile(lang, po))
+            partial.replace(target)
+        written.append(target)
+    return written
+
+
+@cache
+def _translations(lang: str) -> NullTranslations:
+    """The catalog of ``lang`` (English: no catalog, the msgids are the text): compiled when
+    the package was built, else compiled now (a tenth of a second a language)."""
+    if lang == DEFAULT or not catalog_path(lang).exists():
+        return NullTranslations()
+    po = catalog_path(lang).read_bytes()
+    compiled = compiled_path(lang, po)
+    mo = compiled.read_bytes() if compiled.exists() else _compile(lang, po)
+    return GNUTranslations(io.BytesIO(mo))
 
 
 def _fill(text: str, values: dict[str, object]) -> str:

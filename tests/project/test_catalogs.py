@@ -204,3 +204,32 @@ def test_the_host_and_the_game_master_have_their_own_words() -> None:
     fr = words("fr")
     assert "MJ" in kit_plan("f", "T", "", (), (), words=fr, game_master=True).host_notice
     assert "ANIMATEUR" in kit_plan("f", "T", "", (), (), words=fr).host_notice
+
+
+# --- compiled catalogs ----------------------------------------------------------------------------
+
+def test_a_compiled_catalog_never_answers_for_an_edited_one(tmp_path, monkeypatch) -> None:
+    """The wheel's build compiles each catalog beside it; a catalog edited since is read from
+    its .po (not the older compiled file), and compiling again replaces the older file."""
+    import kit.i18n as i18n
+
+    locale = tmp_path / "locale"
+    shutil.copytree(CATALOGS, locale, ignore=shutil.ignore_patterns("*.mo"))
+    monkeypatch.setattr(i18n, "CATALOGS", locale)
+    i18n._translations.cache_clear()
+    try:
+        first = i18n.compile_catalogs()
+        assert sorted(p.parent.parent.name for p in first) == sorted(TRANSLATED)
+        assert words("fr").gettext("Rules") == "Règles"
+        po = catalog_path("fr")
+        po.write_text(po.read_text(encoding="utf-8").replace('msgstr "Règles"',
+                                                             'msgstr "Les règles"', 1),
+                      encoding="utf-8")
+        i18n._translations.cache_clear()
+        assert words("fr").gettext("Rules") == "Les règles"  # not the compiled "Règles"
+        again = i18n.compile_catalogs()
+        fr = [p for p in again if p.parent.parent.name == "fr"]
+        assert fr != [p for p in first if p.parent.parent.name == "fr"]
+        assert sorted(p.name for p in po.parent.glob("*.mo")) == [fr[0].name]
+    finally:
+        i18n._translations.cache_clear()

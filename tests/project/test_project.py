@@ -96,6 +96,11 @@ def test_wheel_carries_templates_fonts_and_licences(tmp_path: Path) -> None:
     package = {p.relative_to(ROOT).as_posix() for p in (ROOT / "kit").rglob("*")
                if p.suffix in (".po", ".html", ".css")}  # catalogs, the games' own templates
     assert package and package <= names
+    from kit.i18n import LANGUAGES, catalog_path, compiled_path
+
+    compiled = {compiled_path(lang, catalog_path(lang).read_bytes()).relative_to(ROOT).as_posix()
+                for lang in LANGUAGES if lang != "en"}  # the build compiled the catalogs
+    assert compiled <= names
     assert wheel.stat().st_size < 25 * 2**20  # every script's fonts included
     stated = re.search(r"The wheel carries every font, template and catalog .*?: ([0-9.]+) MB",
                        (ROOT / "docs" / "explanation" / "architecture.md").read_text(), re.S)
@@ -111,9 +116,9 @@ def test_the_sdist_carries_what_its_tests_read(tmp_path: Path) -> None:
     (sdist,) = tmp_path.glob("*.tar.gz")
     with tarfile.open(sdist) as archive:
         names = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
-    needed = {"pyproject.toml", "README.md", "CONTRIBUTING.md", "CHANGELOG.md", "LICENSE",
-              "babel.cfg", ".ci/run", ".ci/constraints.txt", "package.json",
-              "package-lock.json", ".gitignore"}
+    needed = {"pyproject.toml", "hatch_build.py", "README.md", "CONTRIBUTING.md",
+              "CHANGELOG.md", "LICENSE", "babel.cfg", ".ci/run", ".ci/constraints.txt",
+              "package.json", "package-lock.json", ".gitignore"}
     for folder in ("docs", "tests", "bench", "templates", "fonts"):
         needed |= {p.relative_to(ROOT).as_posix() for p in (ROOT / folder).rglob("*")
                    if p.is_file() and "__pycache__" not in p.parts}
