@@ -239,28 +239,28 @@ def _known(store: RenderCache, config: KitConfig) -> bool:
 
 def build(configs: Iterable[KitConfig], store: RenderCache | None = None,
           progress: Progress = lambda done, total: None,
-          recipes: Iterable[KitRecipe] = (), workers: int = 0, keep: str = "none"
-          ) -> list[Path]:
+          recipes: Iterable[KitRecipe] = (), renderer: Renderer | None = None,
+          keep: str = "none") -> list[Path]:
     """Plan, render and draw every kit first, then write them: a failure leaves no folder.
 
-    With ``workers``, a process forked at once loads WeasyPrint while the kits are planned,
-    then renders the prose pages missing from the cache over that many processes while this
-    one draws the form pages.
+    With a ``renderer`` (started by the caller, so that it loads WeasyPrint while the kits are
+    planned), the prose pages missing from the cache render there while this process draws the
+    form pages; without one, here. The renderer is stopped at once when every page is cached.
     """
     configs, given = list(configs), list(recipes)
     cached = (store is not None and all(_known(store, config) for config in configs)
               and all(store.has(job.key) for recipe in given for job in recipe.jobs()))
-    with Renderer(0 if cached else workers) as renderer:
-        recipes = [plan_kit(config) for config in configs] + given
-        total = 2 * len(recipes) + 1
-        progress(0, total)
-        pending = start_prose([job for recipe in recipes for job in recipe.jobs()], store,
-                              renderer)
-        drawn = []
-        for n, recipe in enumerate(recipes, start=1):
-            drawn.append(draw_recipe(recipe))
-            progress(n, total)
-        rendered = pending.result()
+    if cached and renderer is not None:
+        renderer.stop()
+    recipes = [plan_kit(config) for config in configs] + given
+    total = 2 * len(recipes) + 1
+    progress(0, total)
+    pending = start_prose([job for recipe in recipes for job in recipe.jobs()], store, renderer)
+    drawn = []
+    for n, recipe in enumerate(recipes, start=1):
+        drawn.append(draw_recipe(recipe))
+        progress(n, total)
+    rendered = pending.result()
     if store is not None:
         for config, recipe in zip(configs, recipes, strict=False):
             store.put(_index_key(config), "\n".join(j.key for j in recipe.jobs()).encode())

@@ -10,7 +10,6 @@ import argparse
 import difflib
 import hashlib
 import json
-import os
 import re
 import sys
 import time
@@ -36,6 +35,7 @@ if TYPE_CHECKING:
     from rich.progress import TaskID
 
     from .cache import RenderCache
+    from .prose import Renderer
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports Ctrl-C
@@ -290,7 +290,7 @@ def cache_for(args: argparse.Namespace) -> RenderCache | None:
     return default_cache() if getattr(args, "cache", True) else None
 
 
-def run_report(args: argparse.Namespace) -> int:
+def run_report(args: argparse.Namespace, renderer: Renderer | None = None) -> int:
     """``kit report``: read a game log, then write its filled reports or print them."""
     from .report import (
         load_log,
@@ -301,6 +301,8 @@ def run_report(args: argparse.Namespace) -> int:
         write_reports,
     )
 
+    if args.format != "files" and renderer is not None:
+        renderer.stop()  # text and CSV go to stdout: no page to render
     data, text = load_log(args.log)
     if args.format == "csv":
         print(report_csv(data, strict=args.strict, source=text), end="")
@@ -313,7 +315,7 @@ def run_report(args: argparse.Namespace) -> int:
     paths = write_reports(data, out=out, folder=report_folder(data, args.log),
                           paper=args.paper, lang=args.lang, turn=args.turn,
                           strict=args.strict, amend=args.amend, cache=cache_for(args),
-                          workers=prose_workers(), source=text)
+                          renderer=renderer, source=text)
     if args.turn is None:
         for path in paths:
             print(path)
@@ -354,23 +356,14 @@ class Progress:
             self.bar[0].stop()
 
 
-def prose_workers() -> int:
-    """Processes that render prose pages while the form pages are drawn: one per core, up
-    to four (a kit has a handful of prose pages). None in a process that has WeasyPrint
-    loaded already: it renders faster itself, with its caches warm."""
-    if "weasyprint" in sys.modules:
-        return 0
-    return min(os.cpu_count() or 1, 4)
-
-
-def run_build(args: argparse.Namespace) -> int:
+def run_build(args: argparse.Namespace, renderer: Renderer | None = None) -> int:
+    """``kit build``: write the kits, print their folders and what they take to print."""
     from .build import build
     from .sheets import paper_lines
 
     configs = [replace(c, out=str(check_out(c.out))) for c in configs_from_args(args)]
     with Progress() as progress:
-        paths = build(configs, cache_for(args), progress=progress.update,
-                      workers=prose_workers())
+        paths = build(configs, cache_for(args), progress=progress.update, renderer=renderer)
     if args.json:
         print(json.dumps(manifest(paths, configs), indent=2))
     else:
@@ -416,8 +409,9 @@ def check_command(top: argparse.ArgumentParser, args: Sequence[str]) -> None:
                      f"are {', '.join(names)}; see 'kit --help'")
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run ``kit``; returns the exit code (0 ok, 2 bad input, 130 interrupted)."""
+def main(argv: Sequence[str] | None = None, renderer: Renderer | None = None) -> int:
+    """Run ``kit``; returns the exit code (0 ok, 2 bad input, 130 interrupted). ``renderer``:
+    the prose renderer ``kit.entry`` started for a build or a report, if any."""
     args_list = list(sys.argv[1:] if argv is None else argv)
     try:
         top = parser(full=(_command_word(args_list),))
@@ -427,7 +421,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise UsageError("arguments", "give a command: build, report, site, serve or "
                              "mail; see 'kit --help'")
         if args.command == "report":
-            return run_report(args)
+            return run_report(args, renderer)
         if args.command == "mail":
             from .mail.commands import run_mail
 
@@ -440,7 +434,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             from .serve.commands import run_command as run_serve
 
             return run_serve(args)
-        return run_build(args)
+        return run_build(args, renderer)
     except KitError as exc:
         for problem in getattr(exc, "problems", (exc,)):
             print(error_line(problem), file=sys.stderr)

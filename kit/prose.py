@@ -361,11 +361,20 @@ def _serve(conn: Connection, cores: int) -> None:
     conn.send(_attempt(_render_spread, jobs, cores))
 
 
+def prose_workers() -> int:
+    """Processes that render prose pages while the form pages are drawn: one per core, up
+    to four (a kit has a handful of prose pages). None in a process that has WeasyPrint
+    loaded already: it renders faster itself, with its caches warm."""
+    if "weasyprint" in sys.modules:
+        return 0
+    return min(os.cpu_count() or 1, 4)
+
+
 class Renderer:
     """A process forked at once, so that it loads WeasyPrint while the caller plans its
     pages; ``start`` sends it the pages missing from the cache, which it renders over
-    ``cores`` processes. A context manager: the process is stopped on the way out (a warm
-    cache never needs it)."""
+    ``cores`` processes. A context manager: the process is stopped on the way out, or as
+    soon as ``stop`` is called (a warm cache never needs it)."""
 
     def __init__(self, cores: int = 0) -> None:
         self.child = _Child(_serve, cores) if cores > 0 and _can_fork() else None
@@ -374,8 +383,13 @@ class Renderer:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def stop(self) -> None:
+        """Stop the process (if any): no page will be sent to it."""
         if self.child is not None:
             self.child.stop()
+            self.child = None
 
 
 class Pending:

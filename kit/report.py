@@ -27,6 +27,7 @@ from .tomlhelp import loads as loads_toml
 
 if TYPE_CHECKING:
     from .cache import RenderCache
+    from .prose import Renderer
 
 FOLDER_MAX = 40  # characters of the name a report folder takes from the title or file name
 SUFFIX = "-reports"
@@ -54,11 +55,12 @@ def _spec(data: Mapping) -> tuple[GameSpec, GameReport]:
         raise ConfigError("game", "the game log must be a TOML table")
     name = data.get("game")
     spec = game_spec(name) if isinstance(name, str) and name in GAMES else None
-    if spec is None or spec.report is None:
+    report = spec.report_part() if spec is not None else None
+    if spec is None or report is None:
         takes = [n for n, g in GAMES.items() if g.report is not None]
         raise ConfigError("game", f"a game log names its game: game = \"{takes[0]}\" (games "
                           f"with reports: {', '.join(takes)})")
-    return spec, spec.report
+    return spec, report
 
 
 def load_log(path: str | Path) -> tuple[dict, str]:
@@ -160,7 +162,8 @@ def _published(data: Mapping, report: GameReport, log: object, folder: Path, ame
 
 def write_reports(data: Mapping, *, out: Path, folder: str, paper: str = "a4",
                   lang: str = DEFAULT, turn: int | None = None, strict: bool = False,
-                  amend: bool = False, cache: RenderCache | None = None, workers: int = 0,
+                  amend: bool = False, cache: RenderCache | None = None,
+                  renderer: Renderer | None = None,
                   source: str | None = None, player: str | None = None) -> list[Path]:
     """Write the report folder ``out/folder`` (or, with ``turn``, only that turn's files into
     it) and return the files written; nothing is written when a problem is found.
@@ -195,7 +198,7 @@ def write_reports(data: Mapping, *, out: Path, folder: str, paper: str = "a4",
             report.slips(log, words(lang), turn, **own)).encode()
     if record is not None and player is None:
         recipe.files["published.json"] = record_bytes(record)
-    return build([], cache, recipes=[recipe], workers=workers,
+    return build([], cache, recipes=[recipe], renderer=renderer,
                  keep="all" if turn is not None else "foreign")
 
 

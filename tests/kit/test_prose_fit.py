@@ -76,7 +76,8 @@ from test_prose_fit import job
 
 with Renderer(2) as renderer:  # stopped at once, while it may still be importing
     assert renderer.child is not None
-print("idle stop", renderer.child.process.exitcode is not None)
+    child = renderer.child
+print("idle stop", child.process.exitcode is not None and renderer.child is None)
 jobs = [job(2), job(9), job(3)]
 with Renderer(2) as renderer:
     forked = start(jobs, None, renderer).result()
