@@ -47,7 +47,7 @@ def published_record(game_row: GameRow, rows: Sequence[Row]) -> dict[str, Any]:
     """The record of handed-out turns ``kit report`` keeps in its folder, rebuilt from the
     journal: each turn as first handed out, then each change to it, in order."""
     game = console_of(game_row.kind)
-    snapshots = game_spec(game_row.kind).report.snapshots  # type: ignore[union-attr]
+    snapshots = game_spec(game_row.kind).report_part().snapshots  # type: ignore[union-attr]
     record: dict[str, Any] = {"turns": {}, "amendments": []}
     played: Played | None = None
     for row in rows:

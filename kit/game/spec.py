@@ -67,7 +67,9 @@ class GameSpec:
     splits_large_parties: bool = True
     players_note: str = ""  # why the limits are what they are, when the rules do not say
     templates: Path | None = None  # the game's own templates, named "<package>/<file>"
-    report: GameReport | None = None  # its game log, when ``kit report`` takes one
+    # its game log, when ``kit report`` takes one: the ``GameReport``, or where it is
+    # ("package.module:NAME"), imported when a report is first asked for
+    report: GameReport | str | None = None
     # its game-night console part, when it has one: the ``ConsoleGame``, or where it is
     # ("package.module:NAME"), imported when the console first asks (never by ``kit build``)
     console: ConsoleGame | str | None = None
@@ -80,6 +82,11 @@ class GameSpec:
     def console_part(self) -> ConsoleGame | None:
         """Its console part, imported on first use when ``console`` says where it is."""
         return _console_at(self.console) if isinstance(self.console, str) else self.console
+
+    def report_part(self) -> GameReport | None:
+        """How ``kit report`` reads its log, imported on first use when ``report`` says where
+        it is."""
+        return _report_at(self.report) if isinstance(self.report, str) else self.report
 
     def check_players(self, players: int | None, given: object = None) -> None:
         """Raise the game's own message unless ``players`` is a count it allows."""
@@ -100,11 +107,25 @@ class GameSpec:
                                              game=game, lo=lo, hi=top, got=got))
 
 
+def _imported(where: str) -> object:
+    """The object named by "package.module:NAME"."""
+    module, _, name = where.partition(":")
+    return getattr(importlib.import_module(module), name, None)
+
+
 @functools.cache
 def _console_at(where: str) -> ConsoleGame:
     """The ``ConsoleGame`` named by "package.module:NAME"."""
-    module, _, name = where.partition(":")
-    found = getattr(importlib.import_module(module), name, None)
+    found = _imported(where)
     if not isinstance(found, ConsoleGame):
         raise TypeError(f"{where} is not a ConsoleGame")
+    return found
+
+
+@functools.cache
+def _report_at(where: str) -> GameReport:
+    """The ``GameReport`` named by "package.module:NAME"."""
+    found = _imported(where)
+    if not isinstance(found, GameReport):
+        raise TypeError(f"{where} is not a GameReport")
     return found

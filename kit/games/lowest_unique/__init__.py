@@ -10,11 +10,28 @@ prose pages) sit beside them.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ...game import GameReport, GameSpec
-from . import options, planner, rules
-from .report import reports
-from .rules import log
+from ...game import GameSpec, KitConfig
+from . import options, rules
+
+if TYPE_CHECKING:
+    from ...plan import KitPlan
+
+
+# The planner and the report code load when a kit of this game is made or reported, not
+# whenever the games are listed (every command lists them).
+def _plan(config: KitConfig) -> KitPlan:
+    from .planner import plan
+
+    return plan(config)
+
+
+def _check_config(config: KitConfig) -> None:
+    from .planner import check_config
+
+    check_config(config)
+
 
 GAME = GameSpec(
     name=rules.NAME,
@@ -23,12 +40,11 @@ GAME = GameSpec(
     max_players=rules.MAX_PLAYERS,
     default_players=8,
     default_range=lambda players: rules.DEFAULT_RANGE,
-    plan=planner.plan,
+    plan=_plan,
     options=options.OPTIONS,
     settings=options.Settings,
-    check_config=planner.check_config,
+    check_config=_check_config,
     templates=Path(__file__).parent / "templates",
     console=f"{__name__}.console:CONSOLE",  # imported when the console asks for it
-    report=GameReport(parse=log.parse_party_log, plan=reports.plan_report,
-                      text=reports.text_report, csv=reports.csv_report),
+    report=f"{__name__}.report.reports:REPORT",
 )

@@ -8,21 +8,28 @@ Four folders by role: ``rules/`` (the pure engine, its game log and its check, n
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
-from ...game import GameReport, GameSpec
-from . import options, planner, rules
-from .report import report_plan
+from ...game import GameSpec, KitConfig
+from . import options, rules
+
+if TYPE_CHECKING:
+    from ...plan import KitPlan
 
 
-def _resume(data: Mapping[str, Any], kept: object = None) -> object:
-    """The engine's running check of a log (``console.record.resume``), imported when first
-    used: importing it here would load the whole console part with every kit build."""
-    from .console.record import resume
+# The planner and the report code load when a kit of this game is made or reported, not
+# whenever the games are listed (every command lists them).
+def _plan(config: KitConfig) -> KitPlan:
+    from .planner import plan
 
-    return resume(data, kept)
+    return plan(config)
+
+
+def _check_config(config: KitConfig) -> None:
+    from .planner import check_config
+
+    check_config(config)
 
 
 GAME = GameSpec(
@@ -32,17 +39,13 @@ GAME = GameSpec(
     max_players=options.MAX_PLAYERS,
     default_players=6,
     default_range=rules.default_range,
-    plan=planner.plan,
+    plan=_plan,
     options=options.OPTIONS,
     settings=options.Settings,
-    check_config=planner.check_config,
+    check_config=_check_config,
     splits_large_parties=False,  # the rules set no cap: a big group stays one game
     players_note="the game needs at least 4; the upper limit is the kit's, the rules set none",
     templates=Path(__file__).parent / "templates",
     console=f"{__name__}.console:CONSOLE",  # imported when the console asks for it
-    report=GameReport(parse=rules.parse_game_log, plan=report_plan.plan_report,
-                      text=report_plan.text_report, csv=report_plan.csv_text,
-                      turns=report_plan.turn_count, snapshots=report_plan.turn_snapshots,
-                      summary=report_plan.summary, slips=report_plan.slips_text,
-                      strict=True, resume=_resume),
+    report=f"{__name__}.report.report_plan:REPORT",
 )

@@ -16,7 +16,7 @@ import io
 from collections.abc import Sequence
 
 from ....errors import shown
-from ....game import KitConfig
+from ....game import GameReport, KitConfig
 from ....i18n import N_, Words
 from ....layout.blocks import note, para, title
 from ....layout.model import Item
@@ -25,7 +25,7 @@ from ....options import printable_text
 from ....paper import Frame, paper
 from ....plan import Document, Form, KitPlan, Page
 from ..rules import TITLE
-from ..rules.log import PartyLog, Round, Table, cell
+from ..rules.log import PartyLog, Round, Table, cell, parse_party_log
 from .charts import chart_page
 
 ROW_MM = 9.0
@@ -323,3 +323,7 @@ def csv_report(log: PartyLog) -> str:
                                  "pass" if choice is None else choice, cancelled,
                                  1 if r.winner == player else 0))
     return out.getvalue()
+
+
+# ``kit report``'s part of the game (``GameSpec.report`` names it)
+REPORT = GameReport(parse=parse_party_log, plan=plan_report, text=text_report, csv=csv_report)

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ....errors import ConfigError, Msg, shown
 from ....fonts import isolate
-from ....game import KitConfig
+from ....game import GameReport, KitConfig
 from ....i18n import N_, Words
 from ....options import printable_text
 from ....paper import paper
@@ -262,3 +263,17 @@ def summary(log: rules.GameLog, turn: int, words: Words) -> str:
     # each part follows a semicolon: lower case where the language writes it so
     line = words.semicolon.join(words.after_semicolon(part) for part in parts if part)
     return line.replace("\u2068", "").replace("\u2069", "")
+
+
+def _resume(data: Mapping[str, Any], kept: object = None) -> object:
+    """The engine's running check of a log (``console.record.resume``), imported when first
+    used: importing it here would load the whole console part with every report."""
+    from ..console.record import resume
+
+    return resume(data, kept)
+
+
+# ``kit report``'s part of the game (``GameSpec.report`` names it)
+REPORT = GameReport(parse=rules.parse_game_log, plan=plan_report, text=text_report,
+                    csv=csv_text, turns=turn_count, snapshots=turn_snapshots, summary=summary,
+                    slips=slips_text, strict=True, resume=_resume)
