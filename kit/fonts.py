@@ -130,12 +130,6 @@ def register(key: str) -> None:
     _ttf(key)
 
 
-def register_all() -> None:
-    """Make every face known to ReportLab."""
-    for key in FACES:
-        _ttf(key)
-
-
 @cache
 def coverage(key: str) -> frozenset[int]:
     return frozenset(_ttf(key).face.charToGlyph)

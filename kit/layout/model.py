@@ -13,7 +13,7 @@ in logical (reading) order, so the PDF's text layer reads back in the order it w
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .. import fonts
@@ -135,19 +135,3 @@ def box(x: float, y: float, w: float, h: float, width: float = 0.3,
         dash: tuple[float, ...] = ()) -> Box:
     return Box(round(x, 3), round(y, 3), round(w, 3), round(h, 3), width, dash)
 
-
-def shifted(items: Iterable[Item], dx: float, dy: float) -> list[Item]:
-    """The same items moved by (dx, dy) mm."""
-    out: list[Item] = []
-    for item in items:
-        if isinstance(item, Text):
-            out.append(Text(round(item.x + dx, 3), round(item.y + dy, 3), item.text, item.size,
-                            item.face, item.rtl))
-        elif isinstance(item, Box):
-            out.append(Box(round(item.x + dx, 3), round(item.y + dy, 3), item.w, item.h,
-                           item.width, item.dash))
-        else:
-            out.append(Line(round(item.x1 + dx, 3), round(item.y1 + dy, 3),
-                            round(item.x2 + dx, 3), round(item.y2 + dy, 3), item.width,
-                            item.dash))
-    return out

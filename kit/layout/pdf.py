@@ -25,7 +25,7 @@ from itertools import groupby
 from typing import TYPE_CHECKING
 
 from .. import __version__, fonts
-from .model import Box, Item, Items, Line, Text
+from .model import Box, Items, Line, Text
 
 if TYPE_CHECKING:
     from pypdf import PdfWriter
@@ -228,20 +228,6 @@ def draw(pages: Sequence[PdfPage], title: str, lang: str = "en") -> bytes:
         canvas.showPage()
     canvas.save()
     return out.getvalue()
-
-
-def items_bounds(items: Sequence[Item]) -> tuple[float, float, float, float] | None:
-    """(left, top, right, bottom) in mm of the rules and boxes (text is measured elsewhere)."""
-    xs: list[float] = []
-    ys: list[float] = []
-    for item in items:
-        if isinstance(item, Line):
-            xs += [item.x1, item.x2]
-            ys += [item.y1, item.y2]
-        elif isinstance(item, Box):
-            xs += [item.x, item.x + item.w]
-            ys += [item.y, item.y + item.h]
-    return (min(xs), min(ys), max(xs), max(ys)) if xs else None
 
 
 def outline(writer: PdfWriter, marks: Sequence[tuple[int, str]]) -> None:

@@ -12,7 +12,6 @@ its ``sealed`` column is empty since migration ``0006`` moved the links to ``sea
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
@@ -129,7 +128,3 @@ def links(conn: sa.Connection, game_id: str, opener: Opener) -> dict[str, str]:
     return {name: opener.link(game_id, token) for (_, name), token
             in sealed_links.opened(conn, game_id, opener.gm_token, PLAYER).items()}
 
-
-def fingerprint(address: str) -> str:
-    """A short, stable stand-in for an address in a log line (never the address)."""
-    return hashlib.sha256(address.encode()).hexdigest()[:8]

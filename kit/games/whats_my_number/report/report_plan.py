@@ -113,12 +113,6 @@ def own_slips(log: rules.GameLog, result: rules.GameResult, config: KitConfig, p
 # --- what a turn report adds (the texts are ``turn_notes``', shared with the pages) ---------------
 
 
-def erratum_lines(amendment: Amendment, words: Words) -> list[str]:
-    """An amendment's changed cells, one line each: "Ann 1, Cy: L -> X"."""
-    return [words.gettext("%(row)s, %(column)s: %(old)s → %(new)s", row=c.row,
-                          column=c.column, old=c.old, new=c.new) for c in amendment.changes]
-
-
 def turn_lines(log: rules.GameLog, report: rules.TurnReport, words: Words) -> list[str]:
     """Every line a turn report adds under its table, in order (empty ones left out): no
     orders, the rulings, next turn's allowances (or the winner and why)."""

@@ -287,10 +287,6 @@ def bold_box(x: float, top: float, width: float, content: str, size: float = WIN
     return [*items, box(x, top, width, tall, 0.6)], tall
 
 
-def box_height(content: str, width: float, size: float = WIN_PT) -> float:
-    return bold_box(0.0, 0.0, width, content, size)[1]
-
-
 def report_title(body: Frame, caption: str, note: str) -> tuple[list[Item], float]:
     """The page title, with the column note ("columns A–AI") fitted to its right."""
     items, used = title(body.x, body.y, caption)
