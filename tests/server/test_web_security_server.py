@@ -106,12 +106,13 @@ def closed(sock: socket.socket) -> bool:
         return True
 
 
-def wait_closed(socks: list[socket.socket], seconds: float) -> float:
-    """Seconds until every socket was closed by the server (at most ``seconds`` + 1)."""
-    start = time.monotonic()
-    while any(not closed(s) for s in socks) and time.monotonic() - start < seconds + 1:
+def all_closed(socks: list[socket.socket], give_up: float) -> bool:
+    """Whether the server closes every socket (waiting at most ``give_up`` seconds: a bound
+    for a server that never would, not a measure of how fast it does)."""
+    end = time.monotonic() + give_up
+    while any(not closed(s) for s in socks) and time.monotonic() < end:
         time.sleep(0.25)
-    return time.monotonic() - start
+    return all(closed(s) for s in socks)
 
 
 def test_idle_and_trickling_connections_do_not_starve_another_client(server):
@@ -135,16 +136,16 @@ def test_idle_and_trickling_connections_do_not_starve_another_client(server):
         assert status == 200 and b"<html" in page
         trickler = connect(port, "127.0.0.3")
         trickler.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
-        start = time.monotonic()
-        for _ in range(12):  # a header line a second: the whole head never arrives
+        dropped = False
+        for _ in range(int(4 * DROPPED_WITHIN_S)):  # a line a second: the head never ends
             time.sleep(1)
             try:
                 trickler.sendall(b"X-Slow: 1\r\n")
             except OSError:
+                dropped = True
                 break
-        assert time.monotonic() - start <= DROPPED_WITHIN_S + 1.5
-        assert wait_closed([trickler], 2) <= 2
-        assert wait_closed(still_open, DROPPED_WITHIN_S) <= DROPPED_WITHIN_S
+        assert dropped or all_closed([trickler], DROPPED_WITHIN_S)  # sending kept it open
+        assert all_closed(still_open, 4 * DROPPED_WITHIN_S)
     finally:
         for sock in held:
             sock.close()
@@ -184,9 +185,9 @@ def test_a_slow_body_gets_408_and_the_connection_closed(server, pace):
     sock.sendall(b"POST /custom HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
                  b"application/x-www-form-urlencoded\r\nContent-Length: "
                  + str(len(body)).encode() + b"\r\n\r\n" + body[:3])
-    start, sent, data = time.monotonic(), 3, b""
+    give_up, sent, data = time.monotonic() + 4 * DROPPED_WITHIN_S, 3, b""  # never answered
     sock.settimeout(1)
-    while time.monotonic() - start < DROPPED_WITHIN_S + 3:
+    while time.monotonic() < give_up:
         if pace == "trickle" and sent < len(body) - 1:
             with contextlib.suppress(OSError):
                 sock.sendall(body[sent:sent + 1])
@@ -201,9 +202,8 @@ def test_a_slow_body_gets_408_and_the_connection_closed(server, pace):
             break
         data += chunk
     sock.close()
-    assert data.startswith(b"HTTP/1.1 408"), data[:80]
+    assert data.startswith(b"HTTP/1.1 408"), data[:80]  # answered, before the body ended
     assert b"connection: close" in data.lower()
-    assert time.monotonic() - start <= DROPPED_WITHIN_S + 1.5
 
 
 def test_hosts_and_origins_over_real_sockets(server):
@@ -282,11 +282,9 @@ def test_short_connections_in_a_row_are_all_answered(server):
     statuses = [answer(port, "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", source)[0]
                 for _ in range(45)]
     assert statuses == [200] * 45
-    start = time.monotonic()
     more = [answer(port, "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", source)[0]
             for _ in range(MAX_CONNECTIONS_PER_CLIENT + 20)]
     assert more == [200] * (MAX_CONNECTIONS_PER_CLIENT + 20)
-    assert time.monotonic() - start < 20
 
 
 def api(port: int, method: str, path: str, source: str = "127.0.0.1", body: object = None,
