@@ -14,7 +14,7 @@ import tomllib
 import unicodedata
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .config import read_text
 from .errors import ConfigError, shown_path
@@ -49,7 +49,7 @@ def plain_text(text: str) -> str:
     return ISOLATED.sub(unmark, text)
 
 
-def _spec(data: Mapping) -> tuple[GameSpec, GameReport]:
+def _spec(data: Mapping) -> tuple[GameSpec, GameReport[Any]]:
     """The game a log names, if it has reports."""
     if not isinstance(data, Mapping):
         raise ConfigError("game", "the game log must be a TOML table")
@@ -89,10 +89,7 @@ def check_log(data: Mapping, *, strict: bool = False, source: str | None = None)
     last = _checked  # read once: another thread (the console's server) may replace it
     if last is not None and last[0] == key:
         return last[1]
-    given: dict[str, object] = {"strict": True} if strict else {}
-    if source is not None:
-        given["source"] = source
-    log = report.parse(data, **given)
+    log = report.parse(data, source=source, strict=strict)
     _checked = (key, log)
     return log
 
@@ -127,23 +124,23 @@ def report_folder(data: object, log_path: str | Path | None = None) -> str:
     return "game" + SUFFIX
 
 
-def _turn(report: GameReport, log: object, turn: int | None) -> None:
+def _turn(report: GameReport[Any], log: object, turn: int | None) -> None:
     if turn is None:
         return
-    if report.turns is None:
+    if report.by_turn is None:
         raise ConfigError("turn", "this game's reports are not turn by turn; leave --turn out")
-    played = report.turns(log)
+    played = report.by_turn.turns(log)
     if not 1 <= turn <= played:
         where = f"turns 1 to {played}" if played else "no turns yet"
         raise ConfigError("turn", f"{turn} is not a turn of this log; it reports {where}")
 
 
-def _published(data: Mapping, report: GameReport, log: object, folder: Path, amend: bool
-               ) -> tuple[dict | None, tuple]:
+def _published(data: Mapping, report: GameReport[Any], log: object, folder: Path,
+               amend: bool) -> tuple[dict | None, tuple]:
     """The folder's new record of published turns and every amendment it holds (None: the
     game or the log keeps no record)."""
     published = data.get("published")
-    if report.snapshots is None:
+    if report.by_turn is None:
         if published is not None:
             raise ConfigError("published", "this game's reports are not turn by turn; "
                               "leave published out")
@@ -151,7 +148,7 @@ def _published(data: Mapping, report: GameReport, log: object, folder: Path, ame
     record = read_record(folder)
     if published is None:
         return (record if record["turns"] else None), recorded_amendments(record)
-    snapshots = report.snapshots(log)
+    snapshots = report.by_turn.snapshots(log)
     if published > len(snapshots):
         raise ConfigError("published", f"{published} turns handed out, but the log reports "
                           f"{len(snapshots)}; published counts the turns whose reports the "
@@ -168,34 +165,32 @@ def write_reports(data: Mapping, *, out: Path, folder: str, paper: str = "a4",
     """Write the report folder ``out/folder`` (or, with ``turn``, only that turn's files into
     it) and return the files written; nothing is written when a problem is found.
     ``player``: that player's own files alone (their slips; no shared report, no record),
-    for a game whose reports have them (``GameReport.slips``)."""
+    for a game whose reports have them (``TurnReports.slips``)."""
     from .build import build, plan_recipe
     from .paper import paper as paper_size
 
     log = check_log(data, strict=strict, source=source)
     spec, report = _spec(data)
     _turn(report, log, turn)
-    if player is not None and report.slips is None:
+    by_turn = report.by_turn
+    if player is not None and (by_turn is None or by_turn.slips is None):
         raise ConfigError("player", "this game's reports have no player's own files")
     sheet = paper_size(paper)
     record, amendments = _published(data, report, log, out / folder, amend)
     config = KitConfig(game=spec.name, players=0, names=(), paper=sheet.name, range=(1, 1),
                        custom_range=False, out=str(out), party=folder, lang=lang)
-    extra: dict[str, object] = {}
-    if turn is not None:
-        extra["turn"] = turn
-    if amendments:
-        extra["amendments"] = amendments
-    if player is not None:
-        extra["player"] = player
-    recipe = plan_recipe(report.plan(log, config, **extra), config)
-    if turn is not None and player is None:
+    if by_turn is None:
+        recipe = plan_recipe(report.plan(log, config), config)
+    else:
+        recipe = plan_recipe(by_turn.plan(log, config, turn=turn, amendments=amendments,
+                                          player=player), config)
+    if turn is not None and by_turn is not None and player is None:
         recipe.files[f"turn-{turn}.md"] = plain_text(
-            report.text(log, words(lang), turn=turn)).encode()
-    if turn is not None and report.slips is not None:  # GM only, like the slips' PDF: one
-        own = {} if player is None else {"player": player}  # block per player (or theirs)
+            by_turn.text(log, words(lang), turn)).encode()
+    if turn is not None and by_turn is not None and by_turn.slips is not None:  # GM only, like
+        # the slips' PDF: one block per player (or only theirs)
         recipe.files[f"slips-turn-{turn}.md"] = plain_text(
-            report.slips(log, words(lang), turn, **own)).encode()
+            by_turn.slips(log, words(lang), turn, player)).encode()
     if record is not None and player is None:
         recipe.files["published.json"] = record_bytes(record)
     return build([], cache, recipes=[recipe], renderer=renderer,
@@ -211,7 +206,7 @@ def turn_summary(data: Mapping, turn: int, *, lang: str = DEFAULT, pages: int = 
     say = words(lang)
     head = say.ngettext("Turn %(turn)s: %(num)s page", "Turn %(turn)s: %(num)s pages", pages,
                         turn=turn)
-    rest = plain_text(report.summary(log, turn, say)) if report.summary else ""
+    rest = plain_text(report.by_turn.summary(log, turn, say)) if report.by_turn else ""
     return f"{head}{say.semicolon}{rest}" if rest else head
 
 
@@ -221,9 +216,9 @@ def report_text(data: Mapping, *, lang: str = DEFAULT, turn: int | None = None,
     log = check_log(data, strict=strict, source=source)
     _spec_, report = _spec(data)
     _turn(report, log, turn)
-    if turn is None:
+    if turn is None or report.by_turn is None:  # _turn refused a turn of a game without
         return plain_text(report.text(log, words(lang)))
-    return plain_text(report.text(log, words(lang), turn=turn))
+    return plain_text(report.by_turn.text(log, words(lang), turn))
 
 
 def report_csv(data: Mapping, *, strict: bool = False, source: str | None = None) -> str:

@@ -47,7 +47,10 @@ def published_record(game_row: GameRow, rows: Sequence[Row]) -> dict[str, Any]:
     """The record of handed-out turns ``kit report`` keeps in its folder, rebuilt from the
     journal: each turn as first handed out, then each change to it, in order."""
     game = console_of(game_row.kind)
-    snapshots = game_spec(game_row.kind).report_part().snapshots  # type: ignore[union-attr]
+    report = game_spec(game_row.kind).report_part()
+    if report is None or report.by_turn is None:
+        raise TypeError(f"{game_row.kind} publishes turns but its reports are not turn by turn")
+    snapshots = report.by_turn.snapshots
     record: dict[str, Any] = {"turns": {}, "amendments": []}
     played: Played | None = None
     for row in rows:
@@ -56,7 +59,7 @@ def published_record(game_row: GameRow, rows: Sequence[Row]) -> dict[str, Any]:
         if entry is None or not entry.publishes:
             continue
         log = game.public_view(played.state, game_row.public).log or {}
-        record, _ = check_published(record, snapshots(engine.check(log)),  # type: ignore[misc]
+        record, _ = check_published(record, snapshots(engine.check(log)),
                                     int(log.get("published", 0)), amend=True)
     return record
 

@@ -13,8 +13,8 @@ from .config import KitConfig
 from .console import ConsoleGame, EntryKind, FormRead, GmPage, SeatSheet, StartForm, View
 from .json_data import to_json
 from .names import match_names, name_problem, one_of
-from .spec import GameReport, GameSpec
+from .spec import GameReport, GameSpec, TurnReports
 
 __all__ = ["ConsoleGame", "EntryKind", "FormRead", "GameReport", "GameSpec", "GmPage",
            "KitConfig", "SeatSheet", "StartForm", "View", "match_names", "name_problem",
-           "one_of", "to_json"]
+           "TurnReports", "one_of", "to_json"]

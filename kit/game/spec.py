@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import functools
 import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from ..errors import ConfigError, Msg, Quote
 from ..i18n import N_, Words
@@ -18,33 +18,71 @@ from .console import ConsoleGame
 
 if TYPE_CHECKING:
     from ..plan import KitPlan
+    from ..published import Amendment
+
+
+L = TypeVar("L")  # a game's checked log, as its ``parse`` returns it
+L_out = TypeVar("L_out", covariant=True)
+L_in = TypeVar("L_in", contravariant=True)
+
+
+class ParseLog(Protocol[L_out]):
+    """TOML data -> the game's checked log, or ``Problems`` naming every problem (``source``:
+    the TOML text, so a problem names its line; ``strict``: the house rulings are errors)."""
+
+    def __call__(self, data: Mapping[str, Any], *, source: str | None = None,
+                 strict: bool = False) -> L_out: ...
+
+
+class PlanTurns(Protocol[L_in]):
+    """log, config -> the report folder's plan: every turn, or only ``turn``'s files; with the
+    ``amendments`` recorded to published turns; ``player``: that player's own slips alone."""
+
+    def __call__(self, log: L_in, config: KitConfig, *, turn: int | None = None,
+                  amendments: Sequence[Amendment] = (), player: str | None = None
+                  ) -> KitPlan: ...
+
+
+class TextTurns(Protocol[L_in]):
+    """log, language -> the reports as Markdown (only ``turn``'s, when given)."""
+
+    def __call__(self, log: L_in, words: Words, turn: int | None = None) -> str: ...
+
+
+class TurnSlips(Protocol[L_in]):
+    """log, language, turn -> that turn's private slips as text, a block per player (or only
+    ``player``'s)."""
+
+    def __call__(self, log: L_in, words: Words, turn: int, player: str | None = None
+                 ) -> str: ...
 
 
 @dataclass(frozen=True)
-class GameReport:
+class TurnReports(Generic[L]):
+    """The reports of a game reported turn by turn (``kit report --turn N``, published
+    turns): each replaces the whole-game hook of the same name."""
+
+    plan: PlanTurns[L]
+    text: TextTurns[L]
+    turns: Callable[[L], int]  # the turns the log reports
+    snapshots: Callable[[L], Mapping[int, Mapping[str, Any]]]  # each turn (``kit.published``)
+    summary: Callable[[L, int, Words], str]  # the one-line summary of a turn
+    slips: TurnSlips[L] | None = None  # a turn's private slips, when the game has them
+
+
+@dataclass(frozen=True)
+class GameReport(Generic[L]):
     """How ``kit report`` handles a game's log: read it, lay it out, or print it as text."""
 
-    # These hooks take the game's own log type, and keywords that only some games take (a game
-    # reported turn by turn takes ``turn=``): loose callables until the turn-reported hooks
-    # are a typed group of their own.
-    parse: Callable[..., object]  # TOML data (, strict=True) -> a checked log; Problems
-    # log, config (, turn=N, amendments=(...)) -> the report folder's plan
-    plan: Callable[..., KitPlan]
-    text: Callable[..., str]  # log, language (, turn=N) -> Markdown
-    # The log below is the game's own type, as ``parse`` returns it.
-    csv: Callable[[Any], str] | None = None  # log -> CSV text (``--format csv``)
-    # Games reported turn by turn (``--turn N``, published turns): the turns a log reports,
-    # each turn's snapshot (``kit.published``), and the one-line summary of a turn.
-    turns: Callable[[Any], int] | None = None
-    snapshots: Callable[[Any], Mapping[int, Mapping]] | None = None
-    summary: Callable[[Any, int, Words], str] | None = None
-    # a turn's private slips as text (log, words, turn, player=None: that player's alone);
-    # a game with them takes ``player=`` in ``plan`` too (that player's own slips alone)
-    slips: Callable[..., str] | None = None
-    strict: bool = False  # ``parse`` takes ``strict=True`` (house rulings become errors)
+    parse: ParseLog[L]
+    plan: Callable[[L, KitConfig], KitPlan]  # log, config -> the report folder's plan
+    text: Callable[[L, Words], str]  # log, language -> Markdown
+    csv: Callable[[L], str] | None = None  # log -> CSV text (``--format csv``)
+    by_turn: TurnReports[L] | None = None  # a game reported turn by turn
+    strict: bool = False  # the game has house rulings that ``strict`` makes errors
     # (TOML data, an earlier result of it or None) -> ``parse``'s check, kept as a running
     # state: resumed from the earlier one, checking a log one turn longer costs that turn
-    resume: Callable[[Any, Any], object] | None = None
+    resume: Callable[[Mapping[str, Any], Any], object] | None = None
 
 
 @dataclass(frozen=True)
@@ -69,7 +107,8 @@ class GameSpec:
     templates: Path | None = None  # the game's own templates, named "<package>/<file>"
     # its game log, when ``kit report`` takes one: the ``GameReport``, or where it is
     # ("package.module:NAME"), imported when a report is first asked for
-    report: GameReport | str | None = None
+    # (Any: the registry holds games of every log type; each game's hooks agree on its own)
+    report: GameReport[Any] | str | None = None
     # its game-night console part, when it has one: the ``ConsoleGame``, or where it is
     # ("package.module:NAME"), imported when the console first asks (never by ``kit build``)
     console: ConsoleGame | str | None = None
@@ -83,7 +122,7 @@ class GameSpec:
         """Its console part, imported on first use when ``console`` says where it is."""
         return _console_at(self.console) if isinstance(self.console, str) else self.console
 
-    def report_part(self) -> GameReport | None:
+    def report_part(self) -> GameReport[Any] | None:
         """How ``kit report`` reads its log, imported on first use when ``report`` says where
         it is."""
         return _report_at(self.report) if isinstance(self.report, str) else self.report
@@ -123,7 +162,7 @@ def _console_at(where: str) -> ConsoleGame:
 
 
 @functools.cache
-def _report_at(where: str) -> GameReport:
+def _report_at(where: str) -> GameReport[Any]:
     """The ``GameReport`` named by "package.module:NAME"."""
     found = _imported(where)
     if not isinstance(found, GameReport):

@@ -12,7 +12,7 @@ from typing import Any
 
 from ....errors import ConfigError, Msg, shown
 from ....fonts import isolate
-from ....game import GameReport, KitConfig
+from ....game import GameReport, KitConfig, TurnReports
 from ....i18n import N_, Words
 from ....options import printable_text
 from ....paper import paper
@@ -269,5 +269,7 @@ def _resume(data: Mapping[str, Any], kept: object = None) -> object:
 
 # ``kit report``'s part of the game (``GameSpec.report`` names it)
 REPORT = GameReport(parse=rules.parse_game_log, plan=plan_report, text=text_report,
-                    csv=csv_text, turns=turn_count, snapshots=turn_snapshots, summary=summary,
-                    slips=slips_text, strict=True, resume=_resume)
+                    csv=csv_text, strict=True, resume=_resume,
+                    by_turn=TurnReports(plan=plan_report, text=text_report, turns=turn_count,
+                                        snapshots=turn_snapshots, summary=summary,
+                                        slips=slips_text))
