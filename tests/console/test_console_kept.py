@@ -69,9 +69,12 @@ def test_two_consoles_on_one_database_see_each_others_entries(
         console.enter(game, "publish", {}, {"turn": 1})
         seen = other.load(game)  # kept at version 1 there: the version check finds 3
         assert seen.row.version == 3 and seen.played.state.published == 1
+        assert seen.played.state == console.load(game).played.state  # the whole state
         other.enter(game, "orders", {"orders": {"Bob": [2, 4]}})
         assert console.state(game).version == 4
-        assert console.load(game).played.state.orders(2) == {"Bob": [2, 4]}
+        here, there = console.load(game), other.load(game)
+        assert here.played.state.orders(2) == {"Bob": [2, 4]}
+        assert here.played.state == there.played.state and list(here.rows) == list(there.rows)
     finally:
         other.close()
 

@@ -120,15 +120,20 @@ def test_the_tally_sheets_pass_the_print_lint_and_their_codes_read_back(
     assert decoded(pdf) == [party["table_links"]["1"]]  # the first page's code
 
 
-def test_a_tables_token_still_reaches_only_its_table(client: TestClient, party: dict) -> None:
+def test_a_tables_token_still_reaches_only_its_table(client: TestClient, console: Console,
+                                                    party: dict) -> None:
     card_links(client, party)  # the cards opened: the tokens are as they were
     token = {"Authorization": f"Bearer {party['table_tokens']['2']}"}
     own = client.post(f"/api/games/{party['id']}/tables/2/rounds", headers=token,
                       json={"choices": {"Eve": 1, "Fay": 2, "Gus": 2, "Hal": 3}})
     assert own.status_code == 201, own.text
+    before = console.load(party["id"])
     other = client.post(f"/api/games/{party['id']}/tables/1/rounds", headers=token,
                         json={"choices": {"Ann": 1, "Bob": 2, "Cy": 2, "Dee": 3}})
     assert other.status_code == 403
+    after = console.load(party["id"])  # the refused entry left the journal as it was
+    assert after.row.version == before.row.version and list(after.rows) == list(before.rows)
+    assert after.played.state == before.played.state
 
 
 @pytest.mark.parametrize("paper_name", ["a4", "letter"])
