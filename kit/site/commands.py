@@ -60,14 +60,26 @@ def filters(parser: argparse.ArgumentParser) -> None:
                         help="only these paper sizes (default: all)")
 
 
+def site_languages(text: str) -> list[str]:
+    """``--lang``: ``all`` (every language) or a comma-separated list, repeats dropped; an
+    unknown code is ``resolve``'s error (``Error: lang: unknown language``)."""
+    names = [name.lower() for name in name_list(text)]
+    if not names:
+        raise argparse.ArgumentTypeError("--lang: give a language, a comma-separated list of "
+                                         "them, or all")
+    return list(LANGUAGES) if "all" in names else list(dict.fromkeys(names))
+
+
 def _add_site(sub: argparse._SubParsersAction) -> None:
     site = sub.add_parser("site", help=COMMAND_HELP["site"],
                           description="Build every ready-made kit (each game, each allowed "
                           f"player count up to {READY_MAX_PLAYERS}, each paper size) with a "
-                          "thumbnail, and an index.html linking them all, in one language. "
-                          "Works offline. Needs the web extra.",
+                          "thumbnail, and an index.html linking them all, in one language or "
+                          "several (each language's index with a switch to the others). Works "
+                          "offline. Needs the web extra.",
                           epilog=epilog(("kit site --out build/site",
-                                         "kit site --lang fr --players 4,6,8 --paper a4"),
+                                         "kit site --lang fr --players 4,6,8 --paper a4",
+                                         "kit site --lang all --out build/site"),
                                         f"Full documentation: {DOCS} "
                                         "(docs/how-to/download-site.md)."))
     site.add_argument("--out", default="build/site", metavar="DIR",
@@ -75,9 +87,12 @@ def _add_site(sub: argparse._SubParsersAction) -> None:
     site.add_argument("--jobs", default=str(DEFAULT_WORKERS), metavar="N",
                       help=f"kits rendered at once, in worker processes ({JOBS.lo} to "
                       f"{JOBS.hi}; default: CPU count, at most 4)")
-    site.add_argument("--lang", default=DEFAULT_LANGUAGE, metavar="|".join(LANGUAGES),
-                      help="language of the site and its kits: "
-                      f"{', '.join(f'{code} ({name})' for code, name in LANGUAGES.items())} "
+    site.add_argument("--lang", default=DEFAULT_LANGUAGE, type=site_languages,
+                      metavar="XX[,YY]|all",
+                      help="languages of the site and its kits: "
+                      f"{', '.join(f'{code} ({name})' for code, name in LANGUAGES.items())}, "
+                      "a comma-separated list, or all; with several, English (else the first "
+                      "given) is DIR/index.html and each other one DIR/XX/index.html "
                       f"(default: {DEFAULT_LANGUAGE})")
     filters(site)
     site.add_argument("--json", action="store_true", help="print a JSON summary")
@@ -91,18 +106,19 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
 def run_site(args: argparse.Namespace) -> int:
     from ..cache import default_cache
     from ..output import check_out
-    from .static import build_site
+    from .static import build_site, root_language
 
     jobs = whole(JOBS, "jobs", args.jobs)
-    configs = ready_configs(args.games, args.players, args.paper, langs=[args.lang])
-    lang = configs[0].lang  # as ``resolve`` read it: one of LANGUAGES
+    configs = ready_configs(args.games, args.players, args.paper, langs=args.lang)
+    langs = list(dict.fromkeys(c.lang for c in configs))  # as ``resolve`` read them
+    lang = root_language(langs)
     out = check_out(args.out)
     start = time.monotonic()
     index = build_site(out, configs, jobs=jobs, progress=None if args.json else print,
                        store=default_cache(), lang=lang)
     seconds = time.monotonic() - start
     if args.json:
-        print(json.dumps({"index": str(index), "lang": lang,
+        print(json.dumps({"index": str(index), "lang": lang, "langs": langs,
                           "kits": [c.folder_name for c in configs],
                           "seconds": round(seconds, 1)}, indent=2))
     else:

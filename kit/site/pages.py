@@ -215,12 +215,15 @@ def index_groups(cards: Sequence[KitCard], w: Words | None = None,
 def render_index(cards: Sequence[KitCard], *, root: str, home: str,
                  form: dict[str, object] | None = None, lang: str = DEFAULT_LANGUAGE,
                  languages: Sequence[Mapping[str, object]] = (), keep: str = "",
-                 paper: str = "a4") -> str:
+                 paper: str = "a4", alternates: Sequence[Mapping[str, str]] = ()) -> str:
     """The index page in ``lang``; ``root`` prefixes every link ('' for the static site, '/'
-    for serve); ``paper`` is listed first. ``languages`` and ``keep``: as ``render_page``."""
+    for serve); ``paper`` is listed first. ``languages`` and ``keep``: as ``render_page``;
+    ``alternates``: the head's ``<link rel="alternate">`` to this page in each language
+    (``code`` and ``href``)."""
     kit_langs = sorted({c.config.lang for c in cards})
     return render_page("site/index.html", root=root, home=home, lang=lang, languages=languages,
-                       keep=keep, groups=index_groups(cards, words(lang), paper), form=form,
+                       keep=keep, alternates=list(alternates),
+                       groups=index_groups(cards, words(lang), paper), form=form,
                        kit_count=len(cards), ready_max=READY_MAX_PLAYERS,
                        kit_language=", ".join(LANGUAGES.get(c, c) for c in kit_langs),
                        kit_lang=kit_langs[0] if len(kit_langs) == 1 else "")
