@@ -114,6 +114,7 @@ from ..site.pages import (
     regional_paper,
     render_index,
     result_context,
+    served_alternates,
     settings_query,
     site_css,
     site_icon,
@@ -147,7 +148,7 @@ async def index_page(request: Request) -> Response:
             cards.append(kit_card(config, entry.rendered if entry else None, service.cards))
     paper = regional_paper(request.headers.get("accept-language"))
     html = render_index(cards, root="/", form=build_form(lang=lang, paper=paper), paper=paper,
-                        **language)
+                        alternates=served_alternates(), **language)
     return HTMLResponse(html, headers={"cache-control": "no-store", "vary": "accept-language",
                                        "content-language": lang})
 

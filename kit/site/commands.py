@@ -65,7 +65,7 @@ def site_languages(text: str) -> list[str]:
     unknown code is ``resolve``'s error (``Error: lang: unknown language``)."""
     names = [name.lower() for name in name_list(text)]
     if not names:
-        raise argparse.ArgumentTypeError("--lang: give a language, a comma-separated list of "
+        raise argparse.ArgumentTypeError("give a language, a comma-separated list of "
                                          "them, or all")
     return list(LANGUAGES) if "all" in names else list(dict.fromkeys(names))
 

@@ -229,6 +229,13 @@ def render_index(cards: Sequence[KitCard], *, root: str, home: str,
                        kit_lang=kit_langs[0] if len(kit_langs) == 1 else "")
 
 
+def served_alternates() -> list[dict[str, str]]:
+    """The served index's ``<link rel="alternate">``: the page in each language (``?lang=``),
+    and ``x-default``, the bare root, which answers in the visitor's language."""
+    return [*({"code": code, "href": f"/?lang={code}"} for code in LANGUAGES),
+            {"code": "x-default", "href": "/"}]
+
+
 # --- the result page --------------------------------------------------------------------------
 
 def _summary(config: KitConfig, w: Words) -> list[dict[str, str]]:

@@ -563,6 +563,21 @@ def test_accept_language_picks_the_index_language_and_its_kits(stub_client):
     assert _html_lang(english.text) == "en" and f"kits/{kit_en.folder_name}/" in english.text
 
 
+@pytest.mark.parametrize(("header", "lang"), [("fr", "fr"), ("xx", "en"),
+                                              ("de-AT;q=0.4, xx, ru;q=0.9", "ru"), (None, "en")])
+def test_the_served_root_speaks_the_visitors_language(stub_client, header, lang):
+    headers = {"accept-language": header} if header is not None else {}
+    page = stub_client.get("/", headers=headers)
+    assert page.status_code == 200 and _html_lang(page.text) == lang
+    assert "accept-language" in page.headers["vary"].lower()
+    assert words(lang).gettext("Print-ready party game kits") in unescape(page.text)
+    alternates = re.findall(r'<link rel="alternate" hreflang="([^"]+)" href="([^"]+)">',
+                            page.text)
+    assert alternates == [*((c, f"/?lang={c}") for c in LANGUAGES), ("x-default", "/")]
+    for code, href in alternates[:-1]:  # each answers in its language, whatever the header
+        assert _html_lang(stub_client.get(unescape(href), headers=headers).text) == code
+
+
 def test_every_page_has_a_language_switcher(stub_client):
     bad = stub_client.post("/custom?lang=de", data=form(range="20-5"))
     for response in (stub_client.get("/?lang=es"), stub_client.get("/custom?lang=es"),

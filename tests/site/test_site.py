@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import shutil
@@ -14,7 +15,8 @@ from pypdf import PdfReader
 
 from kit import cli
 from kit.errors import KitError
-from kit.paper import PAPERS
+from kit.i18n import LANGUAGES, words
+from kit.paper import PAPERS, paper_label
 from kit.registry import GAMES
 from kit.site import kits, static
 
@@ -230,3 +232,144 @@ def test_site_in_another_language(tmp_path, capsys):
 def test_site_language_errors(capsys):
     assert cli.main(["site", "--lang", "xx", "--out", "/tmp/kit-never"]) == 2
     assert capsys.readouterr().err.startswith("Error: lang: unknown language “xx”")
+
+
+class Links(HTMLParser):
+    """Every address one page links or loads, its ids, its language switch and alternates."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.html_lang: str | None = None
+        self.targets: list[str] = []
+        self.ids: set[str] = set()
+        self.switch: list[dict[str, str | None]] = []
+        self.alternates: list[tuple[str | None, str | None]] = []
+        self._in_switch = False
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = dict(attrs)
+        if tag == "html":
+            self.html_lang = a.get("lang")
+        if a.get("id"):
+            self.ids.add(str(a["id"]))
+        if tag == "nav" and a.get("class") == "languages":
+            self._in_switch = True
+        if tag == "link" and a.get("rel") == "alternate":
+            self.alternates.append((a.get("hreflang"), a.get("href")))
+        elif tag == "a" and self._in_switch:
+            self.switch.append(a)
+        for name in ("href", "src"):
+            if a.get(name):
+                self.targets.append(str(a[name]))
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "nav":
+            self._in_switch = False
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
+
+
+def _read(path) -> Links:
+    page = Links()
+    page.feed(path.read_text(encoding="utf-8"))
+    return page
+
+
+@pytest.fixture(scope="module")
+def every_language(tmp_path_factory, render_cache):
+    """One kit (one game, its smallest table, US Letter) in every language, through the CLI."""
+    out = tmp_path_factory.mktemp("site") / "site"
+    with pytest.MonkeyPatch.context() as patch:
+        summary = io.StringIO()
+        patch.setattr("sys.stdout", summary)
+        code = cli.main(["site", "--out", str(out), "--games", FIRST.name, "--players",
+                         str(FIRST.min_players), "--paper", "letter", "--lang", "all",
+                         "--jobs", "2", "--json"])
+    assert code == 0
+    return out, json.loads(summary.getvalue())
+
+
+def test_every_language_has_its_index(every_language):
+    out, summary = every_language
+    assert summary["langs"] == list(LANGUAGES) and summary["lang"] == "en"
+    assert summary["index"] == str(out / "index.html")
+    pages = {lang: out / ("index.html" if lang == "en" else f"{lang}/index.html")
+             for lang in LANGUAGES}
+    assert sorted(p.relative_to(out).as_posix() for p in out.rglob("index.html")) == sorted(
+        p.relative_to(out).as_posix() for p in pages.values())
+    for lang, path in pages.items():
+        page = _read(path)
+        assert page.html_lang == lang
+        (config,) = kits.ready_configs([FIRST.name], [FIRST.min_players], ["letter"],
+                                       langs=[lang])
+        kit_links = {found[1] for t in page.targets
+                     if (found := re.match(r"(?:\.\./)?kits/([^/]+)/", t))}
+        assert kit_links == {config.folder_name}  # the page's own language's kit only
+        text = " ".join(" ".join(page.text).split())
+        w = words(lang)
+        for message in ("Print-ready party game kits", "Ready-made kits"):
+            assert w.gettext(message) in text, (lang, message)
+        assert paper_label("letter", w) in text  # the paper named in the page's language
+    french = " ".join(_read(pages["fr"]).text)
+    assert "Print-ready party game kits" not in french and "Player kit" not in french
+    assert paper_label("letter", words("ru")) != "US Letter"  # so the check above can fail
+
+
+def test_every_index_switches_to_the_same_page_in_each_language(every_language):
+    out, _ = every_language
+    for path in out.rglob("index.html"):
+        page = _read(path)
+        switch = [(a["hreflang"], a["lang"], a.get("aria-current")) for a in page.switch]
+        assert switch == [(c, c, "true" if c == page.html_lang else None) for c in LANGUAGES]
+        # each link goes to the index in its language
+        assert [_lang_of(path, a["href"]) for a in page.switch] == list(LANGUAGES)
+        assert [code for code, _ in page.alternates] == [*LANGUAGES, "x-default"]
+        for code, href in page.alternates:
+            assert _lang_of(path, href) == ("en" if code == "x-default" else code), (path, href)
+
+
+def _lang_of(page, href: str) -> str | None:
+    """The language of the page ``href`` leads to from ``page``."""
+    return _read((page.parent / href).resolve()).html_lang
+
+
+def test_no_dead_links_in_the_site(every_language):
+    out, _ = every_language
+    checked = 0
+    for path in out.rglob("*.html"):
+        if "kits" in path.relative_to(out).parts:
+            continue  # the kits' own pages: the kit tests follow theirs
+        page = _read(path)
+        for target in page.targets:
+            address, _, fragment = target.partition("#")
+            assert not urlparse(address).scheme, target  # nothing from elsewhere
+            file = (path.parent / unquote(address)).resolve() if address else path
+            assert file.is_file() and file.is_relative_to(out.resolve()), (path, target)
+            if fragment and file.suffix == ".html":
+                assert fragment in _read(file).ids, (path, target)
+            checked += 1
+    assert checked > 5 * 10
+
+
+def test_several_languages_root_the_first_without_english(tmp_path):
+    assert static.root_language(["de", "fr"]) == "de"
+    assert static.root_language(["ru", "en"]) == "en"
+    assert static.index_paths(["ru", "en", "de"], "en") == {
+        "en": "index.html", "ru": "ru/index.html", "de": "de/index.html"}
+    links, alternates = static.language_switch({"de": "index.html", "fr": "fr/index.html"},
+                                               "fr/index.html")
+    assert [(x["href"], x["current"]) for x in links] == [("../index.html", False),
+                                                         ("../fr/index.html", True)]
+    assert alternates[-1] == {"code": "x-default", "href": "../index.html"}
+
+
+@pytest.mark.parametrize(("lang", "error"), [
+    ("fr,xx", "Error: lang: unknown language “xx”"),
+    (" , ", "Error: arguments: argument --lang: give a language, a comma-separated list of "
+            "them, or all; see 'kit site --help'"),
+])
+def test_site_language_list_errors(capsys, lang, error):
+    assert cli.main(["site", "--lang", lang, "--out", "/tmp/kit-never"]) == 2
+    assert capsys.readouterr().err.splitlines()[0].startswith(error)
