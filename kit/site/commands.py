@@ -78,8 +78,7 @@ def _add_site(sub: argparse._SubParsersAction) -> None:
                           "several (each language's index with a switch to the others). Works "
                           "offline. Needs the web extra.",
                           epilog=epilog(("kit site --out build/site",
-                                         "kit site --lang fr --players 4,6,8 --paper a4",
-                                         "kit site --lang all --out build/site"),
+                                         "kit site --lang all --players 4,6,8 --paper a4"),
                                         f"Full documentation: {DOCS} "
                                         "(docs/how-to/download-site.md)."))
     site.add_argument("--out", default="build/site", metavar="DIR",
