@@ -13,11 +13,11 @@ _LANGUAGE_RANGE = re.compile(r"\s*([A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*|\*)\s*(?:
                              r"([0-9](?:\.[0-9]{0,3})?))?\s*")
 
 
-def accept_language(header: str | None) -> str | None:
+def accept_language(header: str | None, default: str = DEFAULT_LANGUAGE) -> str | None:
     """The best of ``LANGUAGES`` an ``Accept-Language`` header asks for; None if none fits.
 
     Ranges are tried by their ``q`` (highest first, in the order given among equals); a range
-    matches by its primary subtag (``fr-CH`` is French), ``*`` takes English; ``q=0`` and
+    matches by its primary subtag (``fr-CH`` is French), ``*`` takes ``default``; ``q=0`` and
     malformed entries are skipped.
     """
     if not header:
@@ -33,22 +33,24 @@ def accept_language(header: str | None) -> str | None:
         ranked.append((-quality, position, found[1].split("-")[0].lower()))
     for _, _, primary in sorted(ranked):
         if primary == "*":
-            return DEFAULT_LANGUAGE
+            return default
         if primary in LANGUAGES:
             return primary
     return None
 
 
-def negotiate(query: str | None, header: str | None) -> tuple[str, bool]:
+def negotiate(query: str | None, header: str | None, default: str = DEFAULT_LANGUAGE
+              ) -> tuple[str, bool]:
     """The page language and whether it was asked for by ``?lang=`` (links then carry it on).
 
     ``query`` is the ``lang`` query parameter (used when it is one of ``LANGUAGES``),
-    ``header`` the ``Accept-Language`` header; English when neither says.
+    ``header`` the ``Accept-Language`` header; ``default`` (English, or a game's own
+    language on its pages) when neither names one of ours.
     """
     chosen = (query or "").strip().lower()
     if chosen in LANGUAGES:
         return chosen, True
-    return accept_language(header) or DEFAULT_LANGUAGE, False
+    return accept_language(header, default) or default, False
 
 
 def language_links(current: str, query: str = "") -> list[dict[str, object]]:

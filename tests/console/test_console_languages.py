@@ -296,3 +296,30 @@ def test_the_toml_parsers_english_is_marked_as_technical_in_french() -> None:
     assert re.match(r"ligne \d+, colonne \d+\u00a0: ", french), french
     assert "(message technique, en anglais\u00a0: " in french
     assert "(TOML: " in str(said)  # the command line's English line is as it was
+
+
+# --- a game's own language -------------------------------------------------------------------
+
+@pytest.mark.parametrize(("header", "expected"), [
+    (None, "fr"),  # a phone that names no language
+    ("ja, ko;q=0.8", "fr"),  # none of ours
+    ("*", "fr"),  # any
+    ("en-US,en;q=0.9", "en"),  # the phone's own, when it is one of ours
+    ("de-CH", "de"),
+])
+def test_a_games_pages_speak_its_language_when_the_phone_speaks_none_of_ours(
+        site, header: str | None, expected: str) -> None:
+    game = site.post("/api/games", json={"game": "whats-my-number", "lang": "fr",
+                                         "players": ["Ann", "Bob", "Cy", "Dee"],
+                                         "secrets": {"Ann": 3, "Bob": 9, "Cy": 14, "Dee": 22}}
+                     ).json()
+    token = game["player_links"]["Ann"].rsplit("/", 1)[1]
+    headers = {} if header is None else {"Accept-Language": header}
+    for path in ("", f"/p/{token}", "/standings"):
+        page = site.get(f"/console/{game['id']}{path}", headers=headers)
+        assert page.status_code == 200, path
+        assert f'<html lang="{expected}"' in page.text, path
+    chosen = site.get(f"/console/{game['id']}?lang=es", headers=headers)
+    assert '<html lang="es"' in chosen.text  # a language chosen on the page wins
+    start = site.get("/console", headers=headers).text  # no game: the site's own default
+    assert f'<html lang="{expected if expected != "fr" else "en"}"' in start

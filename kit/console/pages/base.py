@@ -14,6 +14,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from ...game.refusals import NotFound
+from ...i18n import DEFAULT as DEFAULT_LANGUAGE
 from ...i18n import N_, words
 from ...server.guard import refuse_wrong_token
 from ...server.language import language_links, negotiate
@@ -47,9 +48,12 @@ def console(request: Request) -> Console:
 
 
 def language(request: Request) -> dict[str, Any]:
-    """``lang``, the switcher, and ``keep``: the ``?lang=`` query a chosen language carries."""
+    """``lang``, the switcher, and ``keep``: the ``?lang=`` query a chosen language carries.
+    On a game's pages, a visitor whose languages are none of ours reads the game's."""
+    game_id = request.path_params.get("id")
+    own = console(request).language_of(game_id) if isinstance(game_id, str) else None
     lang, chosen = negotiate(request.query_params.get("lang"),
-                             request.headers.get("accept-language"))
+                             request.headers.get("accept-language"), own or DEFAULT_LANGUAGE)
     return {"lang": lang, "languages": language_links(lang),
             "keep": f"?lang={lang}" if chosen else ""}
 
