@@ -22,19 +22,20 @@ Starts ``python -m kit serve`` on 127.0.0.1 on a free port with a temporary SQLi
   in_process  the same turn and public view through ``Console`` directly (no HTTP): the
               console's own share of each figure
 
-With ``--big``, instead: two What's My Number? games imported (through ``Console.import_log``
-on the server's database: their logs are past the API's 64 KB body), a 36-player 30-turn
-night and a 100-player 200-turn one, each with its last turn open; for each, the GM page
-(first and warm), one player's orders entered into the open turn, ``public.json``, and a
-player's own post, page and ``me.json`` (each after a post, so made anew); then a
-9,000-guess row posted to a new game (refused: it must be answered in well under 1 s), and the
-server's peak memory (``VmHWM``). ``--postgres`` runs it (or ``--night``) on a throwaway
-PostgreSQL cluster (``tests/support/console_db.py``).
+With ``--big``, instead: two What's My Number? games imported (through ``Console.import_log`` on
+the server's database: their logs are past the API's 64 KB body), a 36-player 30-turn night and
+a 100-player 200-turn one, each with its last turn open; for each, the GM page (first and warm),
+the public page and the big screen with their charts (first and warm), one player's orders
+entered into the open turn, ``public.json``, and a player's own post, page and ``me.json`` (each
+after a post, so made anew); then a 9,000-guess row posted to a new game (refused: it must be
+answered in well under 1 s), and the server's peak memory (``VmHWM``). ``--postgres`` runs it
+(or ``--night``) on a throwaway PostgreSQL cluster (``tests/support/console_db.py``).
 
     python bench/console.py                  # targets: turn p95 <= 300 ms, standings <= 50 ms,
                                              # player post <= 150 ms, me.json <= 50 ms
     python bench/console.py --turns 30 --gms 20 --database postgresql://...
-    python bench/console.py --big [--postgres]   # GM page <= 1 s, entry <= 300 ms, <= 1 GB
+    python bench/console.py --big [--postgres]   # GM page <= 1 s, entry <= 300 ms, <= 1 GB,
+                                                 # a chart page of 100 x 200 <= 300 ms
     python bench/console.py --night [--postgres]  # public.json, standings <= 50 ms, page and
                                                   # new turn <= 300 ms, polled page <= 300 ms
 """
@@ -314,7 +315,8 @@ def ms_or_timeout(values: list[float | None]) -> dict[str, object]:
 
 def big_game(client: httpx.Client, console, players: int, turns: int, gets: int  # noqa: ANN001
              ) -> dict[str, object]:
-    """GM page, an entry and ``public.json`` of an imported ``players`` x ``turns`` game."""
+    """GM page, an entry, ``public.json`` and the chart pages (the public page, the big
+    screen) of an imported ``players`` x ``turns`` game."""
     start = time.perf_counter()
     made = console.import_log(big_log(players, turns))
     imported = time.perf_counter() - start
@@ -332,7 +334,15 @@ def big_game(client: httpx.Client, console, players: int, turns: int, gets: int 
     public = [timed(lambda: client.get(f"/api/games/{made.id}/public.json",
                                        timeout=TIMEOUT_S).raise_for_status())
               for _ in range(gets)]
-    return {"id": made.id, "import_s": round(imported, 2),
+    charts = {}  # the pages with the night's charts (the race, the grid): first, then warm
+    for name, url in (("public_page", f"/console/{made.id}"),
+                      ("standings", f"/console/{made.id}/standings")):
+        charts[f"{name}_first_ms"] = ms_or_timeout([timed(
+            lambda url=url: client.get(url, timeout=TIMEOUT_S).raise_for_status())])
+        charts[f"{name}_ms"] = ms_or_timeout([timed(
+            lambda url=url: client.get(url, timeout=TIMEOUT_S).raise_for_status())
+            for _ in range(gets)])
+    return {"id": made.id, "import_s": round(imported, 2), **charts,
             "gm_page_first_ms": None if first is None else round(first * 1000, 1),
             "gm_page_ms": ms_or_timeout(warm), "entry_ms": ms_or_timeout(entries),
             "public_json_ms": ms_or_timeout(public),
