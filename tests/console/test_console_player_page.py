@@ -219,3 +219,26 @@ def test_a_form_posted_past_the_pace_gets_429_saying_when_to_send_again(
             ) in text(fast.text).replace("\u202f", " ").replace("\u00a0", " ")
     assert 'name="g1" value="99"' in fast.text  # what was typed is kept on the page
     assert me_orders(client, game, "Bob") == [10 + POSTS_PER_MINUTE - 1]
+
+
+def test_a_post_says_which_orders_it_replaced(client: TestClient, game: dict) -> None:
+    """The same link on two phones: the later post says what it replaced and when; the
+    player's data holds only their own earlier orders, and only the latest."""
+    first = text(send(client, game, "Ann", {"g1": "45", "g2": "2"},
+                      follow_redirects=True).text)
+    assert "Your orders were received." in first and "replaced" not in first
+    listed = {"send": "list", "l0": "12", "l1": "27", "l2": "4", "l3": "40"}
+    second = text(send(client, game, "Ann", listed, follow_redirects=True).text)
+    assert re.search(r"Your orders were received\. They replaced the ones you sent at "
+                     r"\d\d:\d\d: 45, 2\.", second), second
+    third = text(send(client, game, "Ann", {"g1": "7"}, follow_redirects=True).text)
+    assert re.search(r"They replaced the ones you sent at \d\d:\d\d: list: Bob 12, Cy 27, "
+                     r"Dee 4, Eve 40\.", third), third
+    assert "45, 2" not in third  # the latest replaced only
+    gm = {"Authorization": f"Bearer {game['gm_token']}"}
+    client.post(f"/api/games/{game['id']}/turns", json={"orders": {"Bob": [30, 31]}},
+                headers=gm)
+    bob = text(send(client, game, "Bob", {"g1": "8"}, follow_redirects=True).text)
+    assert "They replaced the ones the game master entered: 30, 31." in bob
+    others = client.get(page_of(game, "Cy")).text  # nothing of Ann's or Bob's on Cy's page
+    assert "45, 2" not in others and "30, 31" not in others

@@ -331,8 +331,12 @@ def own_part(state: Turns, player: str, log: rules.GameLog,
     return {"player": player, "turn": turn if allowance is not None else None,
             "allowance": allowance, "orders": to_json(order),
             "rulings": rulings_json(rulings, lo, hi),
-            "entered": None if mark is None else {"by": mark.get("by"),
-                                                  "at": stamp(mark.get("at"))},
+            "entered": None if mark is None else {
+                "by": mark.get("by"), "at": stamp(mark.get("at")),
+                **({"replaced": {"orders": to_json(mark["replaced"]["orders"]),
+                                 "by": mark["replaced"].get("by"),
+                                 "at": stamp(mark["replaced"].get("at"))}}
+                   if mark.get("replaced") else {})},
             "closed": state.closed or allowance is None, "over": allowance is None,
             "deadline": state.deadlines.get(turn) if allowance is not None else None,
             "slips": slips}

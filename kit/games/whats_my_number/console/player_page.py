@@ -159,7 +159,7 @@ def player_page(data: Mapping[str, Any], w: Words, query: Mapping[str, str],
         "unsent_note": w.gettext("Not sent, shown so nothing you typed is lost:"),
         "published_note": w.gettext("Turn %(turn)s published", turn=slips[0]["turn"])
         if slips else "",
-        "notice": w.gettext("Your orders were received.")
+        "notice": _received_notice(entered, w)
         if query.get("sent") == str(turn) and data.get("orders") is not None else
         w.gettext("Your secret number was saved.") if "secret" in query else "",
         "secret_value": (posted.values.get("secret", "") if posted is not None
@@ -170,6 +170,21 @@ def player_page(data: Mapping[str, Any], w: Words, query: Mapping[str, str],
         "problems": list(form.problems) if form is not None else [],
         "chosen": form.kind if form is not None else "",
         "kept": _kept(posted, w) if refusal else "", "slips": slips, "w": w})
+
+
+def _received_notice(entered: Mapping[str, Any], w: Words) -> str:
+    """"Your orders were received.", and what they replaced when the player's orders this turn
+    were other ones (sent from another phone, or entered by the game master)."""
+    replaced = entered.get("replaced")
+    if not replaced:
+        return w.gettext("Your orders were received.")
+    earlier = orders_text(replaced.get("orders"), w)
+    when = local_time(replaced.get("at"))
+    if replaced.get("by") == "player":
+        return w.gettext("Your orders were received. They replaced the ones you sent at "
+                         "%(time)s: %(orders)s.", time=when, orders=earlier)
+    return w.gettext("Your orders were received. They replaced the ones the game master "
+                     "entered: %(orders)s.", orders=earlier)
 
 
 def _kept(posted: FormRead | None, w: Words) -> str:

@@ -138,9 +138,21 @@ def apply(state: Turns | None, facts: Mapping[str, Any], kind: str,
     entered = {name: mark for name, mark in state.entered.items()
                if payload["orders"].get(name, ...) is ...}
     entered.update({name: {"by": by, "at": payload.get("at"),
-                           **({"none": True} if value == NO_ORDERS else {})}
+                           **({"none": True} if value == NO_ORDERS else {}),
+                           **_replaced(state, turn, name, value, kind)}
                     for name, value in payload["orders"].items() if value is not None})
     return replace(state, log=log, entered=entered)
+
+
+def _replaced(state: Turns, turn: int, name: str, value: Any, kind: str) -> dict[str, Any]:
+    """What a player's own post replaced of their orders this turn (their earlier post, from
+    this phone or another, or the game master's row), so their page can say so; only the
+    latest replaced is kept, whatever the number of posts."""
+    before = state.orders(turn).get(name)
+    if kind != "sent" or before in (None, NO_ORDERS) or before == value or turn != state.open_turn:
+        return {}
+    mark = state.entered.get(name, {})
+    return {"replaced": {"orders": before, "at": mark.get("at"), "by": mark.get("by")}}
 
 
 def export(state: Turns) -> dict[str, Any]:
