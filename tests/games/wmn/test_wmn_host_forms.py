@@ -180,12 +180,13 @@ def test_a_column_split_when_landscape_needs_more_sheets() -> None:
     assert layout.sheets_per_turn == 24
     assert layout.cell_mm >= host.GRID_MIN_CELL_MM
     assert layout.grid_width(layout.max_columns) + 2 * host.EDGE_MM <= A5.body.w
-    sheets = host.grid_sheets(layout, 1)
+    sheets = host.grid_sheets(layout, 2)
     assert len(sheets) == 24
     assert [s.first_part for s in sheets[:3]] == [True, False, False]
     assert sheets[-1].last and not any(s.last for s in sheets[:-1])
     assert [s.extra_rows for s in sheets[-3:]] == [layout.extra_rows] * 3
     assert not any(s.extra_rows for s in sheets[:-3])
+    assert not any(s.extra_rows for s in host.grid_sheets(layout, 1))  # no bonus in turn 1
     # every (block, column) pair on exactly one sheet
     pairs = [(b, c) for s in sheets for b in range(*s.blocks) for c in range(*s.columns)]
     assert sorted(pairs) == [(b, c) for b in range(30) for c in range(30)]
@@ -254,13 +255,21 @@ def test_grid_sheet_contents() -> None:
     assert "Copy as needed" in lines_of_text(spare)
     assert lines_of_text(spare)[0] == "Spare bonus rows · turn ____ · range 1 to 110"
     assert lines_of_text(first).count("list: ______ correct") == 6
-    # X pre-printed in the guesser's own column, in bold, on the three guess rows
+    # X pre-printed in the guesser's own column, in bold, on the guess rows: two in turn 1,
+    # which has no bonus row (no hit has earned one yet), three from turn 2
     xs = [t for t in first if isinstance(t, Text) and t.text == "X"
           and t.y > paper("a4").body.y + host.GRID_TOP_MM]  # not the legend's
-    assert len(xs) == 6 * 3 and all(t.face == "bold" for t in xs)
-    # the first sheet has no extra rows, the last has six; the spare sheet is all extra rows
+    assert len(xs) == 6 * 2 and all(t.face == "bold" for t in xs)
+    assert "+1" not in lines and "Player ____" not in lines_of_text(second)
+    later = host.grid_pages(paper("a4"), people, 2, (1, 110), EN)[2][2]  # turn 2, sheet 1
+    assert sum(t.text == "X" and t.y > paper("a4").body.y + host.GRID_TOP_MM
+               for t in later if isinstance(t, Text)) == 6 * 3
+    assert lines_of_text(later).count("+1") == 6
+    # the first sheet has no extra rows, turn 2's last has six (turn 1's none); the spare
+    # sheet is all extra rows
     assert sum(t.text == "Player" for t in first if isinstance(t, Text)) == 1  # the header
-    assert lines_of_text(second).count("Player ____") == 6
+    last = host.grid_pages(paper("a4"), people, 2, (1, 110), EN)[3][2]  # turn 2, sheet 2
+    assert lines_of_text(last).count("Player ____") == 6
     assert lines_of_text(spare).count("Player ____") == host.grid_layout(
         paper("a4"), 12).rows_per_sheet
     # heavy rules: under the header, and below each of the six blocks
@@ -401,7 +410,8 @@ def test_a_built_kit_carries_the_host_forms(tmp_path: Path) -> None:
     assert "Turn 1 report · sheet 1 of 2" in grids[0] and "Continued on sheet 2" in grids[0]
     assert "Turn 1 report · sheet 2 of 2" in grids[1] and "Winner?" in grids[1]
     assert "Turn 8 report · sheet 2 of 2" in grids[15]
-    assert "list: ______ correct" in grids[0] and "Player ____" in grids[1]
+    assert "list: ______ correct" in grids[0] and "Player ____" not in grids[1]  # turn 1
+    assert "Player ____" in grids[3]  # turn 2's last sheet: the extra bonus rows
     assert "Copy as needed" in grids[-1]
     for page in reader.pages[-17:]:
         assert float(page.mediabox.width) < float(page.mediabox.height)  # portrait A4
@@ -417,5 +427,10 @@ def test_a_name_wider_than_its_cell_breaks_between_letters_never_cut() -> None:
     assert not fitted.cut and "…" not in "".join(fitted.lines)
     assert "".join(fitted.lines) == name and len(fitted.lines) > 1
     assert all(text_width(line, fitted.size) <= width for line in fitted.lines)
-    _, _, items = host.grid_pages(paper("a4"), everyone(6, [name]), 1, (1, 50), EN)[0]
+    pages = host.grid_pages(paper("a4"), everyone(6, [name]), 2, (1, 50), EN)
+    _, _, items = pages[1]  # turn 2: a block of four rows
     assert set(fitted.lines) <= {item.text for item in items if isinstance(item, Text)}
+    short = host.fit_name(name, *host.name_box(len(host.FIRST_TURN_KINDS)), *host.NAME_PT, 6)
+    assert "".join(short.lines) == name  # turn 1's block of three rows: smaller, never cut
+    _, _, first = pages[0]
+    assert set(short.lines) <= {item.text for item in first if isinstance(item, Text)}

@@ -11,7 +11,8 @@ The turn-report grid keeps the previous design's decisions:
 * Every player has a block of four rows per turn: guess 1, guess 2, one bonus guess and a list
   row ("list: ______ correct"). Further bonus guesses go on blank "Player ____ +__" rows at the
   foot of each turn's last sheet (at most ``MAX_EXTRA_ROWS``) and on the spare bonus sheet at
-  the end of the host file (copy it as needed).
+  the end of the host file (copy it as needed). Turn 1 has no bonus row and no extra rows: a
+  bonus guess is earned by a hit, so none can be made before turn 2.
 * Rows are 7.5 mm high, player columns 7.2 to 15 mm wide (7 mm inside the rules), text 8 pt
   or larger.
 * Portrait when every player column fits the sheet's width; otherwise whichever of landscape
@@ -64,6 +65,7 @@ GRID_MAX_CELL_MM = 15.0
 GRID_SLACK_MM = 1.0  # room for the rules' width and rounding, each way
 BONUS_ROWS = 1  # bonus rows per player on the grid
 KINDS = ("1", "2") + tuple(f"+{n}" for n in range(1, BONUS_ROWS + 1)) + ("list",)
+FIRST_TURN_KINDS = ("1", "2", "list")  # no bonus guess before a hit has earned one
 ROWS_PER_PLAYER = len(KINDS)
 MAX_EXTRA_ROWS = 6  # blank extra-bonus rows at most on a turn's last sheet
 
@@ -186,8 +188,13 @@ class GridSheet:
         return self.number == self.total
 
     @property
+    def kinds(self) -> tuple[str, ...]:
+        """Each player's rows on this sheet."""
+        return FIRST_TURN_KINDS if self.turn == 1 else KINDS
+
+    @property
     def rows(self) -> int:
-        return (self.blocks[1] - self.blocks[0]) * ROWS_PER_PLAYER + self.extra_rows
+        return (self.blocks[1] - self.blocks[0]) * len(self.kinds) + self.extra_rows
 
 
 def grid_sheets(layout: GridLayout, turn: int | None) -> list[GridSheet]:
@@ -202,8 +209,8 @@ def grid_sheets(layout: GridLayout, turn: int | None) -> list[GridSheet]:
         for c, columns in enumerate(layout.column_parts):
             if turn is None:
                 extra = layout.rows_per_sheet
-            else:
-                extra = layout.extra_rows if r == len(row_parts) - 1 else 0
+            else:  # no bonus guess in turn 1, so no row for one
+                extra = layout.extra_rows if r == len(row_parts) - 1 and turn > 1 else 0
             out.append(GridSheet(turn, len(out) + 1, total, columns, blocks, c == 0, extra))
     return out
 
@@ -394,7 +401,7 @@ def _rows(top: float, s: GridSheet) -> list[_Row]:
     out: list[_Row] = []
     y = top
     for p in range(*s.blocks):
-        for kind in KINDS:
+        for kind in s.kinds:
             out.append(_Row(y, kind, p))
             y += GRID_ROW_MM
     for _ in range(s.extra_rows):
@@ -514,18 +521,19 @@ def _grid_labels(layout: GridLayout, s: GridSheet, people: Sequence[Person], xs:
             items += one_line(x, baseline_in(row.top, GRID_ROW_MM, HEAD_PT), no_info,
                               layout.cell_mm - 1.2, HEAD_PT, style="bold", align="center")
     for p in range(*s.blocks):
-        block = first + (p - s.blocks[0]) * ROWS_PER_PLAYER * GRID_ROW_MM
+        block = first + (p - s.blocks[0]) * len(s.kinds) * GRID_ROW_MM
         items += text(xs[0] + PAD_MM, baseline_in(block, GRID_ROW_MM, LETTER_PT),
                       people[p].letter, LETTER_PT, "bold")
         if people[p].name:
-            items += name_items(people[p].name, xs[0] + NAME_PAD_MM, block + GRID_ROW_MM)
+            items += name_items(people[p].name, xs[0] + NAME_PAD_MM, block + GRID_ROW_MM,
+                                len(s.kinds))
     return items
 
 
-def name_box() -> tuple[float, float]:
-    """(width, height) mm a name may fill: the player cell below the letter."""
-    return (GRID_PLAYER_MM - 2 * NAME_PAD_MM,
-            (ROWS_PER_PLAYER - 1) * GRID_ROW_MM - HEAVY_MM / 2 - PAD_MM)
+def name_box(rows: int = ROWS_PER_PLAYER) -> tuple[float, float]:
+    """(width, height) mm a name may fill: the player cell below the letter, in a block of
+    ``rows`` rows."""
+    return (GRID_PLAYER_MM - 2 * NAME_PAD_MM, (rows - 1) * GRID_ROW_MM - HEAVY_MM / 2 - PAD_MM)
 
 
 def hyphen_wrap(name: str, width: float, size: float) -> list[str]:
@@ -577,9 +585,9 @@ def fit_name(name: str, width: float, height: float, largest: float, smallest: f
     return fitted
 
 
-def name_items(name: str, x: float, top: float) -> list[Item]:
-    """A name under its letter, top-aligned in the rows below it."""
-    width, height = name_box()
+def name_items(name: str, x: float, top: float, rows: int = ROWS_PER_PLAYER) -> list[Item]:
+    """A name under its letter, top-aligned in the rows below it (a block of ``rows``)."""
+    width, height = name_box(rows)
     fitted = fit_name(name, width, height, NAME_PT[0], NAME_PT[1],
                       int(height / (pt(NAME_PT[1]) * LEADING)))
     tall = len(fitted.lines) * pt(fitted.size) * LEADING
