@@ -92,7 +92,8 @@ def player_pages(config: KitConfig, common: dict[str, object]) -> list[Page]:
     slip_pages = chunks(slips(config), grid.per_page)
     _ = config.words.gettext
     tally_rows = ([str(r) for r in range(1, own.rounds + 1)]
-                  + [_("Replay")] * replay_rows(config))
+                  + [_("Replay")] * replay_rows(config)
+                  + ([_("Tie-break")] if own.sudden_death_announced else []))
     pages = [Page(_("Rules"), Prose("lowest_unique/rules.html", {
         **common,
         "min_players": rules.MIN_PLAYERS, "max_players": rules.MAX_PLAYERS,
@@ -106,7 +107,8 @@ def player_pages(config: KitConfig, common: dict[str, object]) -> list[Page]:
             config.large_print))))
     pages.append(Page(_("Round tally"), Form(table_sheets.tally_page(
         body, tuple(tally_rows), check_examples(config.range), own.rounds, own.cooperative,
-        config.words, config.large_print))))
+        config.words, config.large_print, players=config.players,
+        number_range=config.range))))
     if not own.cooperative:
         pages.append(Page(_("Score sheet"), Form(table_sheets.scores_page(
             body, tuple(config.names) or ("",) * config.players, own.rounds,

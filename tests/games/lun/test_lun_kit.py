@@ -184,6 +184,43 @@ def test_html_is_self_contained(lun_a4: Path) -> None:
     assert (lun_a4 / "fonts" / licence).read_bytes() == font_path(licence).read_bytes()
 
 
+def test_a_tie_break_has_its_row_and_column_only_when_announced(tmp_path: Path,
+                                                                lun_a4: Path) -> None:
+    folder = build_kit(tmp_path, "lowest-unique", "--players", "6",
+                       "--sudden-death-announced")
+    pages = texts(folder / "player-kit.pdf")
+    tally = next(t for t in pages if "Round tally" in t)
+    scores = next(t for t in pages if "Score sheet" in t)
+    assert "Tie-break" in tally and "Player R1 R2 R3 R4 R5 Total Tie-break Place" in scores
+    plain = texts(lun_a4 / "player-kit.pdf")
+    assert not any("Tie-break" in t for t in plain)
+    assert "in that round’s column" in scores  # a replay takes the discarded round's place
+
+
+def tally_columns(pdf: Path) -> list[float]:
+    """The widths (mm) of the round tally's columns, read from its ruled lines."""
+    with pdfplumber.open(pdf) as document:
+        page = next(p for p in document.pages if "Round tally" in (p.extract_text() or ""))
+        upright = [line for line in page.lines if abs(line["x0"] - line["x1"]) < 0.1]
+        top = min(line["top"] for line in upright)  # the tally's head row: its first table
+        xs = sorted({round(line["x0"], 1) for line in upright if line["top"] <= top + 0.5})
+    return [round((b - a) * 25.4 / 72, 1) for a, b in zip(xs, xs[1:], strict=False)]
+
+
+def test_the_tally_gives_the_choices_the_room_a_round_needs(tmp_path: Path) -> None:
+    """Twelve three-digit choices and their commas take about 58 handwritten characters: the
+    choices column widens for them (it was 72 mm whatever the game), the round column keeps
+    only what its labels need."""
+    small = tally_columns(build_kit(tmp_path / "small", "lowest-unique", "--players", "3")
+                          / "player-kit.pdf")
+    big = tally_columns(build_kit(tmp_path / "big", "lowest-unique", "--players", "12",
+                                  "--range", "1-999") / "player-kit.pdf")
+    assert len(small) == len(big) == 4
+    assert big[1] >= 110 and big[1] > small[1] + 30
+    assert small[0] < 25 and big[0] < 25  # "Round", "Replay": not 28.5 mm for one digit
+    assert min(big[2:]) >= 27.5  # the singles and the winner keep room
+
+
 def test_cooperative_kit_keeps_no_score(tmp_path: Path) -> None:
     folder = build_kit(tmp_path, "lowest-unique", "--players", "4", "--cooperative")
     pages = texts(folder / "player-kit.pdf")

@@ -58,12 +58,14 @@ def tally_sheets(state: Party, facts: Mapping[str, Any], links: Mapping[str, str
     sheet = paper(str(facts["paper"]))
     rounds = int(facts["rounds"])
     rows = (*(str(r) for r in range(1, rounds + 1)), w.gettext("Replay"))
-    examples = check_examples(play(state.log).range)
+    number_range = play(state.log).range
+    examples = check_examples(number_range)
     body = sheet.body
     pages = []
     for number, names in enumerate(facts["tables"], start=1):
         items, used = _head(body, number, list(names), links.get(str(number)), w)
         rest = Frame(body.x, body.y + used, body.w, body.h - used)
-        items += tally_page(rest, rows, examples, rounds, False, w)
+        items += tally_page(rest, rows, examples, rounds, False, w, players=len(names),
+                            number_range=tuple(number_range))
         pages.append(PdfPage(sheet.width_mm, sheet.height_mm, (), tuple(items)))
     return draw(pages, w.gettext(SHEET), w.lang)

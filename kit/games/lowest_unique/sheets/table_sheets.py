@@ -125,11 +125,31 @@ def _cell(words: str, large: bool, style: str = "regular", align: str = "left",
     return Cell(words, style, align, size)
 
 
+HAND_MM = 2.6  # a handwritten digit or separator (2.5 to 3 mm, as hosts write)
+LEAST_SIDE_MM = 28.0  # the surviving singles, and the winner's name
+
+
+def tally_widths(w: float, rows: tuple[str, ...], players: int, number_range: tuple[int, int],
+                 words: Words, large: bool = False) -> list[float]:
+    """Round, all choices, surviving singles, winner: the round column as wide as its labels,
+    the choices column as wide as a whole round of choices needs in handwriting on one line
+    ("12, 305, 999, ..."), never less than two fifths of the page; the rest shared."""
+    size = LARGE_PT if large else 10.0
+    labels = (*rows, words.gettext("Round"))
+    round_mm = max(12.0, max(text_width(label, size, "bold") for label in labels) + 4.0)
+    digits = len(str(number_range[1]))
+    need = (players * digits + (players - 1) * 2) * HAND_MM + 4.0
+    choices = min(max(need, 0.38 * w), w - round_mm - 2 * LEAST_SIDE_MM)
+    side = (w - round_mm - choices) / 2
+    return [round(round_mm, 2), round(choices, 2), round(side, 2), round(side, 2)]
+
+
 @lru_cache(maxsize=64)
 def tally_page(body: Frame, rows: tuple[str, ...], examples: tuple[RoundResult, ...],
-               rounds: int, cooperative: bool, words: Words, large: bool = False
-               ) -> tuple[Item, ...]:
-    """The round tally: a row per round and replay, then two checked examples."""
+               rounds: int, cooperative: bool, words: Words, large: bool = False, *,
+               players: int, number_range: tuple[int, int]) -> tuple[Item, ...]:
+    """The round tally: a row per round, replay and tie-break, then two checked examples;
+    its columns sized for ``players`` choices from ``number_range``."""
     _ = words.gettext
     body_pt = LARGE_PT if large else BODY_PT
     head_mm = 11.0 if large else 8.0
@@ -146,7 +166,7 @@ def tally_page(body: Frame, rows: tuple[str, ...], examples: tuple[RoundResult, 
     items += more
     y += used + 1.0
     row_mm = tally_row_mm(body, len(rows), large)
-    widths = [w * 0.15, w * 0.38, w * 0.24, w * 0.23]
+    widths = tally_widths(w, rows, players, number_range, words, large)
     last = _("Exactly one single?") if cooperative else _("Winner")
     head = [_cell(label, large, "bold", size=9.5) for label in (
         _("Round"), _("All choices (sorted)"), _("Surviving singles"), last)]
@@ -187,15 +207,17 @@ SCORE_ROW_MM = 10.0
 SCORE_HEAD_PT = 9.5
 
 
-def score_widths(width: float, rounds: int, words: Words, head_pt: float = SCORE_HEAD_PT
-                 ) -> list[float]:
-    """Player, one column per round, total and place; the name column takes what is left."""
+def score_widths(width: float, rounds: int, words: Words, head_pt: float = SCORE_HEAD_PT,
+                 tie_break: bool = False) -> list[float]:
+    """Player, one column per round, total, the tie-break round (when sudden death was
+    announced) and place; the name column takes what is left."""
     _ = words.gettext
     fixed = text_width(_("Total"), head_pt, "bold") + 6.0
     place = text_width(_("Place"), head_pt, "bold") + 6.0
     per_round = max(10.0, text_width(_("R%(round)s", round=rounds), head_pt, "bold") + 4.0)
-    name = width - fixed - place - rounds * per_round
-    return [name] + [per_round] * rounds + [fixed, place]
+    tie = [text_width(_("Tie-break"), head_pt, "bold") + 6.0] if tie_break else []
+    name = width - fixed - place - rounds * per_round - sum(tie)
+    return [name] + [per_round] * rounds + [fixed, *tie, place]
 
 
 @lru_cache(maxsize=256)
@@ -210,16 +232,19 @@ def scores_page(body: Frame, names: tuple[str, ...], rounds: int, sudden_death: 
     items, used = title(x, y, _("Score sheet"))
     y += used
     more, used = para(x, y, w, _("One point for the lowest single of each round; nothing when "
-                                 "every number cancels. A replayed round counts once, in its "
-                                 "own column."), body_pt)
+                                 "every number cancels. A replayed round takes the place of "
+                                 "the one discarded: its point goes in that round’s column."),
+                      body_pt)
     items += more
     y += used + 1.0
-    widths = score_widths(w, rounds, words, head_pt)
+    widths = score_widths(w, rounds, words, head_pt, sudden_death)
     head = [_cell(_("Player"), large, "bold", size=head_pt)]
     head += [_cell(_("R%(round)s", round=r), large, "bold", "center", head_pt)
              for r in range(1, rounds + 1)]
-    head += [_cell(_("Total"), large, "bold", "center", head_pt),
-             _cell(_("Place"), large, "bold", "center", head_pt)]
+    head += [_cell(_("Total"), large, "bold", "center", head_pt)]
+    if sudden_death:  # the tied leaders' round: who scores in it wins
+        head += [_cell(_("Tie-break"), large, "bold", "center", head_pt)]
+    head += [_cell(_("Place"), large, "bold", "center", head_pt)]
     table = [head] + [[_cell(name, large, size=10.5)] for name in names]
     items += ruled_table(x, y, widths, [head_mm] + [row_mm] * len(names), table)
     y += head_mm + row_mm * len(names) + 4.0
