@@ -65,17 +65,45 @@ def _odds(players: int, size: int, lang: str) -> tuple[tuple[int, str], ...]:
                  for n in sizes)
 
 
-def slips(config: KitConfig) -> list[Slip]:
-    """One slip per player per round, then the spares; named slips are grouped by player."""
-    rounds = settings(config).rounds
+def _named_spares(config: KitConfig) -> list[list[Slip]]:
+    """Each player's named spare slips (the spares shared out, the first players one more)."""
     spare_each, extra = divmod(spares(config), config.players)
+    return [[Slip(name, None)] * (spare_each + (1 if i < extra else 0))
+            for i, name in enumerate(config.names)]
+
+
+def stacked(config: KitConfig, per_page: int) -> bool:
+    """Whether named slips come a round a page: when the table fits a page and that takes no
+    more pages than player by player. Cut together, the stack of slip pages then gives one
+    pile per player, in round order."""
+    if not config.names or config.players > per_page:
+        return False
+    rounds = settings(config).rounds
+    spare_pages = math.ceil(spares(config) / config.players)
+    return rounds + spare_pages <= math.ceil(
+        (config.players * rounds + spares(config)) / per_page)
+
+
+def slips(config: KitConfig, per_page: int) -> list[Slip]:
+    """One slip per player per round, then the spares; named slips a round a page
+    (``stacked``) or grouped by player. The free places of the last page (of every page, a
+    round a page) hold blank spares: the paper is printed anyway."""
+    rounds = settings(config).rounds
     if not config.names:
-        return [Slip(None, None)] * (config.players * rounds + spares(config))
-    out: list[Slip] = []
-    for i, name in enumerate(config.names):
-        out += [Slip(name, r) for r in range(1, rounds + 1)]
-        out += [Slip(name, None)] * (spare_each + (1 if i < extra else 0))
-    return out
+        out = [Slip(None, None)] * (config.players * rounds + spares(config))
+    elif stacked(config, per_page):
+        out, own = [], _named_spares(config)
+        for r in range(1, rounds + 1):
+            out += [Slip(name, r) for name in config.names]
+            out += [Slip(None, None)] * (per_page - config.players)
+        for k in range(max(map(len, own), default=0)):
+            out += [kept[k] if k < len(kept) else Slip(None, None) for kept in own]
+            out += [Slip(None, None)] * (per_page - config.players)
+    else:
+        out = []
+        for name, kept in zip(config.names, _named_spares(config), strict=True):
+            out += [Slip(name, r) for r in range(1, rounds + 1)] + kept
+    return out + [Slip(None, None)] * (-len(out) % per_page)
 
 
 def slip_grid(config: KitConfig) -> SlipGrid:
@@ -89,7 +117,7 @@ def player_pages(config: KitConfig, common: dict[str, object]) -> list[Page]:
     body = sheet.body
     own = settings(config)
     grid = slip_grid(config)
-    slip_pages = chunks(slips(config), grid.per_page)
+    slip_pages = chunks(slips(config, grid.per_page), grid.per_page)
     _ = config.words.gettext
     tally_rows = ([str(r) for r in range(1, own.rounds + 1)]
                   + [_("Replay")] * replay_rows(config)
@@ -134,10 +162,13 @@ def plan(config: KitConfig) -> KitPlan:
     practice = rules.practice_rounds(player_labels(config), config.range)
     practice_pages = chunks(list(practice), PRACTICE_PER_PAGE)
     _ = config.words.gettext
-    print_guide = guide(pages, len(chunks(slips(config), slip_grid(config).per_page)), _)
+    per_page = slip_grid(config).per_page
+    all_slips = slips(config, per_page)
+    print_guide = guide(pages, len(chunks(all_slips, per_page)), _)
     host_pages = [Page(_("Host card"), Prose("lowest_unique/host_card.html", {
         **common, "host_plays": own.host_plays, "print_guide": print_guide,
-        "slip_count": len(slips(config)), "spare_slips": spares(config),
+        "slip_count": len(all_slips), "spare_slips": sum(s.round is None for s in all_slips),
+        "stacked": stacked(config, per_page),
         "odds": no_winner_odds(config), "paper_label": paper(config.paper).label,
         "tables": config.table_count, "named": bool(config.names),
     }, columns=2), audience="host")]
