@@ -33,6 +33,7 @@ from ..tomlhelp import loads as loads_toml
 from . import engine, sealed_links, state_cache
 from .answer_cache import KEPT_BYTES, AnswerCache, Flights, Made, etag, public_version, view_size
 from .journal import UNDO, Played, describe, said, step
+from .languages import GameLanguages
 from .mail import book
 from .mail.postbox import Postbox
 from .quota import GameQuota, SeatPace
@@ -73,9 +74,6 @@ def _undoable(loaded: Loaded) -> dict[str, Any] | None:
     return {"kind": last.kind, **{k: last.payload[k] for k in keys if k in last.payload}}
 
 
-MAX_KNOWN_LANGUAGES = 10_000  # games whose language a console keeps in memory
-
-
 class Console:
     """The console over one store; thread-safe (each call is its own transaction)."""
 
@@ -89,7 +87,7 @@ class Console:
         self._flights = Flights()
         self.mail = Postbox(store.engine)  # players' letters: queued on publish, or drafts
         self.sealed = sealed_links.SealedLinks(store.engine)  # seats' links, for the GM
-        self._languages: dict[str, str] = {}  # a game's language never changes: read once
+        self.languages = GameLanguages(store)  # each game's own, for its pages
 
     # --- games -------------------------------------------------------------------------------
 
@@ -183,20 +181,6 @@ class Console:
     def kind(self, game_id: str) -> str:
         """The game's name (its registry key)."""
         return self._row(game_id).kind
-
-    def language_of(self, game_id: str) -> str | None:
-        """The language the game was made in (its mail, reports and, when a visitor's own is
-        none of ours, its pages); None for no such game."""
-        known = self._languages.get(game_id)
-        if known is None:
-            try:
-                known = str(self.store.game(game_id).public["lang"])
-            except Missing:
-                return None
-            if len(self._languages) >= MAX_KNOWN_LANGUAGES:
-                self._languages.clear()  # a bound, not a cache policy: one read a game again
-            self._languages[game_id] = known
-        return known
 
     def _row(self, game_id: str) -> GameRow:
         try:
