@@ -64,6 +64,9 @@ def render_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
     os.environ["KIT_CACHE_DIR"] = str(folder)
     # every app a test makes opens the console's database: one for the run, never the user's
     os.environ["KIT_DATABASE_URL"] = str(root / "console.sqlite3")
+    # and a data folder of its own: a server on PostgreSQL keeps its mail key there
+    os.environ["XDG_DATA_HOME"] = str(root / "data")
+    os.environ.pop("KIT_MAIL_KEY", None)  # the key file, unless a test sets the variable
     return folder
 
 

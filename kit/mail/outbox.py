@@ -25,6 +25,12 @@ exponential back-off; a 5xx reply, or ``Policy.attempts`` tries, marks it failed
 reason (a reply code, never a password or the server's text) in ``error``: also a row whose
 last try ended with its sender's lease (a crash), which no claim takes again. A row sent or
 failed keeps no body: a letter's body holds its player's link, a key to their seat.
+
+No link is ever kept in clear (``kit.mail.seal``): a queued row's body has a mark where each
+link goes and ``sealed`` holds the links, sealed under the server's mail key, which the
+database does not hold; the sender opens them as it sends. A row whose links do not open
+under this server's key (another ``KIT_MAIL_KEY``, a key file lost) is failed with that
+reason, never sent with a broken link.
 """
 
 from __future__ import annotations
@@ -38,11 +44,13 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from email.message import EmailMessage
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from .letter import Letter, compose
+from .seal import MailKey, open_links, seal_links, server_key
 from .smtp import MailError, SmtpServer, send
 
 log = logging.getLogger("kit.mail")
@@ -68,11 +76,15 @@ outbox = sa.Table(  # the schema is kit/db/migrations/versions/0003_outbox.py
     sa.Column("sent", sa.Float, nullable=True),
     sa.Column("error", sa.String(200), nullable=True),
     sa.Column("attach", sa.String(200), nullable=True),  # 0007: report files, one a line
+    sa.Column("sealed", sa.Text, nullable=True),  # 0009: the body's links, sealed (seal.py)
     sa.UniqueConstraint("game_id", "player", "turn", "kind", name="outbox_once"),
 )
 
 QUEUED, SENT, FAILED = "queued", "sent", "failed"
 DROPPED = ""  # the body of a sent or failed row: a letter's body holds its player's link
+# what a sent or failed row keeps of its letter's text and links: nothing
+DROP: dict[str, object] = {"body": DROPPED, "sealed": None}
+UNOPENED = "its links do not open under this server's mail key (KIT_MAIL_KEY or mail.key)"
 
 
 @dataclass(frozen=True)
@@ -85,10 +97,14 @@ class Key:
     kind: str
 
     @property
+    def bound(self) -> str:
+        """The key as one text: what a letter's sealed links are bound to."""
+        return "\x1f".join((self.game_id, self.player, str(self.turn), self.kind))
+
+    @property
     def ident(self) -> str:
         """The row's id: a hash of the key, the same on every server."""
-        text = "\x1f".join((self.game_id, self.player, str(self.turn), self.kind))
-        return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+        return hashlib.sha256(self.bound.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
 def message_id(ident: str, sender: str) -> str:
@@ -97,25 +113,31 @@ def message_id(ident: str, sender: str) -> str:
     return f"<{ident}.kit@{domain}>"
 
 
-def queue(conn: sa.Connection, key: Key, letter: Letter, now: float | None = None) -> bool:
+def queue(conn: sa.Connection, key: Key, letter: Letter, now: float | None = None, *,
+          mail_key: MailKey | None = None) -> bool:
     """Queue ``letter`` under ``key`` in ``conn``'s transaction; False if the key was queued
     before (then nothing changes)."""
-    return bool(queue_all(conn, [(key, letter)], now))
+    return bool(queue_all(conn, [(key, letter)], now, mail_key=mail_key))
 
 
 def queue_all(conn: sa.Connection, letters: Sequence[tuple[Key, Letter]],
-              now: float | None = None) -> set[str]:
+              now: float | None = None, *, mail_key: MailKey | None = None) -> set[str]:
     """Queue every ``(key, letter)`` in ``conn``'s transaction, in one statement (a turn's
-    messages as its publish commits); the ids of the rows queued now (not queued before)."""
+    messages as its publish commits); the ids of the rows queued now (not queued before).
+    Each body's links are sealed under ``mail_key`` (default: the server's, ``server_key``)."""
     if not letters:
         return set()
     now = time.time() if now is None else now
-    rows = [{"id": key.ident, "game_id": key.game_id, "player": key.player, "turn": key.turn,
-             "kind": key.kind, "recipient": letter.to, "subject": letter.subject,
-             "body": letter.body, "created": now, "state": QUEUED, "attempts": 0, "due": now,
-             "owner": "", "lease": 0.0, "sent": None, "error": None,
-             "attach": "\n".join(letter.attach) or None}
-            for key, letter in letters]
+    sealing = mail_key if mail_key is not None else server_key(conn.engine.url)
+    rows = []
+    for key, letter in letters:
+        body, sealed = seal_links(sealing, key.bound, letter.body)
+        rows.append({"id": key.ident, "game_id": key.game_id, "player": key.player,
+                     "turn": key.turn, "kind": key.kind, "recipient": letter.to,
+                     "subject": letter.subject, "body": body, "sealed": sealed,
+                     "created": now, "state": QUEUED, "attempts": 0, "due": now, "owner": "",
+                     "lease": 0.0, "sent": None, "error": None,
+                     "attach": "\n".join(letter.attach) or None})
     from sqlalchemy.dialects import postgresql, sqlite
 
     dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
@@ -186,8 +208,10 @@ class Sender:
 
     def __init__(self, engine: Engine, server: SmtpServer, mail_from: str,
                  policy: Policy = Policy(), clock: Callable[[], float] = time.time,
-                 files: Files | None = None) -> None:
+                 files: Files | None = None, mail_key: MailKey | None = None) -> None:
         self.engine = engine
+        # what opens the letters' links (default: the server's key, ``server_key``)
+        self.mail_key = mail_key if mail_key is not None else server_key(engine.url)
         self.files = files  # what fetches a letter's attachments (None: sent without)
         self.server = server
         self.mail_from = mail_from
@@ -217,18 +241,33 @@ class Sender:
                     attempts=outbox.c.attempts + 1))
                 if won.rowcount == 1:
                     row = conn.execute(sa.select(outbox).where(outbox.c.id == ident)).one()
-                    letter = Letter(row.recipient, row.subject, row.body,
-                                    tuple(row.attach.split("\n")) if row.attach else ())
-                    return Claimed(ident, token, row.attempts, letter, row.created,
-                                   row.game_id, row.player)
+                    letter = self._opened(conn, row)
+                    if letter is not None:
+                        return Claimed(ident, token, row.attempts, letter, row.created,
+                                       row.game_id, row.player)
         return None
+
+    def _opened(self, conn: sa.Connection, row: sa.Row[Any]) -> Letter | None:
+        """The letter of a row just claimed, its links put back; None when they do not open
+        under this server's key: then the row is failed, with the reason, in ``conn``."""
+        body = row.body
+        if row.sealed is not None:
+            key = Key(row.game_id, row.player, row.turn, row.kind)
+            body = open_links(self.mail_key, key.bound, row.body, row.sealed)
+            if body is None:
+                conn.execute(outbox.update().where(outbox.c.id == row.id).values(
+                    state=FAILED, owner="", lease=0.0, error=UNOPENED, **DROP))
+                log.error("mail: message %s failed: %s", row.id, UNOPENED)
+                return None
+        return Letter(row.recipient, row.subject, body,
+                      tuple(row.attach.split("\n")) if row.attach else ())
 
     def _give_up(self, conn: sa.Connection, free: sa.ColumnElement[bool]) -> None:
         """Fail the free rows that had all their tries (the last one's sender died or lost its
         lease), keeping the last reason given, if any."""
         limit = self.policy.attempts
         spent = conn.execute(outbox.update().where(free, outbox.c.attempts >= limit).values(
-            state=FAILED, owner="", lease=0.0, body=DROPPED, error=sa.func.coalesce(
+            state=FAILED, owner="", lease=0.0, **DROP, error=sa.func.coalesce(
                 outbox.c.error, f"no answer from the mail server in {limit} tries"))
             .returning(outbox.c.id)).scalars().all()
         for ident in spent:
@@ -268,7 +307,7 @@ class Sender:
 
     def _finish(self, claimed: Claimed, **values: object) -> bool:
         if values.get("state") in (SENT, FAILED):
-            values["body"] = DROPPED  # no more use, and it holds the player's link
+            values.update(DROP)  # no more use: the text and links of a player's letter
         with self._writer() as conn, conn.begin():
             done = conn.execute(outbox.update().where(
                 outbox.c.id == claimed.ident, outbox.c.owner == claimed.token).values(
@@ -284,7 +323,7 @@ class Sender:
         with self._writer() as conn, conn.begin():
             conn.execute(outbox.update().where(outbox.c.id == claimed.ident,
                                                outbox.c.state != SENT).values(
-                state=SENT, sent=self.clock(), error=None, owner="", lease=0.0, body=DROPPED))
+                state=SENT, sent=self.clock(), error=None, owner="", lease=0.0, **DROP))
         log.warning("mail: message %s sent (try %d) after its lease ran out", claimed.ident,
                     claimed.attempts)
 

@@ -252,11 +252,12 @@ def test_a_partys_rounds_are_public_once_entered(tmp_path: Path) -> None:
 
 def test_each_players_letter_holds_only_their_own_data(tmp_path: Path) -> None:
     """The e-mail channel: the letters a publish queues (a sender attached, never run), one
-    per player with an address, read from the outbox."""
+    per player with an address, read from the outbox, their links opened as the sender does."""
     import sqlalchemy as sa
 
     from kit.console.mail.book import Opener
-    from kit.mail.outbox import Sender, SenderThread, outbox
+    from kit.mail.outbox import Key, Sender, SenderThread, outbox
+    from kit.mail.seal import open_links
     from kit.mail.smtp import SmtpServer
 
     console = open_console(str(tmp_path / "console.sqlite3"), tmp_path / "files")
@@ -273,17 +274,21 @@ def test_each_players_letter_holds_only_their_own_data(tmp_path: Path) -> None:
                       opener=Opener(made.gm_token, "http://192.168.1.20:8000"))
         console.enter(made.id, "orders", {"orders": OPEN})
         with console.store.engine.connect() as conn:
-            letters = {row.player: row for row in conn.execute(sa.select(outbox))}
-        assert sorted(letters) == sorted(PLAYERS)
-        for player, letter in letters.items():
+            rows = {row.player: row for row in conn.execute(sa.select(outbox))}
+        assert sorted(rows) == sorted(PLAYERS)
+        for player, letter in rows.items():
             assert letter.recipient == f"{player.lower()}@example.org"
-            assert f"{player} · turn 1 · private" in letter.body  # their own slip, no isolates
-            assert f"/console/{made.id}/p/" in letter.body  # their link
+            assert f"/console/{made.id}/p/" not in letter.body  # kept sealed while it waits
+            body = open_links(sender.mail_key, Key(made.id, player, 1, "report").bound,
+                              letter.body, letter.sealed)
+            assert body is not None
+            assert f"{player} · turn 1 · private" in body  # their own slip, no isolates
+            assert f"/console/{made.id}/p/" in body  # their link
             others = [p for p in PLAYERS if p != player]
             mine = GUESSED[player] - {253, 254}  # never amended here
-            assert all(has(n, letter.body) for n in mine), player
+            assert all(has(n, body) for n in mine), player
             for number in [*(SECRETS[p] for p in others), *UNPUBLISHED,
                            *set().union(*(GUESSED[p] for p in others))]:
-                assert not has(number, letter.body), (player, number)
+                assert not has(number, body), (player, number)
     finally:
         console.close()

@@ -41,6 +41,7 @@ from ...mail.outbox import (
     outbox,
     queue_all,
 )
+from ...mail.seal import env_key
 from ...mail.smtp import MailError
 from .. import engine as rules_engine
 from ..report_render import BeingMade, NotMade
@@ -95,6 +96,9 @@ class Postbox:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self._sender: SenderThread | None = None
+        # KIT_MAIL_KEY, checked as the console opens (a server refuses to start on a bad
+        # one); None: the key file of the data folder, made when a letter is first queued
+        self.mail_key = env_key()
 
     def attach(self, sender: SenderThread) -> None:
         """Letters go out through ``sender`` (woken after each commit that queues some)."""
@@ -186,13 +190,12 @@ class Postbox:
             title=title, lang=lang, turn=turn, report=report, ending=end), attach=files))
             for player, address in sorted(to.items())]
 
-    @staticmethod
-    def queue_in(letters: Sequence[tuple[Key, Letter]]
+    def queue_in(self, letters: Sequence[tuple[Key, Letter]]
                  ) -> Callable[[sa.Connection], object] | None:
         """What queues ``letters`` in the caller's transaction (None: nothing to queue)."""
         if not letters:
             return None
-        return lambda conn: queue_all(conn, letters)
+        return lambda conn: queue_all(conn, letters, mail_key=self.mail_key)
 
     # --- reminders and drafts ------------------------------------------------------------
 
@@ -204,7 +207,7 @@ class Postbox:
         if not letters:
             return Queued((), ())
         with self._writer() as conn, conn.begin():
-            done = queue_all(conn, letters, time.time())
+            done = queue_all(conn, letters, time.time(), mail_key=self.mail_key)
         self.wake()
         names = [(key.player, key.ident in done) for key, _ in letters]
         return Queued(tuple(n for n, now in names if now), tuple(n for n, now in names
