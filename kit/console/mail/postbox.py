@@ -9,7 +9,8 @@ player's letter holds exactly what that player's own page shows, never another's
 guesses. Links are opened from the address book with the game master's token (``book``).
 When the game master asks for PDFs (``book.attach_pdf``), a turn letter names the turn's
 shared report and the player's own slip, which ``report_files`` fetches through the console's
-render line as the letter is sent.
+render line as the letter is sent. The outbox keeps a queued letter's links sealed under the
+server's mail key (``kit.mail.seal``), whatever the letter's kind.
 """
 
 from __future__ import annotations
