@@ -37,8 +37,9 @@ from kit.console.mail.book import Opener  # noqa: E402
 from kit.console.mail.postbox import REMINDER, REPORT, letters_now, remind  # noqa: E402
 from kit.console.service import Console, open_console  # noqa: E402
 from kit.db.engine import database_url  # noqa: E402
+from kit.errors import ConfigError  # noqa: E402
 from kit.mail.outbox import UNOPENED, Policy, Sender, SenderThread, outbox  # noqa: E402
-from kit.mail.seal import KEY_ENV, KEY_FILE, MailKey, server_key  # noqa: E402
+from kit.mail.seal import KEY_ENV, KEY_FILE, MailKey, key_folder, server_key  # noqa: E402
 from kit.mail.smtp import SmtpServer  # noqa: E402
 
 BASE = "http://192.168.1.20:8000"
@@ -216,6 +217,13 @@ def test_the_key_file_is_private_and_kept_across_restarts_and_the_variable_wins(
     monkeypatch.setenv(KEY_ENV, base64.b64encode(given).decode())
     assert server_key(url).raw == given != base64.b64decode(kept)
     assert key_file.read_bytes() == kept
+    on_postgresql = database_url("postgresql://kit@db.internal/kit")
+    assert key_folder(on_postgresql) == Path(os.environ["XDG_DATA_HOME"]) / "number-party-kit"
+    monkeypatch.delenv(KEY_ENV)
+    key_file.write_text("damaged\n")
+    with pytest.raises(ConfigError) as refused:
+        server_key(url)
+    assert str(refused.value).startswith(f"mail key file {key_file}: must be 32 random bytes")
 
 
 @pytest.mark.parametrize("value", ["not-a-key", base64.b64encode(b"short").decode(), ""])
@@ -232,7 +240,6 @@ def test_a_malformed_key_variable_stops_the_server_at_start(tmp_path: Path, valu
 
 
 def test_links_come_back_where_they_were_and_a_mark_in_a_letter_is_refused() -> None:
-    from kit.errors import ConfigError
     from kit.mail.seal import open_links, seal_links
 
     key = MailKey(os.urandom(32))
@@ -245,3 +252,9 @@ def test_links_come_back_where_they_were_and_a_mark_in_a_letter_is_refused() -> 
     with pytest.raises(ConfigError) as refused:
         seal_links(key, "b", "a\x1fb")
     assert str(refused.value) == "body: must not hold the control character U+001F"
+
+
+def test_the_outbox_migrated_is_the_outbox_declared(engine: sa.Engine) -> None:
+    found = {c["name"]: c["nullable"] for c in sa.inspect(engine).get_columns("outbox")}
+    assert found == {c.name: c.nullable for c in outbox.columns}
+    assert found["sealed"] is True
