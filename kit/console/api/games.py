@@ -4,7 +4,9 @@
   with optional ``?lang=&paper=``, or JSON ``{"log": "...", "lang"?, "paper"?}``)
   -> 201 ``{"id", "gm_token", "gm_url", "public_url", "version"}``, and for a game whose
   players have their own links (What's My Number?) ``"player_tokens"`` and ``"player_links"``
-  (name -> token, name -> ``/console/{id}/p/{token}``), shown once: only hashes are stored
+  (name -> token, name -> ``/console/{id}/p/{token}``), shown once: only hashes are stored;
+  with a mail server, ``"invited"``: the players whose invitation was queued
+  (``kit.console.mail.invitations``)
 - ``POST /api/games/{id}/<path>`` for each entry a game declares (``ConsoleGame.entries``:
   e.g. ``turns``, ``turns/{n}/publish``, ``tables/{t}/rounds``) ``{..., "version"?}`` -> its
   status and the game's answer with the new ``version``
@@ -39,6 +41,7 @@ from ...server.http import BodyError, parse_json
 from ..addressing import base_url
 from ..join_desk import host_view
 from ..mail.book import Opener
+from ..mail.invitations import invite_new
 from ..pages.base import NO_STORE, conditional
 from ..quota import TooFast
 from ..seat_access import NotYours, seat_params, shared_seats
@@ -213,8 +216,13 @@ def _client(request: Request) -> str:
 async def create_game(request: Request) -> Response:
     _same_site(request)
     body = await read_json(request)
-    created = await run_in_threadpool(_console(request).create_game, body, _client(request))
-    return JSONResponse(_links(request, created), 201, headers=NO_STORE)
+    console = _console(request)
+    created = await run_in_threadpool(console.create_game, body, _client(request))
+    links = _links(request, created)
+    invited = await run_in_threadpool(invite_new, console, created, base_url(request))
+    if invited is not None:
+        links["invited"] = list(invited.queued)
+    return JSONResponse(links, 201, headers=NO_STORE)
 
 
 @handled

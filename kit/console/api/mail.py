@@ -9,6 +9,9 @@
 - ``POST /api/games/{id}/remind`` -> ``{"turn", "missing", "without_address"}`` and, with a
   mail server, ``"queued"`` (now) and ``"before"`` (queued by an earlier press), else
   ``"drafts"`` (name -> ``{"to", "mailto"}``)
+- ``POST /api/games/{id}/mail/invitations`` -> ``{"queued", "before", "without_address"}``:
+  an invitation queued to each player with an address and none queued or sent to it
+  (``kit.console.mail.invitations``); 409 without a mail server
 - ``GET /api/games/{id}/drafts/{name}.eml?kind=report|reminder`` -> that player's letter as a
   ``.eml`` draft (the last published turn's, or this turn's reminder)
 - ``GET /api/games/{id}/slips.pdf`` -> the secret-number slips, each with its player's link
@@ -22,6 +25,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from ..mail.invitations import invite
 from ..mail.postbox import REMINDER, REPORT, drafts, letters_now, link_slips, remind
 from ..pages.base import NO_STORE, eml_response, pdf_response
 from .games import ApiError, _gm, _same_site, handled, opener, read_json
@@ -77,6 +81,18 @@ async def remind_missing(request: Request) -> Response:
 
 
 @handled
+async def send_invitations(request: Request) -> Response:
+    _same_site(request)
+    console, game_id = await _gm(request)
+    if not console.mail.sending:
+        raise ApiError(409, "mail", "no mail server is set (kit serve --smtp): invitations "
+                       "go out by e-mail only")
+    done = await run_in_threadpool(invite, console, game_id, opener(request))
+    return JSONResponse({"queued": list(done.queued), "before": list(done.before),
+                         "without_address": list(done.without_address)}, headers=NO_STORE)
+
+
+@handled
 async def draft_file(request: Request) -> Response:
     console, game_id = await _gm(request)
     kind = request.query_params.get("kind", REPORT)
@@ -107,6 +123,7 @@ def mail_routes() -> list[Route]:
         Route("/{id}/emails/{name}", set_email, methods=["PUT", "DELETE"]),
         Route("/{id}/mail", set_mail, methods=["PUT"]),
         Route("/{id}/remind", remind_missing, methods=["POST"]),
+        Route("/{id}/mail/invitations", send_invitations, methods=["POST"]),
         Route("/{id}/drafts/{name}.eml", draft_file, methods=["GET"]),
         Route("/{id}/slips.pdf", slips_pdf, methods=["GET"]),
     ]

@@ -98,3 +98,41 @@ def reminder(player: str, to: str, link: str | None, *, title: str, lang: str, t
         lines.append(w.gettext(N_("The deadline is %(deadline)s."), deadline=deadline))
     lines += ["", _link_line(link, lang), ""]
     return Letter(to, subject[:200], "\n".join(lines))
+
+
+@dataclass(frozen=True)
+class Invitation:
+    """What one player's invitation says of them: their link (None: not known), whether their
+    page asks them for a secret number before turn 1, and the room code another phone joins
+    with at ``join`` (None: joining is closed or the game is over)."""
+
+    player: str
+    to: str
+    link: str | None
+    choosing: bool
+    code: str | None = None
+    join: str | None = None
+
+
+def invitation(part: Invitation, *, title: str, rules: str, lang: str) -> Letter:
+    """A player's invitation to a new game (``rules``: the game's own name, a msgid): their
+    own link, what to do before turn 1 and the public room code; never another's link."""
+    w = words(lang)
+    game = _name(title, lang)
+    subject = w.gettext(N_("%(game)s: your invitation"), game=game)
+    lines = [w.gettext(N_("Hello %(player)s, you are invited to %(game)s (%(rules)s)."),
+                       player=part.player, game=game, rules=w.gettext(rules)), ""]
+    if part.link is None:
+        lines.append(_link_line(None, lang))
+    else:
+        lines.append(w.gettext(N_("Your own page (keep the link to yourself: it is your seat "
+                                  "in the game): %(link)s"), link=part.link))
+    lines += ["", w.gettext(N_("Before turn 1, open your page and choose your secret number: "
+                               "turn 1 begins once every player has one.")) if part.choosing
+              else w.gettext(N_("Before turn 1, open your page: you send your orders there, "
+                                "and it shows each turn’s report once it is published."))]
+    if part.code and part.join:
+        lines += ["", w.gettext(N_("On another phone: open %(address)s and type the room code "
+                                   "%(code)s; the host then admits it."),
+                                address=part.join, code=part.code)]
+    return Letter(part.to, subject[:200], "\n".join(lines) + "\n")

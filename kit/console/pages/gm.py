@@ -260,8 +260,12 @@ async def gm_link(request: Request) -> Response:
         raise PageProblem(403, N_("Link not valid"),
                           N_("This game master link is not valid for this game. Check that it "
                              "was copied whole."))
-    query = "&".join(f"{k}={v}" for k, v in (("new", "1"), ("lang", language(request)["lang"]))
-                     if (k == "new" and request.query_params.get("new") == "1")
+    q = request.query_params
+    invited = q.get("invited", "")  # the invitations a new game's start queued
+    query = "&".join(f"{k}={v}" for k, v in (("new", "1"), ("invited", invited),
+                                             ("lang", language(request)["lang"]))
+                     if (k == "new" and q.get("new") == "1")
+                     or (k == "invited" and invited.isdigit())
                      or (k == "lang" and language(request)["keep"]))
     response = see_other(f"/console/{game_id}/gm" + (f"?{query}" if query else ""))
     response.set_cookie(auth.COOKIE, token, path=auth.cookie_path(game_id), httponly=True,

@@ -1,5 +1,6 @@
 """The game master's e-mail section of the console (``templates/console/_mail.html``, which a
-game's GM page includes): each player's address (give, change, remove), "Remind the missing",
+game's GM page includes): each player's address (give, change, remove), "Send invitations",
+"Remind the missing",
 and without a mail server a ``mailto:`` link and a ``.eml`` draft per player instead.
 
 Posts are GM posts (same origin, GM cookie, signed CSRF token), answered by a redirect back to
@@ -19,6 +20,7 @@ from starlette.routing import Route
 from ...errors import KitError
 from ...game import said
 from ...i18n import N_, Words, words
+from ..mail.invitations import invite
 from ..mail.postbox import REMINDER, REPORT, drafts, letters_now, link_slips, remind
 from ..specs import console_of
 from .base import (
@@ -40,6 +42,10 @@ NOTICES = {"address": N_("Address saved."), "removed": N_("Address removed."),
            "plain": N_("Turn letters will carry no PDF.")}
 
 
+NO_SERVER = N_("Invitations go out by e-mail only, and no mail server is set (kit serve "
+               "--smtp): hand each player their link, or the room code, instead.")
+
+
 def _back(request: Request, game_id: str, flag: str) -> Response:
     keep = language(request)["keep"].replace("?", "&")
     return see_other(f"/console/{game_id}/gm?{flag}{keep}#mail")
@@ -51,6 +57,10 @@ def _notice(request: Request, w: Words) -> str:
         count = int(q["reminded"]) if q["reminded"].isdigit() else 0
         return w.ngettext("Reminder queued for %(num)s player.",
                           "Reminders queued for %(num)s players.", count, num=count)
+    if "invited" in q:
+        count = int(q["invited"]) if q["invited"].isdigit() else 0
+        return w.ngettext("Invitation queued for %(num)s player.",
+                          "Invitations queued for %(num)s players.", count, num=count)
     return next((w.gettext(m) for k, m in NOTICES.items() if k in q), "")
 
 
@@ -121,6 +131,17 @@ async def remind_missing(request: Request) -> Response:
     return _back(request, game_id, f"reminded={len(answer.get('queued', []))}")
 
 
+async def send_invitations(request: Request) -> Response:
+    """``POST /console/{id}/mail/invitations``: an invitation to each player with an address
+    and none queued or sent to it (with a mail server; without, a page saying why)."""
+    game_id, _values = await gm_post(request)
+    service = console(request)
+    if not service.mail.sending:
+        raise PageProblem(409, N_("No mail server"), NO_SERVER)
+    done = await call(invite, service, game_id, opener(request))
+    return _back(request, game_id, f"invited={len(done.queued)}")
+
+
 async def draft_file(request: Request) -> Response:
     """``GET /console/{id}/mail/{name}.eml?kind=report|reminder``: one player's draft."""
     game_id = await require_gm(request)
@@ -149,6 +170,7 @@ def mail_routes() -> list[Route]:
         Route("/{id}/mail/slips.pdf", slips_pdf, methods=["GET"]),
         Route("/{id}/mail/address", set_address, methods=["POST"]),
         Route("/{id}/mail/remind", remind_missing, methods=["POST"]),
+        Route("/{id}/mail/invitations", send_invitations, methods=["POST"]),
         Route("/{id}/mail/attach", set_attach, methods=["POST"]),
         Route("/{id}/mail/{name}.eml", draft_file, methods=["GET"]),
     ]

@@ -25,6 +25,8 @@ from ...game.start_form import (
 )
 from ...i18n import LANGUAGES, N_, Words, words
 from ...paper import PAPERS, paper_label
+from ..addressing import base_url
+from ..mail.invitations import invite_new
 from ..specs import check_new_game, console_games
 from . import auth
 from .base import PageProblem, call, console, language, read_post_or_refuse, render, see_other
@@ -137,7 +139,10 @@ async def start_submit(request: Request) -> Response:
             absorb(form, error, fields, default=fields[0], w=w)
         else:
             keep = language(request)["keep"]
-            query = "?new=1" + (keep.replace("?", "&") if keep else "")
+            invited = await call(invite_new, service, created, base_url(request))
+            query = "?new=1" + (f"&invited={len(invited.queued)}" if invited and invited.queued
+                                else "") \
+                + (keep.replace("?", "&") if keep else "")
             return see_other(f"/console/{created.id}/gm/{created.gm_token}{query}")
     elif start is not IMPORT:
         precheck(form, fields, w)
