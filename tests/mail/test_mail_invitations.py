@@ -87,7 +87,7 @@ def test_a_new_game_sends_each_player_with_an_address_one_invitation(
         subject, text, html = got[address]
         assert subject == "Friday night: your invitation"
         assert text.splitlines() == [
-            f"Hello {name}, you are invited to Friday night (What's My Number?).",
+            f"Hello {name}, you are invited to “Friday night” (What's My Number?).",
             "",
             "Your own page (keep the link to yourself: it is your seat in the game): "
             f"{links[name]}",

@@ -120,7 +120,7 @@ def invitation(part: Invitation, *, title: str, rules: str, lang: str) -> Letter
     w = words(lang)
     game = _name(title, lang)
     subject = w.gettext(N_("%(game)s: your invitation"), game=game)
-    lines = [w.gettext(N_("Hello %(player)s, you are invited to %(game)s (%(rules)s)."),
+    lines = [w.gettext(N_("Hello %(player)s, you are invited to “%(game)s” (%(rules)s)."),
                        player=part.player, game=game, rules=w.gettext(rules)), ""]
     if part.link is None:
         lines.append(_link_line(None, lang))
