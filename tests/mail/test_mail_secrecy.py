@@ -1,10 +1,11 @@
 """No key in the database, while the letters wait or once they are out, and seat tokens bound
 to their game, on SQLite and PostgreSQL.
 
-After a reminder and a publish with e-mail, every letter delivered through a real SMTP server
-(aiosmtpd), every column of every table is read and searched for every token the game
-handed out (the GM's, each player's); a player's token of game 1 on game 2, where a player has
-the same name, is answered as a wrong token is.
+After invitations, a reminder and a publish with e-mail, every letter delivered through a real
+SMTP server (aiosmtpd), each letter holds its own player's token alone, and every column of
+every table is read and searched for every token the game handed out (the GM's, each
+player's); a player's token of game 1 on game 2, where a player has the same name, is answered
+as a wrong token is.
 
 While letters wait in the outbox, every cell of every table and the SQLite file's bytes (and
 its ``-wal``) hold no token either: a letter's links are sealed under the server's mail key
@@ -34,6 +35,7 @@ from support.console_db import free_port  # noqa: E402
 from support.mail_server import Server, drain  # noqa: E402
 
 from kit.console.mail.book import Opener  # noqa: E402
+from kit.console.mail.invitations import invite  # noqa: E402
 from kit.console.mail.postbox import REMINDER, REPORT, letters_now, remind  # noqa: E402
 from kit.console.service import Console, open_console  # noqa: E402
 from kit.db.engine import database_url  # noqa: E402
@@ -72,20 +74,31 @@ def test_no_token_is_left_in_any_table_once_the_letters_are_out(
     console.mail.attach(SenderThread(sender))  # never started: ``drain`` sends
     created = console.create_game(SPEC)
     opener = Opener(created.gm_token, BASE)
+    assert invite(console, created.id, opener).queued == ("Ann", "Bob", "Cy")
     console.enter(created.id, "orders", {"orders": {"Ann": [291]}}, {})
     assert remind(console, created.id, opener)["queued"] == ["Bob", "Cy"]
     console.enter(created.id, "orders", {"orders": {"Bob": [304], "Cy": [702]}}, {})
     console.enter(created.id, "publish", {}, {"turn": 1}, opener=opener)
     drain(sender)
     tokens = {"gm": created.gm_token, **created.tokens("player")}
-    letters = [m.get_body(("plain",)).get_content() + m.get_body(("html",)).get_content()
+    letters = [(m["To"], m.get_body(("plain",)).get_content()
+                + m.get_body(("html",)).get_content())
                for m in smtp_server.inbox.messages]  # both parts of each letter
-    assert len(letters) == 5  # two reminders and three turn letters, each with its link
-    for name in ("Bob", "Cy"):
-        assert sum(tokens[name] in body for body in letters) == 2
+    assert len(letters) == 8  # three invitations, two reminders, three turn letters
+    for name in ("Ann", "Bob", "Cy"):  # an invitation and a turn letter each; a reminder
+        assert sum(tokens[name] in body for _, body in letters) == (2 if name == "Ann" else 3)
+    held = {(to, who) for to, body in letters for who, token in tokens.items()
+            if token in body}  # each letter holds its own player's token alone
+    assert held == {(EMAILS[name], name) for name in EMAILS}
+    invited = [body for m, (_, body) in zip(smtp_server.inbox.messages, letters, strict=True)
+               if m["Subject"] == "Game night: your invitation"]
+    assert len(invited) == 3
+    words = [re.sub(r"https?://\S+", "", body) for body in invited]  # a token holds digits
+    assert [n for text in words for n in SECRETS.values() if re.search(rf"\b{n}\b", text)] == []
     with console.store.engine.connect() as conn:
         states = conn.execute(sa.select(outbox.c.kind, outbox.c.state)).all()
-    assert sorted(states) == [("reminder", "sent")] * 2 + [("report", "sent")] * 3
+    assert sorted(states) == [("invitation", "sent")] * 3 + [("reminder", "sent")] * 2 + [
+        ("report", "sent")] * 3
     cells = every_value(console.store.engine)
     assert any(table == "outbox" for table, _, _ in cells)  # the scan reads the outbox
     leaked = {(who, table, column) for table, column, value in cells
