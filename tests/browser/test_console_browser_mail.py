@@ -2,8 +2,9 @@
 as a process of its own and a real SMTP server on loopback (aiosmtpd, ``mail_server``).
 
 A 5-player What's My Number? game is made through the JSON API, three players with an
-address. On the GM page the game master gives Dee an address, changes Bob's, ticks the box
-that attaches the PDFs, enters every player's orders in the grid and publishes turn 1: the
+address, who each get one invitation with their own link. On the GM page the game master gives
+Dee an address, changes Bob's, presses "Send invitations" (which invites those two alone),
+ticks the box that attaches the PDFs, enters every player's orders in the grid and publishes turn 1: the
 server gets exactly one letter per player with an address (Eve has none), to that address,
 with that player's own slip, the turn's report, their link and the two PDFs, read back with
 pypdf (the slip PDF holds its player's own guesses, never another player's secret or
@@ -208,7 +209,13 @@ def test_the_gm_mails_a_turn_with_pdfs_and_reminds_the_missing(page: Page, mail_
         "game": "whats-my-number", "players": PLAYERS, "secrets": SECRETS,
         "range": "100-999", "emails": EMAILS})
     assert status == 201, made
+    assert made["invited"] == ["Ann", "Bob", "Cy"]
     game_id = made["id"]
+    invited = received(smtp, len(EMAILS), "your invitation")
+    assert sorted(m["To"] for m in invited) == sorted(EMAILS.values())
+    for message in invited:
+        name = next(p for p, a in EMAILS.items() if a == message["To"])
+        assert made["player_links"][name] in message.get_body(("plain",)).get_content()
     gm_login(page, base, game_id, made["gm_token"])
     section = page.locator("#mail")
     assert "each player with an address gets one message: their link, their own slip and " \
@@ -228,7 +235,11 @@ def test_the_gm_mails_a_turn_with_pdfs_and_reminds_the_missing(page: Page, mail_
                             "own slip as PDF.")
     assert page.get_by_label("Attach the turn’s report and the player’s own slip as PDF"
                              ).is_checked()
-    assert letters(smtp) == []  # nothing goes out before a publish
+    press(page, page.get_by_role("button", name="Send invitations"), r"\?invited=2.*#mail$")
+    assert notice(page) == "Invitations queued for 2 players."  # Dee's, and Bob's new address
+    invited = received(smtp, len(EMAILS) + 2, "your invitation")
+    assert sorted(m["To"] for m in invited[len(EMAILS):]) == sorted(GIVEN.values())
+    assert len(letters(smtp)) == len(invited)  # nothing else goes out before a publish
 
     fill_grid(page, ORDERS, PLAYERS)
     press(page, page.get_by_role("button", name="Publish turn 1"), r"\?published=1")
@@ -241,7 +252,7 @@ def test_the_gm_mails_a_turn_with_pdfs_and_reminds_the_missing(page: Page, mail_
     by_address = {m["To"]: m for m in first}
     for name, address in ADDRESSES.items():
         check_turn_letter(name, by_address[address], made, report_txt, report_pdf)
-    assert EMAILS["Bob"] not in {to for _, tos in smtp.inbox.envelopes for to in tos}
+    assert EMAILS["Bob"] not in {m["To"] for m in first}  # his old address: an invitation only
     assert letters_said(page, reload=False).startswith("Turn 1 letters ")  # queued or sent
     wait_until(lambda: letters_said(page) == "Turn 1 letters sent to Ann, Bob, Cy and Dee.",
                lambda: f"the page says {letters_said(page, reload=False)!r}")
@@ -263,7 +274,7 @@ def test_the_gm_mails_a_turn_with_pdfs_and_reminds_the_missing(page: Page, mail_
         assert not list(message.iter_attachments())
     press(page, page.get_by_role("button", name="Remind the missing"), r"\?reminded=0.*#mail$")
     assert notice(page) == "Reminders queued for 0 players."  # one reminder a turn
-    assert len(letters(smtp)) == len(ADDRESSES) + 3
+    assert len(letters(smtp)) == len(EMAILS) + len(GIVEN) + len(ADDRESSES) + 3
 
 
 def test_wait_until_fails_with_what_it_saw() -> None:
