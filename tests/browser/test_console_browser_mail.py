@@ -4,9 +4,9 @@ as a process of its own and a real SMTP server on loopback (aiosmtpd, ``mail_ser
 A 5-player What's My Number? game is made through the JSON API, three players with an
 address, who each get one invitation with their own link. On the GM page the game master gives
 Dee an address, changes Bob's, presses "Send invitations" (which invites those two alone),
-ticks the box that attaches the PDFs, enters every player's orders in the grid and publishes turn 1: the
-server gets exactly one letter per player with an address (Eve has none), to that address,
-with that player's own slip, the turn's report, their link and the two PDFs, read back with
+ticks the box that attaches the PDFs, enters every player's orders in the grid and publishes
+turn 1: the server gets exactly one letter per player with an address (Eve has none), to that
+address, with that player's own slip, the turn's report, their link and the two PDFs, read back with
 pypdf (the slip PDF holds its player's own guesses, never another player's secret or
 guesses); the e-mail section then says to whom the turn's letters were sent. On turn 2
 "Remind the missing" sends one reminder to each player with an address whose orders are not

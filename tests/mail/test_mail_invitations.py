@@ -188,3 +188,26 @@ def test_the_invitations_call_is_the_game_masters_alone(
     assert [(a.status_code, a.json()["errors"][0]["field"]) for a in answers] == [
         (401, "authorization"), (403, "authorization"), (404, "game"), (403, "origin")]
     assert [r[2] for r in kinds(console)] == ["invitation"] * 3  # the creation's alone
+
+
+def test_an_invitation_is_in_the_game_s_language(client, console: Console,
+                                                 smtp_server: Server) -> None:  # noqa: ANN001
+    sender = attach(console, smtp_server)
+    made = client.post("/api/games", json={**SPEC, "lang": "fr", "emails": {
+        "Ann": EMAILS["Ann"]}}, headers=SAME_SITE).json()
+    drain(sender)
+    (subject, text, _), = invitations(smtp_server).values()
+    code = join_desk.desks(console).desk(made["id"], made["gm_token"]).code
+    nb = "\u00a0"  # French puts a no-break space before : ; ? and inside « »
+    assert subject == f"Friday night{nb}: votre invitation"
+    assert text.splitlines() == [
+        f"Bonjour Ann, vous êtes invité à «{nb}Friday night{nb}» (Quel est mon nombre{nb}?).",
+        "",
+        f"Votre page à vous (gardez le lien pour vous{nb}: c’est votre place dans la partie)"
+        f"{nb}: " + made["player_links"]["Ann"],
+        "",
+        f"Avant le tour 1, ouvrez votre page et choisissez votre nombre secret{nb}: le tour 1 "
+        "commence quand chaque joueur a le sien.",
+        "",
+        f"Sur un autre téléphone{nb}: ouvrez {BASE}/join/{code} et tapez le code de salle "
+        f"{code}{nb}; l’hôte l’admet ensuite."]
