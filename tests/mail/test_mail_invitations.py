@@ -211,3 +211,33 @@ def test_an_invitation_is_in_the_game_s_language(client, console: Console,
         "",
         f"Sur un autre téléphone{nb}: ouvrez {BASE}/join/{code} et tapez le code de salle "
         f"{code}{nb}; l’hôte l’admet ensuite."]
+
+
+REFUSE = {  # a database that refuses every new outbox row, as a full disk would
+    "sqlite": ["CREATE TRIGGER refuse_mail BEFORE INSERT ON outbox "
+               "BEGIN SELECT RAISE(ABORT, 'disk full'); END"],
+    "postgresql": ["CREATE FUNCTION refuse_mail() RETURNS trigger AS $$ BEGIN "
+                   "RAISE EXCEPTION 'disk full'; END $$ LANGUAGE plpgsql",
+                   "CREATE TRIGGER refuse_mail BEFORE INSERT ON outbox FOR EACH ROW "
+                   "EXECUTE FUNCTION refuse_mail()"]}
+
+
+def test_a_new_game_whose_invitations_are_refused_still_answers_its_links(
+        client, console: Console, smtp_server: Server, caplog) -> None:  # noqa: ANN001
+    sender = attach(console, smtp_server)
+    engine = console.store.engine
+    with engine.connect().execution_options(write=True) as conn, conn.begin():
+        for statement in REFUSE[engine.dialect.name]:
+            conn.execute(sa.text(statement))
+    made = client.post("/api/games", json=SPEC, headers=SAME_SITE)
+    assert made.status_code == 201 and made.json()["invited"] == []
+    answer = made.json()
+    assert f"mail: the invitations of game {answer['id']} were not queued" in caplog.text
+    with engine.connect().execution_options(write=True) as conn, conn.begin():
+        conn.execute(sa.text("DROP TRIGGER refuse_mail" + (
+            " ON outbox" if engine.dialect.name == "postgresql" else "")))
+    pressed = client.post(f"/api/games/{answer['id']}/mail/invitations", headers={
+        **SAME_SITE, "authorization": f"Bearer {answer['gm_token']}"})
+    assert pressed.json()["queued"] == ["Ann", "Bob", "Cy"]  # the GM token still works
+    drain(sender)
+    assert sorted(invitations(smtp_server)) == sorted(EMAILS.values())

@@ -13,12 +13,14 @@ player's link or secret; the room code is the one the host's page shows anyone i
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.exc import SQLAlchemyError
 
 from ...mail.letter import Letter
 from ...mail.outbox import QUEUED, SENT, Key, outbox, queue_all
@@ -28,6 +30,8 @@ from ..results import Created
 from . import book
 from .book import Opener
 from .letters import Invitation, invitation
+
+log = logging.getLogger("kit.console")
 
 INVITATION = "invitation"  # the outbox kind of an invitation
 STANDING = (QUEUED, SENT)  # an invitation in these states needs no other to the same address
@@ -122,7 +126,13 @@ def invite(console: Any, game_id: str, opener: Opener) -> Invited:
 def invite_new(console: Any, created: Created, base_url: str) -> Invited | None:
     """The invitations of a game just made (``base_url``: the address its players reach the
     console at), queued when a mail server is set and its players have links of their own;
-    None otherwise."""
+    None otherwise. A database that refuses them leaves none queued, and is logged: the
+    game is made, and its answer holds the GM token, shown once; the host's "Send
+    invitations" queues them later."""
     if not console.mail.sending or not created.tokens(book.PLAYER):
         return None
-    return invite(console, created.id, Opener(created.gm_token, base_url))
+    try:
+        return invite(console, created.id, Opener(created.gm_token, base_url))
+    except SQLAlchemyError:
+        log.exception("mail: the invitations of game %s were not queued", created.id)
+        return Invited((), (), ())
