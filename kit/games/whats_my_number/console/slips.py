@@ -1,8 +1,9 @@
-"""What the console prints and mails to each player of a What's My Number? game: the kit's
-secret-number slips (``number_slips``), each with its player's private link as a QR code and
-address on its flap (made on a game master's request only: the links are opened with the GM
-token, ``kit.console.mail.book``; never stored), and a published turn's private slip of each player
-for their letter (the text their own view gives, ``slips.slip_lines``)."""
+"""What the console prints and mails to each player of a What's My Number? game: each player's
+card with their private link as a QR code and address (``player_cards``), beside their
+secret-number slip when the players choose their own numbers (made on a game master's request
+only: the links are opened with the GM token, ``kit.console.mail.book``; never stored), and a
+published turn's private slip of each player for their letter (the text their own view gives,
+``slips.slip_lines``)."""
 
 from __future__ import annotations
 
@@ -14,26 +15,37 @@ from ....layout.pdf import PdfPage, draw
 from ....paper import paper
 from .. import rules
 from ..report.slips import slip_lines
-from ..sheets import number_slips
+from ..sheets import player_cards
 from ..sheets.people import Person, labels
+from .create import CHOSEN_BY_PLAYERS
 from .state import Turns, handed_out, play
 
 SHEET = N_("Secret-number slips with each player’s link")
+CARDS = N_("Each player’s card with their link")
+
+
+def secrets_known(facts: Mapping[str, Any]) -> bool:
+    """Whether the console holds every secret from the start (drawn, or typed by the game
+    master), so that no player writes one on paper."""
+    return facts.get("secrets_by") != CHOSEN_BY_PLAYERS
 
 
 def link_sheet(facts: Mapping[str, Any], links: Mapping[str, str]) -> bytes:
-    """The slips of every player of ``facts`` as a PDF; a player in ``links`` gets theirs."""
+    """Every player of ``facts`` who has a link in ``links`` (by name): their card to keep,
+    and their slip to hand over when they choose their own number, as a PDF."""
     w = words(str(facts["lang"]))
     sheet = paper(str(facts["paper"]))
     names = list(facts["players"])
-    people = [Person(i, letter, "" if name == letter else name)  # a count's labels: once
-              for i, (letter, name) in enumerate(zip(labels(len(names), w), names,
-                                                     strict=True))]
+    players = [(Person(i, letter, "" if name == letter else name), links[name])
+               # a count's labels are printed once, as the letter
+               for i, (letter, name) in enumerate(zip(labels(len(names), w), names,
+                                                      strict=True)) if name in links]
     low, high = facts["range"]
-    pages = number_slips.slip_pages(sheet, people, (int(low), int(high)), w, links)
-    title = w.gettext(SHEET)
+    known = secrets_known(facts)
+    pages = player_cards.card_pages(sheet, players, (int(low), int(high)), known, w)
+    title = w.gettext(CARDS if known else SHEET)
     return draw([PdfPage(sheet.width_mm, sheet.height_mm, (), tuple(items))
-                 for _label, items in pages], title, w.lang)
+                 for items in pages], title, w.lang)
 
 
 def turn_slips(state: Turns, facts: Mapping[str, Any], turn: int) -> dict[str, str]:

@@ -1,21 +1,20 @@
 """What's My Number? secret-number slips as layout models: the fold-up slip of
 ``kit.layout.slip`` (as Lowest Unique Number's), eight a page in a 2 x 4 cut grid filling the
 body. The name band carries the player's label, the middle band the instructions, the flap the
-number box and, when the console gives one, the player's private link (QR code and address),
-hidden inside with the number once folded.
+number box. The whole slip goes to the game master, so a player's private link is never on it:
+it goes on the card the player keeps (``player_cards``).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 from ....errors import LayoutError
 from ....i18n import Words
-from ....layout import qr, slip
+from ....layout import slip
 from ....layout.fit import fit_in, paragraph, sizes
-from ....layout.model import Item, box, pt, text
-from ....layout.qr import QrCode
+from ....layout.model import Item, box
 from ....layout.slip import SlipGrid
 from ....layout.table import cut_grid
 from ....paper import Frame, Paper
@@ -71,36 +70,11 @@ def slip_text_size(b: slip.SlipBands, words: str) -> float:
     return MIN_TEXT_PT
 
 
-SLIP_QR_FLAP_MM = 22.0  # a flap with the link's QR code: the code and room for the fold's label
-SLIP_URL_PT = MIN_TEXT_PT
-SLIP_URL_LINES = 4  # a LAN address, a game id and a 43-character token at 8 pt
-
-
-def slip_link(link: str, b: slip.SlipBands, x: float, box_w: float) -> tuple[list[Item], float]:
-    """The player's private link on the flap, right of the number box: its QR code in the
-    flap's right corner, its address beside it; and the room left for the flap's label."""
-    flap = b.flap
-    code = QrCode.of(link)
-    qr_x = flap.right - 1.0 - qr.MIN_MM  # the quiet zone runs to 1 mm of the cut line
-    qr_y = flap.y + flap.h - qr.MIN_MM - 0.3
-    items: list[Item] = list(code.items(qr_x, qr_y, qr.MIN_MM))
-    url_x = x + box_w + 2.5
-    quiet = code.module_mm(qr.MIN_MM) * qr.QUIET_MODULES
-    lines = qr.wrap_url(link, qr_x + quiet - 1.5 - url_x, SLIP_URL_PT, SLIP_URL_LINES)
-    step = pt(SLIP_URL_PT) * SLIP_LEADING
-    for i, line in enumerate(lines):
-        items += text(url_x, flap.y + 8.4 + i * step, line, SLIP_URL_PT)
-    return items, qr_x + quiet - 1.5 - x
-
-
 def slip_items(person: Person, left: float, top: float, width: float, height: float,
-               number_range: tuple[int, int], words: Words, link: str | None = None
-               ) -> list[Item]:
-    """One secret-number slip; with ``link`` (the player's private address) its QR code and
-    address on the flap, hidden inside with the number once folded."""
+               number_range: tuple[int, int], words: Words) -> list[Item]:
+    """One secret-number slip: the label outside, the number box inside once folded."""
     _ = words.gettext
-    b = slip.bands(left, top, width, height, slip.FLAP_MIN_MM if link is None
-                   else SLIP_QR_FLAP_MM)
+    b = slip.bands(left, top, width, height)
     x = left + slip.PAD_MM
     inner = width - 2 * slip.PAD_MM
     name_top = top + 2.0
@@ -112,23 +86,17 @@ def slip_items(person: Person, left: float, top: float, width: float, height: fl
     items += slip.instructions(b, instructions, slip_text_size(b, instructions))
     items += slip.fold(b, _("fold the strip up · number inside"))
     flap = b.flap
-    label_w = inner
-    if link is not None:
-        linked, label_w = slip_link(link, b, x, slip_box_mm(number_range))
-        items += linked
     items += one_line(x, flap.y + 4.2, _("Secret number, %(range)s",
                                      range=range_words(number_range, words)),
-                  label_w, SLIP_LABEL_PT)
+                  inner, SLIP_LABEL_PT)
     box_h = min(SLIP_BOX_H_MM, flap.h - 7.5)
     items.append(box(x, flap.y + 5.6, slip_box_mm(number_range), box_h, 0.5))
     return items
 
 
 def slip_pages(sheet: Paper, people: Sequence[Person], number_range: tuple[int, int],
-               words: Words, links: Mapping[str, str] | None = None) -> Pages:
-    """The slips, eight a page; ``links`` (a player's name -> their private address) puts
-    each named player's QR code and address on their slip."""
-    links = links or {}
+               words: Words) -> Pages:
+    """The slips, eight a page."""
     body = sheet.body
     grid = slip_grid(body)
     chunks = [list(people[i:i + grid.per_page]) for i in range(0, len(people), grid.per_page)]
@@ -136,7 +104,7 @@ def slip_pages(sheet: Paper, people: Sequence[Person], number_range: tuple[int, 
     for n, chunk in enumerate(chunks, start=1):
         def draw(i: int, left: float, top: float, chunk: list[Person] = chunk) -> list[Item]:
             return slip_items(chunk[i], left, top, grid.width_mm, grid.height_mm, number_range,
-                              words, links.get(chunk[i].name))
+                              words)
 
         items = cut_grid(body.x, body.y, grid.columns, grid.rows, grid.width_mm,
                          grid.height_mm, len(chunk), draw)
