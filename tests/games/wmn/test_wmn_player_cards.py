@@ -214,6 +214,24 @@ def test_the_paper_kit_still_asks_for_the_number(lang: str, tmp_path: Path) -> N
     assert "http" not in text
 
 
+def test_a_player_without_a_link_gets_no_card(tmp_path: Path) -> None:
+    """A card without a link would tell nothing: such a player gets their slip alone when
+    they choose their own number, and nothing when the console holds it."""
+    links = {name: link for name, link in LINKS.items() if name != "Bob"}
+    first, label = number_words("en")
+    chosen = link_sheet(facts("en", "a4", True), links)
+    text = pdftotext(chosen, tmp_path)
+    assert text.count("Keep this card ·") == len(NAMES) - 1
+    assert text.count(first) == text.count(label) == len(NAMES)
+    [png, *_] = pages_at(chosen, tmp_path)
+    listed = [(person, None if person.name == "Bob" else link) for person, link in players()]
+    bob = player_cards.seats(paper("a4"), listed, known=False)[1]
+    assert bob.person.name == "Bob" and bob.slip is not None
+    assert scanned(png, bob.card) == [] and "B · Bob" in text
+    drawn = pdftotext(link_sheet(facts("en", "a4", False), links), tmp_path)
+    assert drawn.count("Keep this card ·") == len(NAMES) - 1 and "Bob" not in drawn
+
+
 def test_who_chose_the_secrets_decides_the_printout() -> None:
     assert secrets_known({"players": NAMES})  # drawn, or typed by the game master
     assert not secrets_known({"players": NAMES, "secrets_by": "players"})

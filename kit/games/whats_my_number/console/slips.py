@@ -31,15 +31,15 @@ def secrets_known(facts: Mapping[str, Any]) -> bool:
 
 
 def link_sheet(facts: Mapping[str, Any], links: Mapping[str, str]) -> bytes:
-    """Every player of ``facts`` who has a link in ``links`` (by name): their card to keep,
+    """Each player of ``facts``: their card to keep with their link in ``links`` (by name),
     and their slip to hand over when they choose their own number, as a PDF."""
     w = words(str(facts["lang"]))
     sheet = paper(str(facts["paper"]))
     names = list(facts["players"])
-    players = [(Person(i, letter, "" if name == letter else name), links[name])
+    players = [(Person(i, letter, "" if name == letter else name), links.get(name))
                # a count's labels are printed once, as the letter
                for i, (letter, name) in enumerate(zip(labels(len(names), w), names,
-                                                      strict=True)) if name in links]
+                                                      strict=True))]
     low, high = facts["range"]
     known = secrets_known(facts)
     pages = player_cards.card_pages(sheet, players, (int(low), int(high)), known, w)

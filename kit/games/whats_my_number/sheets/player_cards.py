@@ -5,7 +5,8 @@ The secret-number slip (``number_slips``) goes to the game master whole, so the 
 on it. When the console already knows every secret (drawn or typed by the game master), a
 player writes no number: each gets a card alone, eight a page in the slips' cut grid. When the
 players choose their own, each row of the grid holds a player's card (kept) beside their
-slip (written, folded and handed over by a player who has no phone), four players a page.
+slip (written, folded and handed over by a player who has no phone), four players a page; a
+player without a link gets the slip alone.
 """
 
 from __future__ import annotations
@@ -48,20 +49,22 @@ class Seat:
     their number on paper, the slip they hand to the game master."""
 
     person: Person
-    link: str
+    link: str | None
     page: int
     card: Frame
     slip: Frame | None
 
 
-def seats(sheet: Paper, players: Sequence[tuple[Person, str]], known: bool) -> list[Seat]:
+def seats(sheet: Paper, players: Sequence[tuple[Person, str | None]], known: bool
+          ) -> list[Seat]:
     """Each player's card and slip on the pages, in the players' order; ``known``: the
-    console holds every secret, so there are no slips."""
+    console holds every secret, so there are no slips, and no card without a link."""
     body = sheet.body
     grid = slip_grid(body)
     per_page = grid.per_page if known else grid.rows
     out = []
-    for n, (person, link) in enumerate(players):
+    for n, (person, link) in enumerate((p, link) for p, link in players
+                                       if link is not None or not known):
         page, i = divmod(n, per_page)
         r, c = divmod(i, grid.columns) if known else (i, 0)
 
@@ -87,7 +90,10 @@ def card_words(frame: Frame, words: str) -> list[Item]:
 
 
 def card_items(seat: Seat, known: bool, words: Words) -> list[Item]:
-    """One player's card: their label, their link's address and QR code, what to do."""
+    """One player's card: their label, their link's address and QR code, what to do (none
+    without a link)."""
+    if seat.link is None:
+        return []
     frame = seat.card
     x = frame.x + PAD_MM
     qr_x = frame.right - 1.0 - CARD_QR_MM  # the quiet zone runs to 1 mm of the cut line
@@ -104,7 +110,7 @@ def card_items(seat: Seat, known: bool, words: Words) -> list[Item]:
     return items
 
 
-def card_pages(sheet: Paper, players: Sequence[tuple[Person, str]],
+def card_pages(sheet: Paper, players: Sequence[tuple[Person, str | None]],
                number_range: tuple[int, int], known: bool, words: Words) -> list[list[Item]]:
     """The pages of every player's card (and slip, unless ``known``), in the players' order."""
     placed = seats(sheet, players, known)
