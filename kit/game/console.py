@@ -225,7 +225,7 @@ class ConsoleGame(Generic[S]):
     table_page: TablePage | None = None
     table_forms: Mapping[str, FormReader] = field(default_factory=dict)
     # facts and each player's link by name -> a PDF the game master prints and hands out
-    # (the secret-number slips, each with its player's link as a QR code); None: no such sheet
+    # (a card for each player with their link as a QR code); None: no such sheet
     link_sheet: Callable[[Facts, Mapping[str, str]], bytes] | None = None
     # more sheets with the seats' links, by file name ("tally-sheets.pdf": a table's tally
     # sheet with its scorer's link)
