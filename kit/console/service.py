@@ -182,6 +182,10 @@ class Console:
         """The game's name (its registry key)."""
         return self._row(game_id).kind
 
+    def language_of(self, game_id: str) -> str | None:
+        """The language the game was made in; None for no such game."""
+        return self.languages.of(game_id)
+
     def _row(self, game_id: str) -> GameRow:
         try:
             return self.store.game(game_id)

@@ -51,7 +51,7 @@ def language(request: Request) -> dict[str, Any]:
     """``lang``, the switcher, and ``keep``: the ``?lang=`` query a chosen language carries.
     On a game's pages, a visitor whose languages are none of ours reads the game's."""
     game_id = request.path_params.get("id")
-    own = console(request).languages.of(game_id) if isinstance(game_id, str) else None
+    own = console(request).language_of(game_id) if isinstance(game_id, str) else None
     lang, chosen = negotiate(request.query_params.get("lang"),
                              request.headers.get("accept-language"), own or DEFAULT_LANGUAGE)
     return {"lang": lang, "languages": language_links(lang),
