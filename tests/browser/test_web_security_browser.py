@@ -16,8 +16,9 @@ require_browser()
 from kit.cache import RenderCache  # noqa: E402
 from kit.output import KitFiles  # noqa: E402
 from kit.registry import GAMES  # noqa: E402
-from kit.serve.app import QUEUE_REFRESH_S, create_app  # noqa: E402
+from kit.serve.app import create_app  # noqa: E402
 from kit.site.kits import Rendered  # noqa: E402
+from kit.site.routes import QUEUE_REFRESH_S  # noqa: E402
 
 FIRST = next(iter(GAMES.values()))
 SMALL = max(FIRST.min_players, 3)
