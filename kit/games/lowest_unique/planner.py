@@ -189,8 +189,7 @@ MIN_RANGE_SIZE = 4  # fewer numbers would leave almost every round without a sin
 def check_config(config: KitConfig) -> None:
     own = settings(config)
     if own.cooperative and own.sudden_death_announced:
-        raise ConfigError("sudden_death_announced", "the cooperative variant keeps no score, so "
-                          "there is no tie to break; choose one or the other")
+        raise ConfigError("sudden_death_announced", rules.BOTH_VARIANTS)
     if own.spare_slips is not None and own.spare_slips > 3 * min(config.sizes):
         raise ConfigError("spare_slips", f"must be a whole number from 0 to "
                           f"{3 * min(config.sizes)} (three rounds' worth at the smallest table); "

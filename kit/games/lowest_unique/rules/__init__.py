@@ -23,6 +23,9 @@ MAX_PLAYERS = 12  # per table; bigger parties sit at separate tables
 DEFAULT_RANGE = (1, 10)
 DEFAULT_ROUNDS = 5
 PRACTICE_SEED = 20001  # fixed so practice reveals are the same in every build
+# The kit's config and the party log refuse the two variants together in the same words.
+BOTH_VARIANTS = N_("the cooperative variant keeps no score, so there is no tie to break; "
+                   "choose one or the other")
 
 
 @dataclass(frozen=True)

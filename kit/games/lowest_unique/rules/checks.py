@@ -46,8 +46,10 @@ def table_field(table: int) -> Msg:
     return Msg(N_("table %(table)s"), table=table)
 
 
-def round_field(table: int, number: int) -> Msg:
-    """A round's field: "table 2, round 3"."""
+def round_field(table: int, number: int, tiebreak: bool = False) -> Msg:
+    """A round's field: "table 2, round 3" (a tie-break round: "table 2, tie-break 1")."""
+    if tiebreak:
+        return Msg(N_("table %(table)s, tie-break %(round)s"), table=table, round=number)
     return Msg(N_("table %(table)s, round %(round)s"), table=table, round=number)
 
 
@@ -61,6 +63,12 @@ class Entry:
     block: Block | None  # its place in the TOML text, when known
     inside: str | None  # the key holding the choices ("choices"), or None: the block itself
     label: str  # how to name it without a line, e.g. "[[round]] #4"
+    tiebreak: bool = False  # a [[tiebreak]]: its number counts the table's tie-break rounds
+
+    @property
+    def field(self) -> Msg:
+        """The field its problems name: "table 2, round 3" or "table 2, tie-break 1"."""
+        return round_field(self.table, self.number, self.tiebreak)
 
     @property
     def line(self) -> int | None:
@@ -143,7 +151,7 @@ def misplaced(entry: Entry, seats: Mapping[str, int], found: Found) -> bool:
     """True, with one problem recorded, when every name of a round sits at one other table:
     the round was logged under the wrong table (an older-form round appended at the end of the
     file belongs to the last [[table]]). Such a round takes no place in the table's rounds."""
-    raw, where = entry.raw, round_field(entry.table, entry.number)
+    raw, where = entry.raw, entry.field
     if not isinstance(raw, Mapping):
         return False
     homes = {seats.get(clean(str(key)).casefold()) for key in raw}
@@ -211,7 +219,7 @@ def check_choices(entry: Entry, players: Sequence[str], bounds: tuple[int, int] 
     """One round's choices in the table's player order, or None when something is wrong.
     ``seats``: every player's table (by case-folded name), to say where a stray name sits."""
     seats = seats or {}
-    where = round_field(entry.table, entry.number)
+    where = entry.field
     raw = entry.raw
     if not isinstance(raw, Mapping):
         what = (Msg(N_('choices must be an inline table, like choices = { Ann = 3, Dee = "pass" }'))

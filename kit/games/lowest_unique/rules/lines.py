@@ -1,7 +1,8 @@
 """Where things are in a Lowest Unique Number log's TOML text, so an error can name its line.
 
 ``tomllib`` gives plain data without positions. This scanner reads the same text for the lines
-of the array-of-tables headers a log uses (``[[table]]``, ``[[table.round]]``, ``[[round]]``)
+of the array-of-tables headers a log uses (``[[table]]``, ``[[table.round]]``, ``[[round]]``,
+``[[tiebreak]]``)
 and of the keys inside each block. It is deliberately small: when the text does not match the
 data (an inline ``round = [...]`` array, say), callers get no line rather than a wrong one.
 """
@@ -41,6 +42,7 @@ class LogLines:
     tables: list[Block] = field(default_factory=list)
     table_rounds: list[list[Block]] = field(default_factory=list)  # per [[table]]
     rounds: list[Block] = field(default_factory=list)  # top-level [[round]]
+    tiebreaks: list[Block] = field(default_factory=list)  # top-level [[tiebreak]]
 
     def table(self, index: int, count: int) -> Block | None:
         return self.tables[index] if len(self.tables) == count else None
@@ -51,6 +53,9 @@ class LogLines:
 
     def round(self, index: int, count: int) -> Block | None:
         return self.rounds[index] if len(self.rounds) == count else None
+
+    def tiebreak(self, index: int, count: int) -> Block | None:
+        return self.tiebreaks[index] if len(self.tiebreaks) == count else None
 
 
 def _key(match: re.Match[str]) -> str:
@@ -74,7 +79,7 @@ def locate(source: str) -> LogLines:
     """Scan a log's text for its blocks and keys."""
     found = LogLines()
     block: Block | None = None
-    prefix = ""  # "choices." inside a [round.choices] table of the last [[round]]
+    prefix = ""  # "choices." inside a [round.choices] table of the last [[round]] (or tiebreak)
     for number, text in _code_lines(source):
         header = _HEADER.match(text)
         if header:
@@ -87,13 +92,17 @@ def locate(source: str) -> LogLines:
                 found.table_rounds[-1].append(block)
             elif name == "round":
                 found.rounds.append(block)
+            elif name == "tiebreak":
+                found.tiebreaks.append(block)
             else:
                 block = None
             continue
         table = _TABLE.match(text)
         if table:  # [round.choices] goes on with the last [[round]]; any other ends the block
             name = re.sub(r"""[\s"']""", "", table[1])
-            if name == "round.choices" and found.rounds and block is found.rounds[-1]:
+            if (name == "round.choices" and found.rounds and block is found.rounds[-1]) or (
+                    name == "tiebreak.choices" and found.tiebreaks
+                    and block is found.tiebreaks[-1]):
                 block.keys.setdefault("choices", number)
                 prefix = "choices."
             else:
