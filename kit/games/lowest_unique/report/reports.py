@@ -7,6 +7,10 @@ several tables also gets the standings of every player. The same, as Markdown, f
 and one CSV row per player and round for ``--format csv``. While tables are still playing (or
 at different rounds) the standings are provisional: they say after which round each table is,
 and no winner line appears until every table has played every round.
+
+A cooperative party keeps no points: each table's tally says whether a round left exactly one
+single, and its score counts those rounds. With sudden death announced, a table whose top is
+shared after its last round gets its tie-break rounds' tally, and its places follow them.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from ....plan import Document, Form, KitPlan, Page
 from ..rules import TITLE
 from ..rules.log import PartyLog, Round, Table, cell, parse_party_log
 from .charts import chart_page
+from .variants import coop_closing, due_lines, one_single, table_score, tiebreak_lead, tiebreak_line
 
 ROW_MM = 9.0
 HEAD_MM = 8.0
@@ -61,6 +66,10 @@ def winner_text(r: Round, words: Words) -> str:
 
 def leaders_line(log: PartyLog, words: Words) -> str:
     names, points = log.leaders()
+    if len(names) == 1 and any(t.decider == names[0] for t in log.tables):
+        return words.ngettext("%(player)s wins with %(num)s point, after a tie-break.",
+                              "%(player)s wins with %(num)s points, after a tie-break.", points,
+                              player=names[0])
     if len(names) == 1:
         return words.ngettext("%(player)s wins with %(num)s point.",
                               "%(player)s wins with %(num)s points.", points, player=names[0])
@@ -109,18 +118,33 @@ _TITLES = {  # (finished, page of pages) -> the title's words
 }
 
 
+_COOP_TITLES = {  # page of pages -> the title's words
+    "": N_("Table scores"),
+    "(%(page)s of %(pages)s)": N_("Table scores (%(page)s of %(pages)s)"),
+    "%(page)s of %(pages)s": N_("Table scores %(page)s of %(pages)s"),
+}
+
+
 def standings_title(log: PartyLog, words: Words, page: int = 1, pages: int = 1,
                     counted: str = "") -> str:
     """"Party standings" once every table has played every round, else "Provisional
-    standings"; ``counted`` adds the page of pages when there are several."""
+    standings" (a cooperative party: "Table scores"); ``counted`` adds the page of pages
+    when there are several."""
+    if log.cooperative:
+        return words.gettext(_COOP_TITLES[counted if pages > 1 else ""], page=page,
+                             pages=pages)
     key = (log.finished, counted if pages > 1 else "")
     return words.gettext(_TITLES[key], page=page, pages=pages)
 
 
 def closing_line(log: PartyLog, words: Words) -> str:
-    """The line that ends a report: the winner once the party is over, else how far it is."""
+    """The line that ends a report: the winner (a cooperative party: the table scores) once
+    the party is over, the tie-break rounds due, else how far it is."""
     if log.finished:
-        return leaders_line(log, words)
+        return coop_closing(log, words) if log.cooperative else leaders_line(log, words)
+    due = due_lines(log, words)
+    if due:
+        return " ".join(due)
     return words.gettext("Provisional standings: %(progress)s",
                          progress=progress_line(log, words, start=False))
 
@@ -135,28 +159,60 @@ def _heading(body: Frame, words: str, lead: str) -> tuple[list[Item], float]:
     return items + more, body.y + used + used2 + 1.0
 
 
-def tally_items(body: Frame, table: Table, label: str, words: Words) -> list[Item]:
+def tally_lead(cooperative: bool, words: Words) -> str:
+    """The line under a table's round tally."""
+    if cooperative:
+        return words.gettext("Every valid round as revealed: all choices in order, the numbers "
+                             "cancelled because two or more players wrote them, the singles "
+                             "left, and whether exactly one single survived (the table "
+                             "scores that round).")
+    return words.gettext("Every valid round as revealed: all choices in order, the numbers "
+                         "cancelled because two or more players wrote them, the singles left, "
+                         "and who wrote the lowest single (one point).")
+
+
+def outcome(r: Round, cooperative: bool, words: Words) -> str:
+    """A tally's last cell: the winner, or (cooperative) whether one single survived."""
+    return one_single(r, words) if cooperative else winner_text(r, words)
+
+
+def tally_items(body: Frame, played: Sequence[Round], label: str, lead: str, words: Words,
+                cooperative: bool = False) -> list[Item]:
+    """A table's rounds (or tie-break rounds) as revealed, under ``label`` and ``lead``."""
     _ = words.gettext
-    items, y = _heading(body, label, _("Every valid round as revealed: all choices in order, "
-                                       "the numbers cancelled because two or more players "
-                                       "wrote them, the singles left, and who wrote the "
-                                       "lowest single (one point)."))
+    items, y = _heading(body, label, lead)
     w = body.w
     widths = [w * 0.11, w * 0.33, w * 0.16, w * 0.18, w * 0.22]
+    last = _("Exactly one single?") if cooperative else _("Winner")
     head = [Cell(t, "bold", size=HEAD_PT) for t in (_("Round"), _("All choices (sorted)"),
                                                     _("Cancelled"), _("Surviving singles"),
-                                                    _("Winner"))]
+                                                    last)]
     rows = [head] + [[Cell(str(r.number), align="center"), Cell(choices_text(r, words)),
                       Cell(_numbers(r.result.cancelled, words)),
                       Cell(_numbers(r.result.singles, words)),
-                      Cell(winner_text(r, words), "bold" if r.winner else "regular")]
-                     for r in table.rounds]
-    return items + ruled_table(body.x, y, widths, [HEAD_MM] + [ROW_MM] * len(table.rounds),
-                               rows)
+                      Cell(outcome(r, cooperative, words), "bold" if r.winner else "regular")]
+                     for r in played]
+    return items + ruled_table(body.x, y, widths, [HEAD_MM] + [ROW_MM] * len(played), rows)
+
+
+def coop_items(body: Frame, table: Table, label: str, closing: str, words: Words
+               ) -> list[Item]:
+    """A cooperative table's score: its rounds with exactly one single."""
+    items, y = _heading(body, label, words.gettext(
+        "The table plays together and keeps no points: it scores each round that leaves "
+        "exactly one single."))
+    lines = [[(words.gettext("Table score:"), "bold"), (" ", "regular"),
+              (table_score(table, words), "regular")]]
+    more, used = note(body.x, y, body.w, lines, size=13.0)
+    items += more
+    if closing:
+        items += note(body.x, y + used + 5.0, body.w, [[(closing, "bold")]], size=13.0)[0]
+    return items
 
 
 def score_items(body: Frame, table: Table, label: str, rounds: int, closing: str,
-                words: Words) -> list[Item]:
+                words: Words, sudden: str = "") -> list[Item]:
+    """A table's score sheet; ``sudden``: what sudden death did there, under the sheet."""
     _ = words.gettext
     items, y = _heading(body, label, _("One point for each round's lowest single; equal "
                                        "totals share a place."))
@@ -173,7 +229,11 @@ def score_items(body: Frame, table: Table, label: str, rounds: int, closing: str
                         Cell(str(places[p]), "bold", "center")] for p in table.players]
     items += ruled_table(body.x, y, widths, [HEAD_MM] + [ROW_MM] * len(table.players), rows)
     y += HEAD_MM + ROW_MM * len(table.players) + 5.0
-    if closing:
+    if sudden:
+        more, used = note(body.x, y, body.w, [[(sudden, "regular")]])
+        items += more
+        y += used + 3.0
+    if closing and closing != sudden:
         more, _used = note(body.x, y, body.w, [[(closing, "bold")]], size=13.0)
         items += more
     return items
@@ -185,28 +245,43 @@ def _points(table: Table, player: str, rounds: int) -> list[str]:
     return played + [""] * (rounds - len(played))
 
 
-def standings_pages(body: Frame, log: PartyLog, words: Words) -> list[list[Item]]:
+def _standing_rows(log: PartyLog, words: Words) -> tuple[list[float], list[Cell],
+                                                         list[list[Cell]]]:
+    """The standings' column widths (of the 60 mm beside the names), head and rows: every
+    player, or (cooperative) every table and its score."""
     _ = words.gettext
-    standings = log.standings()
+    if log.cooperative:
+        return ([20.0, 40.0], [Cell(_("Table"), "bold", "center", HEAD_PT),
+                               Cell(_("Rounds played"), "bold", "center", HEAD_PT),
+                               Cell(_("Table score"), "bold", "center", HEAD_PT)],
+                [[Cell(str(t.number), "bold", "center"), Cell(str(t.played), align="center"),
+                  Cell(str(t.score), align="center")] for t in log.tables])
+    return ([20.0, 20.0, 20.0],
+            [Cell(_("Place"), "bold", "center", HEAD_PT), Cell(_("Player"), "bold", "left",
+                                                               HEAD_PT),
+             Cell(_("Table"), "bold", "center", HEAD_PT),
+             Cell(_("Points"), "bold", "center", HEAD_PT)],
+            [[Cell(str(place), "bold", "center"), Cell(player), Cell(str(table), align="center"),
+              Cell(str(points), align="center")]
+             for place, player, table, points in log.standings()])
+
+
+def standings_pages(body: Frame, log: PartyLog, words: Words) -> list[list[Item]]:
+    standings = _standing_rows(log, words)
+    fixed, head, all_rows = standings
     lead = standings_lead(log, words)
     name = standings_title(log, words)
     _items, top = _heading(body, name, lead)
-    closing = leaders_line(log, words) if log.finished else ""
+    closing = closing_line(log, words) if log.finished else ""
     per_page = int((body.bottom - top - HEAD_MM - 20.0) // STANDING_ROW_MM)
-    chunks = [standings[i:i + per_page] for i in range(0, len(standings), per_page)]
+    chunks = [all_rows[i:i + per_page] for i in range(0, len(all_rows), per_page)]
     pages = []
     for n, chunk in enumerate(chunks, start=1):
         heading = (standings_title(log, words, n, len(chunks), "(%(page)s of %(pages)s)")
                    if len(chunks) > 1 else name)
         items, y = _heading(body, heading, lead)
-        widths = [20.0, body.w - 60.0, 20.0, 20.0]
-        head = [Cell(_("Place"), "bold", "center", HEAD_PT), Cell(_("Player"), "bold", "left",
-                                                                  HEAD_PT),
-                Cell(_("Table"), "bold", "center", HEAD_PT),
-                Cell(_("Points"), "bold", "center", HEAD_PT)]
-        rows = [head] + [[Cell(str(place), "bold", "center"), Cell(player),
-                          Cell(str(table), align="center"), Cell(str(points), align="center")]
-                         for place, player, table, points in chunk]
+        widths = [fixed[0], body.w - 60.0, *fixed[1:]]
+        rows = [head] + chunk
         items += ruled_table(body.x, y, widths, [HEAD_MM] + [STANDING_ROW_MM] * len(chunk),
                              rows)
         if n == len(chunks) and closing:
@@ -219,6 +294,12 @@ def standings_pages(body: Frame, log: PartyLog, words: Words) -> list[list[Item]
 def standings_lead(log: PartyLog, words: Words) -> str:
     """The line under the standings' title: who played how much."""
     _ = words.gettext
+    if log.cooperative:
+        scored = _("Each table scores the rounds that left exactly one single.")
+        return (progress_line(log, words) + " " + scored if not log.finished else _(
+            "%(tables)s, %(rounds)s each.", tables=words.ngettext(
+                "%(num)s table", "%(num)s tables", len(log.tables)),
+            rounds=words.ngettext("%(num)s round", "%(num)s rounds", log.rounds)) + " " + scored)
     if not log.finished:
         return progress_line(log, words) + " " + _("Equal points share a place.")
     return _("%(players)s at %(tables)s, %(rounds)s each. Equal points share a place.",
@@ -247,16 +328,7 @@ def plan_report(log: PartyLog, config: KitConfig) -> KitPlan:
                        else None, anchor="standings" if n == 1 else None)
                   for n, items in enumerate(chunks, start=1)]
     for table in log.tables:
-        where = [table_name(table.number, words)] if several else []
-        tally = SEP.join([*where, _("Round tally")])
-        scores = SEP.join([*where, _("Score sheet")])
-        pages.append(Page(tally, Form(tuple(tally_items(body, table, tally, words))),
-                          bookmark=where[0] if several else _("Round tally"),
-                          anchor=f"table-{table.number}" if several else "tally"))
-        pages.append(Page(scores, Form(tuple(score_items(
-            body, table, scores, log.rounds, "" if several else closing_line(log, words),
-            words))), bookmark=None if several else _("Score sheet"),
-            anchor=None if several else "scores"))
+        pages += table_pages(body, log, table, words)
     if any(t.rounds for t in log.tables):
         pages.append(Page(_("The night in charts"), Form(tuple(chart_page(body, log, words))),
                           bookmark=_("The night in charts"), anchor="charts"))
@@ -268,6 +340,35 @@ def plan_report(log: PartyLog, config: KitConfig) -> KitPlan:
                    documents=(Document("results", _("%(game)s — results", game=title),
                                        tuple(pages)),),
                    lang=words.lang)
+
+
+def table_pages(body: Frame, log: PartyLog, table: Table, words: Words) -> list[Page]:
+    """A table's round tally, its tie-break rounds (if it played any) and its score sheet (a
+    cooperative table: its score)."""
+    _ = words.gettext
+    several = len(log.tables) > 1
+    where = [table_name(table.number, words)] if several else []
+    tally = SEP.join([*where, _("Round tally")])
+    scores = SEP.join([*where, _("Table score") if log.cooperative else _("Score sheet")])
+    closing = "" if several else closing_line(log, words)
+    pages = [Page(tally, Form(tuple(tally_items(body, table.rounds, tally,
+                                                tally_lead(log.cooperative, words), words,
+                                                log.cooperative))),
+                  bookmark=where[0] if several else _("Round tally"),
+                  anchor=f"table-{table.number}" if several else "tally")]
+    if table.tiebreaks:
+        label = SEP.join([*where, _("Tie-break")])
+        pages.append(Page(label, Form(tuple(tally_items(
+            body, table.tiebreaks, label, tiebreak_lead(table, words), words))),
+            bookmark=None if several else _("Tie-break"), anchor=None if several
+            else "tiebreak"))
+    sheet = (coop_items(body, table, scores, closing, words) if log.cooperative else
+             score_items(body, table, scores, log.rounds, closing, words,
+                         tiebreak_line(log, table, words)))
+    pages.append(Page(scores, Form(tuple(sheet)),
+                      bookmark=None if several else scores, anchor=None if several
+                      else "scores"))
+    return pages
 
 
 def _markdown_table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
@@ -282,47 +383,89 @@ def text_report(log: PartyLog, words: Words) -> str:
     _ = words.gettext
     parts = []
     for table in log.tables:
-        name = table_name(table.number, words) if len(log.tables) > 1 else _("Round tally")
-        parts.append(f"{name}\n\n" + _markdown_table(
-            (_("Round"), _("All choices"), _("Cancelled"), _("Surviving singles"), _("Winner")),
-            [(str(r.number), choices_text(r, words), _numbers(r.result.cancelled, words),
-              _numbers(r.result.singles, words), winner_text(r, words))
-             for r in table.rounds]))
-        places = table.places
-        parts.append(_markdown_table(
-            (_("Player"), *[_("R%(round)s", round=n) for n in range(1, log.rounds + 1)],
-             _("Total"), _("Place")),
-            [(p, *_points(table, p, log.rounds), str(table.totals[p]), str(places[p]))
-             for p in table.players]))
+        parts += _text_table(log, table, words)
     if len(log.tables) > 1:
         lead = "" if log.finished else progress_line(log, words) + "\n\n"
-        parts.append(standings_title(log, words) + "\n\n" + lead + _markdown_table(
-            (_("Place"), _("Player"), _("Table"), _("Points")),
-            [(str(place), player, str(t), str(points))
-             for place, player, t, points in log.standings()]))
+        if log.cooperative:
+            standings = _markdown_table((_("Table"), _("Rounds played"), _("Table score")),
+                                        [(str(t.number), str(t.played), str(t.score))
+                                         for t in log.tables])
+        else:
+            standings = _markdown_table((_("Place"), _("Player"), _("Table"), _("Points")),
+                                        [(str(place), player, str(t), str(points))
+                                         for place, player, t, points in log.standings()])
+        parts.append(standings_title(log, words) + "\n\n" + lead + standings)
     parts.append(closing_line(log, words) + "\n")
     return "\n".join(parts)
 
 
+def _tally_rows(played: Sequence[Round], cooperative: bool, words: Words) -> list[tuple[str, ...]]:
+    return [(str(r.number), choices_text(r, words), _numbers(r.result.cancelled, words),
+             _numbers(r.result.singles, words), outcome(r, cooperative, words)) for r in played]
+
+
+def _text_table(log: PartyLog, table: Table, words: Words) -> list[str]:
+    """A table's Markdown: its tally, its tie-break rounds, its score sheet (a cooperative
+    table: its score)."""
+    _ = words.gettext
+    name = table_name(table.number, words) if len(log.tables) > 1 else _("Round tally")
+    head = (_("Round"), _("All choices"), _("Cancelled"), _("Surviving singles"))
+    parts = [f"{name}\n\n" + _markdown_table(
+        (*head, _("Exactly one single?") if log.cooperative else _("Winner")),
+        _tally_rows(table.rounds, log.cooperative, words))]
+    if table.tiebreaks:
+        parts.append(_("Tie-break") + "\n\n" + tiebreak_lead(table, words) + "\n\n"
+                     + _markdown_table((*head, _("Winner")),
+                                       _tally_rows(table.tiebreaks, False, words)))
+    if log.cooperative:
+        if len(log.tables) > 1:  # one table: the closing line says it
+            parts.append(_("Table score:") + " " + table_score(table, words) + "\n")
+        return parts
+    places = table.places
+    parts.append(_markdown_table(
+        (_("Player"), *[_("R%(round)s", round=n) for n in range(1, log.rounds + 1)],
+         _("Total"), _("Place")),
+        [(p, *_points(table, p, log.rounds), str(table.totals[p]), str(places[p]))
+         for p in table.players]))
+    sudden = tiebreak_line(log, table, words)
+    if sudden and len(log.tables) > 1:  # one table: the closing line says it
+        parts.append(sudden + "\n")
+    return parts
+
+
 CSV_HEAD = ("table", "round", "player", "choice", "cancelled", "point")
+COOP_HEAD = ("table", "round", "player", "choice", "cancelled", "one_single")
+SUDDEN_HEAD = (*CSV_HEAD, "tiebreak")
 
 
 def csv_report(log: PartyLog) -> str:
     """One row per player and played round, for spreadsheets and score apps: table, round,
     player, choice (a number or "pass"), cancelled ("yes"/"no"; empty for a pass) and point
-    (1 for the round's winner, else 0). Column names and values are not translated."""
+    (1 for the round's winner, else 0). A cooperative party's last column is ``one_single``
+    instead ("yes" when the round left exactly one single); with sudden death announced a
+    ``tiebreak`` column follows, "yes" on the tie-break rounds' rows (their round is the
+    tie-break's number, their point the tie-break's). Column names and values are not
+    translated."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_HEAD)
+    writer.writerow(COOP_HEAD if log.cooperative else SUDDEN_HEAD if log.sudden_death
+                    else CSV_HEAD)
     for table in log.tables:
-        for r in table.rounds:
+        played = [(r, "no") for r in table.rounds] + [(r, "yes") for r in table.tiebreaks]
+        for r, tiebreak in played:
             for player, choice in r.choices:
                 cancelled = "" if choice is None else (
                     "yes" if choice in r.result.cancelled else "no")
-                writer.writerow((table.number, r.number, player,
-                                 "pass" if choice is None else choice, cancelled,
-                                 1 if r.winner == player else 0))
+                last = (one_single_csv(r) if log.cooperative else
+                        1 if r.winner == player else 0)
+                row = (table.number, r.number, player, "pass" if choice is None else choice,
+                       cancelled, last)
+                writer.writerow((*row, tiebreak) if log.sudden_death else row)
     return out.getvalue()
+
+
+def one_single_csv(r: Round) -> str:
+    return "yes" if len(r.result.singles) == 1 else "no"
 
 
 # ``kit report``'s part of the game (``GameSpec.report`` names it)
