@@ -1,6 +1,7 @@
 """Lowest Unique Number in the game-night console: a party made from a spec or an imported log,
 its state (every table's rounds so far), the entries it takes (a table's next round, the
-correction of a round already entered, a table's round timer), and the three views of a
+correction of a round already entered, a tie-break round when sudden death was announced and
+one is due, a table's round timer), and the three views of a
 state: every round is shown to everyone once it is entered, so the public and each player
 see the same standings (a player's view also names their table).
 """
@@ -21,11 +22,27 @@ from ....game import EntryKind, View, match_names, name_problem, to_json
 from ....game.refusals import Closed
 from ....i18n import N_
 from ....tables import deal, table_sizes
-from ..rules import DEFAULT_ROUNDS, MAX_PLAYERS, MIN_PLAYERS, NAME
-from ..rules.log import PartyLog, parse_party_log
+from ..rules import BOTH_VARIANTS, DEFAULT_ROUNDS, MAX_PLAYERS, MIN_PLAYERS, NAME
+from ..rules.log import PartyLog, Table, parse_party_log
 
+VARIANTS = ("cooperative", "sudden_death_announced")  # the log's own keys, said when true
 SPEC_KEYS = frozenset({"game", "tables", "players", "rounds", "range", "lang", "paper", "title",
-                       "shuffle"})
+                       "shuffle", *VARIANTS})
+
+
+def variant(spec: Mapping[str, Any], problems: list[KitError]) -> dict[str, bool]:
+    """The announced variant of a new party: the flags given true (never both)."""
+    flags = {}
+    for key in VARIANTS:
+        value = spec.get(key, False)
+        if not isinstance(value, bool):
+            problems.append(ConfigError(key, Msg(N_("must be true or false; got %(got)s"),
+                                                 got=json.dumps(value)[:SHOWN_MAX])))
+        elif value:
+            flags[key] = True
+    if len(flags) == len(VARIANTS):
+        problems.append(ConfigError("sudden_death_announced", Msg(BOTH_VARIANTS)))
+    return flags
 
 
 def create(spec: Mapping[str, Any], facts: dict[str, Any], rng: random.Random,
@@ -56,7 +73,7 @@ def create(spec: Mapping[str, Any], facts: dict[str, Any], rng: random.Random,
                  if (found := name_problem("tables", p)) is not None]
     rounds = spec.get("rounds", DEFAULT_ROUNDS)
     facts.update(tables=tables, players=[p for t in tables for p in t], rounds=rounds)
-    log: dict[str, Any] = {"game": NAME, "rounds": rounds,
+    log: dict[str, Any] = {"game": NAME, "rounds": rounds, **variant(spec, problems),
                            "table": [{"players": t} for t in tables]}
     if spec.get("range") is not None:
         log["range"] = spec["range"]
@@ -76,7 +93,7 @@ def log_limits(data: Mapping[str, Any]) -> list[KitError]:
 def imported(data: Mapping[str, Any], facts: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     """The journal of an imported (engine-checked) log: its tables, then every round entered
     (either form of the log), in the order they were played."""
-    base = {k: v for k, v in data.items() if k not in ("round",)}
+    base = {k: v for k, v in data.items() if k not in ("round", TIEBREAK)}
     tables = [list(t.get("players", [])) for t in data.get("table", [])]
     base["table"] = [{"players": t} for t in tables]
     rounds = []
@@ -87,7 +104,10 @@ def imported(data: Mapping[str, Any], facts: dict[str, Any]) -> list[tuple[str, 
     rounds.sort(key=lambda r: (r["round"], r["table"]))
     facts.update(tables=tables, players=[p for t in tables for p in t],
                  rounds=data.get("rounds", DEFAULT_ROUNDS))
-    return [("create", {"log": base})] + [("round", r) for r in rounds]
+    tiebreaks = sorted((dict(r) for r in data.get(TIEBREAK, [])),
+                       key=lambda r: (r["table"], r["round"]))
+    return ([("create", {"log": base})] + [("round", r) for r in rounds]
+            + [(TIEBREAK, r) for r in tiebreaks])
 
 
 @dataclass(frozen=True)
@@ -119,6 +139,9 @@ def apply(state: Party | None, facts: Mapping[str, Any], kind: str,
         return Party(state.log, {**state.timers, int(payload["table"]): dict(payload)})
     entered = {"table": payload["table"], "round": payload["round"],
                "choices": dict(payload["choices"])}
+    if kind == TIEBREAK:
+        return Party({**state.log, TIEBREAK: [*state.log.get(TIEBREAK, []), entered]},
+                     state.timers)
     rounds = list(state.log.get("round", []))
     if kind == AMEND:
         at = next(i for i, r in enumerate(rounds)
@@ -180,6 +203,57 @@ def _round(state: Party, body: Mapping[str, Any], params: Mapping[str, Any]) -> 
             next=number, got=str(meant)))])
     named = match_names(body.get("choices"), state.tables[table - 1], "choices")
     return {"table": table, "round": number, "choices": named}
+
+
+TIEBREAK = "tiebreak"
+
+
+def _due(state: Party, table: int) -> tuple[PartyLog, Table, tuple[str, ...]]:
+    """The party, the table, and the players due to play a tie-break round there (refused
+    with the reason when none is due)."""
+    party = play(export(state))
+    played = party.tables[table - 1]
+    due = party.due(played)
+    if due:
+        return party, played, due
+    if not party.sudden_death:
+        why = Msg(N_("no tie-break round: sudden death was not announced before round one"))
+    elif played.played < party.rounds:
+        why = Msg(N_("table %(table)s plays a tie-break round only after its last round "
+                     "(round %(rounds)s)"), table=table, rounds=party.rounds)
+    elif played.decider:
+        why = Msg(N_("table %(table)s’s tie-break is decided: %(player)s scored"), table=table,
+                  player=played.decider)
+    else:
+        why = Msg(N_("nobody shares the top of table %(table)s; there is no tie to break"),
+                  table=table)
+    raise Problems([ConfigError("table", why)])
+
+
+def _tiebreak(state: Party, body: Mapping[str, Any], params: Mapping[str, Any]
+              ) -> dict[str, Any]:
+    """The table's next tie-break round, its tied players' choices; ``"round"`` in the body,
+    when given, is the tie-break round the sender means (refused once entered meanwhile)."""
+    table = _table(state, params)
+    _party, played, due = _due(state, table)
+    number, meant = len(played.tiebreaks) + 1, body.get("round")
+    if meant is not None and meant != number:
+        raise Closed("round", Msg(N_(
+            "tie-break %(round)s of table %(table)s was entered meanwhile (from another page "
+            "or device); the table's next tie-break round is %(next)s"), round=str(meant),
+            table=table, next=number))
+    named = match_names(body.get("choices"), due, "choices")
+    return {"table": table, "round": number, "choices": named}
+
+
+def _tiebreak_answer(before: Party, after: Party, payload: Mapping[str, Any],
+                     recorded: bool) -> dict[str, Any]:
+    """The tie-break round's tally, and who (if anyone) it put first."""
+    table, number = payload["table"], payload["round"]
+    played = play(export(after)).tables[table - 1]
+    found = next(r for r in played.tiebreaks if r.number == number)
+    return {"table": table, "round": number, "tiebreak": True, "tally": to_json(found),
+            "decider": played.decider}
 
 
 TIMER = "timer"
@@ -285,6 +359,10 @@ ENTRIES = (
               status=200, undoable=True, by=("gm", "table"), seat_param="table",
               said=lambda p: Msg(N_("table %(table)s, round %(round)s: choices corrected"),
                                  table=p["table"], round=p["round"])),
+    EntryKind(TIEBREAK, "tables/{table:int}/tiebreaks", _tiebreak, _tiebreak_answer,
+              undoable=True, by=("gm", "table"), seat_param="table",
+              said=lambda p: Msg(N_("table %(table)s, tie-break %(round)s: choices entered"),
+                                 table=p["table"], round=p["round"])),
     EntryKind(TIMER, "tables/{table:int}/timer", _timer,
               lambda before, after, p, recorded: dict(p), by=("gm", "table"),
               seat_param="table",
@@ -304,19 +382,33 @@ def _shared(state: Party, facts: Mapping[str, Any]) -> dict[str, Any]:
     result = play(export(state))
     tables = [{"table": table.number, "players": list(table.players),
                "rounds": [to_json(r) for r in table.rounds],
-               "totals": to_json(_value(table.totals))} for table in result.tables]
-    standings = [{"place": place, "player": player, "table": at, "points": points}
-                 for place, player, at, points in result.standings()]
-    rounds = int(facts.get("rounds") or 0)
-    # over once every table has played every round: the standings are then final
-    over = bool(tables) and all(len(t["rounds"]) >= rounds for t in tables)
+               "totals": to_json(_value(table.totals)), **_variant_view(result, table)}
+              for table in result.tables]
+    # a cooperative party keeps no points: its tables' scores stand instead
+    standings = [] if result.cooperative else [
+        {"place": place, "player": player, "table": at, "points": points}
+        for place, player, at, points in result.standings()]
+    # over once every table has played every round (and every tie-break due): final
+    over = bool(tables) and result.finished
     return {"tables": tables, "rounds": facts.get("rounds"), "range": list(result.range),
+            "cooperative": result.cooperative, "sudden_death": result.sudden_death,
             "standings": standings,
             "rounds_entered": {str(t["table"]): len(t["rounds"]) for t in tables},
             "over": over, "winners": [s["player"] for s in standings if s["place"] == 1]
             if over else [],
             **({"timers": {str(n): dict(t) for n, t in sorted(state.timers.items())}}
                if state.timers else {})}
+
+
+def _variant_view(party: PartyLog, table: Table) -> dict[str, Any]:
+    """A table's part of the variant: its cooperative score, or its tie-break rounds, the
+    players due to play one, the tie-break's winner and the places after it."""
+    if party.cooperative:
+        return {"score": table.score}
+    if not party.sudden_death:
+        return {}
+    return {"tiebreaks": [to_json(r) for r in table.tiebreaks], "due": list(party.due(table)),
+            "decider": table.decider, "places": to_json(table.places)}
 
 
 def gm_view(state: Party, facts: Mapping[str, Any]) -> View:
