@@ -2,6 +2,8 @@
 number or a pass), each table's last tally to read back, and the provisional standings; a
 table's post read into its round. A round already entered is corrected on a page of its own
 (``?amend=T-R``): its choices typed again, the tally shown back, the standings counted again.
+With sudden death announced, a table whose top is shared after its last round gets a form for
+its tie-break round instead, for the tied players alone.
 """
 
 from __future__ import annotations
@@ -16,8 +18,9 @@ from ....game import FormRead, GmPage
 from ....game.said import each, line
 from ....i18n import Words
 from ..report.reports import choices_line
+from ..rules.log import PartyLog, Table
 from .start import boards, timers
-from .state import AMEND, TIMER, Party, entered_choices, play
+from .state import AMEND, TIEBREAK, TIMER, Party, entered_choices, play
 
 
 @dataclass
@@ -72,11 +75,15 @@ def absorb(form: RoundForm, error: KitError, names: Sequence[str], w: Words | No
         form.add(hit, problem.text(w) if hit is not None else line(problem, w))
 
 
-def tally_view(round_: Any, w: Words) -> dict[str, Any]:
-    """A played round as the table reads it back: sorted choices, cancelled, singles, winner."""
+def tally_view(round_: Any, w: Words, cooperative: bool = False) -> dict[str, Any]:
+    """A played round as the table reads it back: sorted choices, cancelled, singles, winner
+    (cooperative: whether the table scores it)."""
     t = round_.tally
     winner = (w.gettext("%(name)s wins with %(number)s", name=t.winner, number=t.winning_number)
               if t.winner else w.gettext("No single number: nobody scores"))
+    if cooperative:
+        winner = (w.gettext("Exactly one single: the table scores") if len(t.singles) == 1
+                  else w.gettext("Not exactly one single: the table does not score"))
     return {"round": round_.number, "choices": choices_line(t.choices, t.passes, w, "—"),
             "cancelled": w.numbers(t.cancelled) or "—",
             "singles": w.numbers(t.singles) or "—", "winner": winner,
@@ -115,12 +122,29 @@ def _corrected(query: Mapping[str, str]) -> tuple[int, int] | None:
     return None
 
 
+def tiebreak_card(party: PartyLog, table: Table, w: Words, posted: RoundForm | None,
+                  values: Mapping[str, str] | None) -> dict[str, Any]:
+    """A table's tie-break: the form of its next tie-break round when one is due, and its
+    last tie-break round to read back."""
+    due = party.due(table)
+    last = table.tiebreaks[-1] if table.tiebreaks else None
+    return {"tiebreak": {"number": table.number, "next": len(table.tiebreaks) + 1,
+                         "rows": form_rows(due, w, posted, values if posted else None),
+                         "general": posted.general if posted else [],
+                         "problems": _problems(posted), "players": w.join(list(due))}
+            if due else None,
+            "tiebreak_last": tally_view(last, w) if last else None,
+            "decider": table.decider}
+
+
 def host_context(seen: Mapping[str, Any], w: Words, posted: RoundForm | None = None,
                  values: Mapping[str, str] | None = None,
-                 query: Mapping[str, str] | None = None) -> dict[str, Any]:
-    """Every table's next round form and last tally (or the round just corrected), and the
-    standings so far."""
+                 query: Mapping[str, str] | None = None, kind: str = "round"
+                 ) -> dict[str, Any]:
+    """Every table's next round form (or tie-break form) and last tally (or the round just
+    corrected), and the standings so far (cooperative: the table scores)."""
     party = play(seen["log"])
+    coop = party.cooperative
     rounds = int(seen["log"].get("rounds", 5))
     played = {t.number: t for t in party.tables}
     tables = []
@@ -129,19 +153,25 @@ def host_context(seen: Mapping[str, Any], w: Words, posted: RoundForm | None = N
         done = played.get(number)
         count = done.played if done else 0
         mine = posted if posted is not None and posted.table == number else None
+        broken = mine if kind == TIEBREAK else None
+        mine = None if kind == TIEBREAK else mine
         fixed = _corrected(query or {}) if "amended" in (query or {}) else None
         again = next((r for r in (done.rounds if done else ()) if fixed == (number, r.number)),
                      None)
         tables.append({"number": number, "next": count + 1, "finished": count >= rounds,
                        "rows": form_rows(names, w, mine, values if mine else None),
                        "general": mine.general if mine else [], "problems": _problems(mine),
-                       "last": tally_view(done.rounds[-1], w) if done and done.rounds else None,
-                       "corrected": tally_view(again, w) if again else None,
+                       "last": tally_view(done.rounds[-1], w, coop) if done and done.rounds
+                       else None,
+                       "corrected": tally_view(again, w, coop) if again else None,
                        "played": list(range(1, count + 1)),
-                       "totals": done.totals if done else {n: 0 for n in names}})
-    standings = [{"place": place, "player": player, "table": table, "points": points}
-                 for place, player, table, points in party.standings()]
-    return {"tables": tables, "rounds": rounds, "standings": standings}
+                       "totals": done.totals if done else {n: 0 for n in names},
+                       "score": done.score if done else 0,
+                       **(tiebreak_card(party, done, w, broken, values) if done else {})})
+    standings = [] if coop else [
+        {"place": place, "player": player, "table": table, "points": points}
+        for place, player, table, points in party.standings()]
+    return {"tables": tables, "rounds": rounds, "standings": standings, "cooperative": coop}
 
 
 def amend_context(seen: Mapping[str, Any], w: Words, table: int, number: int,
@@ -158,7 +188,8 @@ def amend_context(seen: Mapping[str, Any], w: Words, table: int, number: int,
     choices = entered_choices(Party(seen["log"]), table, number)
     t = {"number": table, "rows": form_rows(done.players, w, form, values, choices),
          "general": form.general if form else [], "problems": _problems(form)}
-    return {"state": seen, "t": t, "number": number, "entered": tally_view(entered, w)}
+    return {"state": seen, "t": t, "number": number,
+            "entered": tally_view(entered, w, party.cooperative)}
 
 
 def gm_page(seen: Mapping[str, Any], w: Words, query: Mapping[str, str],
@@ -177,7 +208,8 @@ def gm_page(seen: Mapping[str, Any], w: Words, query: Mapping[str, str],
     form = form if isinstance(form, RoundForm) else None
     values = posted.values if form is not None and posted is not None else None
     notice = w.gettext("Round saved: check its tally with the table.") if "round" in query \
-        else ""
+        else w.gettext("Tie-break round saved: check its tally with the table.") \
+        if TIEBREAK in query else ""
     fixed = _corrected(query) if "amended" in query else None
     if fixed is not None:
         notice = w.gettext("Table %(table)s, round %(round)s corrected: the standings are "
@@ -186,7 +218,8 @@ def gm_page(seen: Mapping[str, Any], w: Words, query: Mapping[str, str],
     return GmPage("host.html", {"state": seen, "notice": notice,
                                 "show_files": any(seen.get("rounds_entered", {}).values()),
                                 "timers": timers(seen, w),
-                                **host_context(seen, w, form, values, query)})
+                                **host_context(seen, w, form, values, query,
+                                               posted.kind if posted is not None else "round")})
 
 
 def read_table_round(values: Mapping[str, str], seen: Mapping[str, Any], w: Words) -> FormRead:
@@ -251,6 +284,29 @@ def read_table_amend(values: Mapping[str, str], seen: Mapping[str, Any], w: Word
                     unchanged=unchanged, sent=_sent(form, w), absorb=absorbed, sound=sound)
 
 
+def read_table_tiebreak(values: Mapping[str, str], seen: Mapping[str, Any], w: Words
+                        ) -> FormRead:
+    """A table's tie-break form -> its next tie-break round, the tied players' choices; a
+    table with none due goes to the console as it is, which says why."""
+    number = int(values["table"]) if values.get("table", "").isdigit() else 0
+    party = play(seen["log"])
+    table = next((t for t in party.tables if t.number == number), None)
+    names = party.due(table) if table is not None else ()
+    if not names:
+        return FormRead(TIEBREAK, {"choices": {}}, params={"table": number})
+    form = read_round(values, number, names, w)
+
+    def absorbed(error: KitError, words: Words) -> None:
+        absorb(form, error, names, words)
+
+    body: dict[str, Any] = {"choices": form.choices}
+    if values.get("round", "").isdigit():  # the tie-break the form is for
+        body["round"] = int(values["round"])
+    return FormRead(TIEBREAK, body, params={"table": number}, form=form, values=values,
+                    ok=lambda: form.ok, done=f"{TIEBREAK}={number}#table-{number}",
+                    sent=_sent(form, w), absorb=absorbed, sound=_sound(form, names))
+
+
 def read_table_timer(values: Mapping[str, str], seen: Mapping[str, Any], w: Words) -> FormRead:
     """The "start the timer" button -> the table's round timer, at the host's length."""
     number = int(values["table"]) if values.get("table", "").isdigit() else 0
@@ -258,7 +314,8 @@ def read_table_timer(values: Mapping[str, str], seen: Mapping[str, Any], w: Word
                     done=f"timer={number}#table-{number}")
 
 
-FORMS = {"round": read_table_round, AMEND: read_table_amend, TIMER: read_table_timer}
+FORMS = {"round": read_table_round, AMEND: read_table_amend, TIMER: read_table_timer,
+         TIEBREAK: read_table_tiebreak}
 
 
 def table_page(seen: Mapping[str, Any], table: str, w: Words, query: Mapping[str, str],
@@ -278,6 +335,7 @@ def table_page(seen: Mapping[str, Any], table: str, w: Words, query: Mapping[str
     board = next(b for b in boards(seen) if b["table"] == number)
     return GmPage("scorer.html", {"state": seen, "notice": page.context["notice"], "t": card,
                                   "board": board, "rounds": page.context["rounds"],
+                                  "cooperative": page.context["cooperative"],
                                   "timers": timers(seen, w)})
 
 

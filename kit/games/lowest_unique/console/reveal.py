@@ -40,15 +40,17 @@ def groups(round_: Mapping[str, Any], w: Words) -> list[dict[str, Any]]:
 
 
 def reveal(table: Mapping[str, Any], w: Words) -> dict[str, Any] | None:
-    """A table's reveal: its last round entered (it stays until the next), or None before
-    its first round."""
-    rounds = table.get("rounds") or []
+    """A table's reveal: its last round entered (or tie-break round: its own reveal; either
+    stays until the next), or None before its first round."""
+    tiebreaks = table.get("tiebreaks") or []
+    rounds = tiebreaks or table.get("rounds") or []
     if not rounds:
         return None
     last = rounds[-1]
     result = last["result"]
     winner = last.get("winner")
     return {"table": int(table["table"]), "round": int(last["number"]),
+            "tiebreak": bool(tiebreaks), "one_single": len(result["singles"]) == 1,
             "groups": groups(last, w),
             "passes": [str(name) for name, choice in last["choices"] if choice is None],
             "winner": winner,
@@ -66,10 +68,12 @@ def reveals(public: Mapping[str, Any], w: Words) -> dict[int, dict[str, Any]]:
 
 
 def finished(public: Mapping[str, Any]) -> bool:
-    """True once every table has played every round of the party."""
+    """True once every table has played every round of the party (and every tie-break round
+    due)."""
     tables = public.get("tables") or []
     rounds = int(public.get("rounds") or 0)
-    return bool(tables) and all(len(t.get("rounds", [])) >= rounds for t in tables)
+    return bool(tables) and all(len(t.get("rounds", [])) >= rounds and not t.get("due")
+                                for t in tables)
 
 
 def podium(standings: Sequence[Mapping[str, Any]], w: Words) -> list[dict[str, Any]]:

@@ -17,7 +17,9 @@ from ..report.charts import web_charts
 from ..rules import DEFAULT_ROUNDS, MAX_PLAYERS, MIN_PLAYERS, NAME, TITLE
 from .reveal import finished, podium, reveals
 
-FIELDS = ("names", "tables", "rounds")  # in page order
+FIELDS = ("names", "tables", "rounds", "variant")  # in page order
+# the variant field's values -> the log's flag (announced before round one, on this form)
+VARIANTS = {"cooperative": "cooperative", "sudden-death": "sudden_death_announced"}
 
 
 def fields(values: Mapping[str, str], problems: Mapping[str, list[str]], w: Words,
@@ -33,6 +35,13 @@ def fields(values: Mapping[str, str], problems: Mapping[str, list[str]], w: Word
               "textarea", rows=4),
         field("lun", "rounds", _("Rounds"), _("Rounds every table plays (1 to 20; "
               "5 if empty)."), values, problems, "number"),
+        field("lun", "variant", _("Variant"), _("Announced now, before round one; a party "
+              "started without one plays neither."), values, problems, "select",
+              choices=[("", _("Points: the highest total wins, equal totals share")),
+                       ("cooperative", _("Cooperative: no points; each table counts the "
+                                         "rounds with exactly one single")),
+                       ("sudden-death", _("Sudden death: players sharing a table’s top play "
+                                          "a tie-break round"))]),
     ]
 
 
@@ -75,6 +84,11 @@ def lun_form(values: Mapping[str, str], w: Words) -> Form:
         rounds = None
     form.spec["tables"] = seated(form, w)
     form.spec["rounds"] = rounds or 5
+    chosen = values.get("variant", "")
+    if chosen in VARIANTS:
+        form.spec[VARIANTS[chosen]] = True
+    elif chosen:
+        form.add("variant", w.gettext("Choose one of the variants offered."))
     return form
 
 
@@ -95,17 +109,23 @@ def boards(public: Mapping[str, Any]) -> list[dict[str, Any]]:
     out_boards = []
     for table in public.get("tables", []):
         number = int(table["table"])
-        rows = sorted(by_table.get(number, []), key=lambda s: -int(s["points"]))
+        places = table.get("places")  # after a tie-break round: the table's own places
+        rows = sorted(by_table.get(number, []), key=lambda s: (
+            -int(s["points"]), int(places[s["player"]]) if places else 0))
         out: list[dict[str, Any]] = []
         place = 0
         for i, s in enumerate(rows):
             if not out or s["points"] != out[-1]["points"]:
                 place = i + 1
+            if places:
+                place = int(places[s["player"]])
             # the table's own leader (first at the table, with a point), not the party's
             out.append({"place": place, "player": s["player"], "points": s["points"],
                         "lead": place == 1 and int(s["points"]) > 0})
         out_boards.append({"table": number, "played": len(table.get("rounds", [])),
-                           "rows": out})
+                           "rows": out, "score": table.get("score"),
+                           "due": list(table.get("due") or []),
+                           "decider": table.get("decider")})
     return out_boards
 
 
@@ -122,6 +142,9 @@ def progress_text(tables: Sequence[Mapping[str, Any]], rounds: int, w: Words) ->
                      if played else w.gettext("no round yet at %(where)s", where=where))
     text = w.join(parts)
     if tables and all(int(b["played"]) >= rounds for b in tables):
+        if any(b.get("due") for b in tables):
+            return w.gettext("All %(rounds)s rounds played; a tie-break round is due.",
+                             rounds=rounds)
         return w.gettext("Final standings (%(rounds)s rounds).", rounds=rounds)
     return w.gettext("Provisional: %(progress)s.", progress=text)
 
@@ -144,9 +167,10 @@ def timers(public: Mapping[str, Any], w: Words) -> dict[int, dict[str, str]]:
 
 def board(public: Mapping[str, Any], w: Words) -> dict[str, Any]:
     """The public page's and the big screen's context, from the public view's data."""
-    made = boards(public)
+    made = [{**b, "due_text": w.join(b["due"])} for b in boards(public)]
     rounds = int(public.get("rounds") or DEFAULT_ROUNDS)
     return {"game_title": w.gettext("Lowest Unique Number"), "boards": made, "rounds": rounds,
+            "cooperative": bool(public.get("cooperative")),
             "progress": progress_text(made, rounds, w), "shown": bool(public.get("standings")),
             "reveals": reveals(public, w), "timers": timers(public, w),
             "charts": functools.partial(web_charts, public, w),  # drawn by the public page only

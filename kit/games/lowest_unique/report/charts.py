@@ -229,6 +229,8 @@ def web_charts(public: Mapping[str, Any], w: Words) -> dict[str, Any]:
     party, by_round = night(played, (int(number_range[0]), int(number_range[1])))
     return {"party": web_chart(party, WEB_PARTY_H, w.gettext("The whole party"), w),
             "won": won_line(played, w),
-            "points": web_points(points_from_public(public), w),
+            # a cooperative party keeps no points
+            "points": None if public.get("cooperative") else web_points(
+                points_from_public(public), w),
             "rounds": [web_chart(r, WEB_ROUND_H, w.gettext("Round %(round)s", round=n), w)
                        for n, r in by_round]} if played else {}
