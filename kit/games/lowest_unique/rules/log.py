@@ -438,8 +438,8 @@ def _tiebreaks(ordered: dict[int, list[Entry]], tables: dict[int, Table], rounds
     out: dict[int, tuple[Round, ...]] = {}
     for number, entries in ordered.items():
         table = tables.get(number)
-        if table is None:  # its rounds have problems already
-            continue
+        if table is None or [e.number for e in entries] != list(range(1, len(entries) + 1)):
+            continue  # its rounds (or its tie-breaks' numbers) have problems already
         first = entries[0]
         if table.played < rounds:
             found.add(GameLogError, first.field, first.line, Msg(N_(
