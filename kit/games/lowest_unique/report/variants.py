@@ -24,9 +24,9 @@ def coop_closing(log: PartyLog, words: Words) -> str:
     if len(log.tables) == 1:
         return words.gettext("The table’s score: %(score)s.",
                              score=table_score(log.tables[0], words))
-    return words.gettext("Table scores: %(scores)s.", scores="; ".join(
-        words.gettext("table %(table)s, %(score)s", table=t.number,
-                      score=table_score(t, words)) for t in log.tables))
+    scores = [words.gettext("table %(table)s, %(score)s", table=t.number,
+                            score=table_score(t, words)) for t in log.tables]
+    return words.gettext("Table scores: %(scores)s.", scores="; ".join(scores))
 
 
 def tiebreak_line(log: PartyLog, table: Table, words: Words) -> str:
