@@ -213,3 +213,25 @@ def test_the_cooperative_pages_show_the_table_score(client: TestClient, console:
     assert "Table score: 1 of 2 rounds left exactly one single" in screen
     assert "Not exactly one single: the table does not score this round." in screen
     assert "Points after each round" not in page_text(client.get(f"/console/{game}").text)
+
+
+def test_a_tables_scorer_enters_its_tiebreak_and_the_host_can_undo_it(
+        client: TestClient) -> None:
+    party = new_party(client, sudden_death_announced=True)
+    play_rounds(client, party)
+    link = party["table_links"]["1"].removeprefix("http://testserver")
+    page = client.get(link).text
+    assert "<legend>Tie-break 1</legend>" in page
+    assert re.findall(r'<label for="t1-c\d">([^<]+)</label>', page) == ["Ann", "Cy"]
+    other = client.get(party["table_links"]["2"].removeprefix("http://testserver")).text
+    assert "<legend>Tie-break" not in other and "All rounds played." in other
+    saved = client.post(f"{link}/tiebreak", follow_redirects=False, data={
+        "table": "1", "round": "1", "c0": "1", "c1": "2"})
+    assert saved.status_code == 303
+    back = page_text(client.get(saved.headers["location"]).text)
+    assert "Tie-break 1 tally: read it back" in back and "Ann wins with 1" in back
+    assert public(client, party)["tables"][0]["decider"] == "Ann"
+    undone = client.post(f"/api/games/{party['id']}/undo", headers=bearer(party["gm_token"]))
+    assert undone.status_code == 200, undone.text
+    seen = public(client, party)["tables"][0]
+    assert seen["tiebreaks"] == [] and seen["due"] == ["Ann", "Cy"] and seen["decider"] is None
