@@ -267,8 +267,8 @@ def _standing_rows(log: PartyLog, words: Words) -> tuple[list[float], list[Cell]
 
 
 def standings_pages(body: Frame, log: PartyLog, words: Words) -> list[list[Item]]:
-    standings = _standing_rows(log, words)
-    fixed, head, all_rows = standings
+    """The standings (a cooperative party: the table scores), as many pages as they take."""
+    fixed, head, all_rows = _standing_rows(log, words)
     lead = standings_lead(log, words)
     name = standings_title(log, words)
     _items, top = _heading(body, name, lead)
@@ -400,6 +400,7 @@ def text_report(log: PartyLog, words: Words) -> str:
 
 
 def _tally_rows(played: Sequence[Round], cooperative: bool, words: Words) -> list[tuple[str, ...]]:
+    """A tally's Markdown rows: number, choices, cancelled, singles, and its outcome."""
     return [(str(r.number), choices_text(r, words), _numbers(r.result.cancelled, words),
              _numbers(r.result.singles, words), outcome(r, cooperative, words)) for r in played]
 
@@ -465,6 +466,7 @@ def csv_report(log: PartyLog) -> str:
 
 
 def one_single_csv(r: Round) -> str:
+    """A cooperative round's CSV verdict, untranslated."""
     return "yes" if len(r.result.singles) == 1 else "no"
 
 
