@@ -191,7 +191,8 @@ def test_a_tie_break_has_its_row_and_column_only_when_announced(tmp_path: Path,
     pages = texts(folder / "player-kit.pdf")
     tally = next(t for t in pages if "Round tally" in t)
     scores = next(t for t in pages if "Score sheet" in t)
-    assert "Tie-break" in tally and "Player R1 R2 R3 R4 R5 Total Tie-break Place" in scores
+    assert "Tie-break" in tally and "Player R1 R2 R3 R4 R5 Total Place" in scores
+    assert "Tie-break won by:" in scores
     plain = texts(lun_a4 / "player-kit.pdf")
     assert not any("Tie-break" in t for t in plain)
     assert "in that round’s column" in scores  # a replay takes the discarded round's place

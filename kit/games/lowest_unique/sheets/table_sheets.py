@@ -207,17 +207,15 @@ SCORE_ROW_MM = 10.0
 SCORE_HEAD_PT = 9.5
 
 
-def score_widths(width: float, rounds: int, words: Words, head_pt: float = SCORE_HEAD_PT,
-                 tie_break: bool = False) -> list[float]:
-    """Player, one column per round, total, the tie-break round (when sudden death was
-    announced) and place; the name column takes what is left."""
+def score_widths(width: float, rounds: int, words: Words, head_pt: float = SCORE_HEAD_PT
+                 ) -> list[float]:
+    """Player, one column per round, total and place; the name column takes what is left."""
     _ = words.gettext
     fixed = text_width(_("Total"), head_pt, "bold") + 6.0
     place = text_width(_("Place"), head_pt, "bold") + 6.0
     per_round = max(10.0, text_width(_("R%(round)s", round=rounds), head_pt, "bold") + 4.0)
-    tie = [text_width(_("Tie-break"), head_pt, "bold") + 6.0] if tie_break else []
-    name = width - fixed - place - rounds * per_round - sum(tie)
-    return [name] + [per_round] * rounds + [fixed, *tie, place]
+    name = width - fixed - place - rounds * per_round
+    return [name] + [per_round] * rounds + [fixed, place]
 
 
 @lru_cache(maxsize=256)
@@ -237,14 +235,12 @@ def scores_page(body: Frame, names: tuple[str, ...], rounds: int, sudden_death: 
                       body_pt)
     items += more
     y += used + 1.0
-    widths = score_widths(w, rounds, words, head_pt, sudden_death)
+    widths = score_widths(w, rounds, words, head_pt)
     head = [_cell(_("Player"), large, "bold", size=head_pt)]
     head += [_cell(_("R%(round)s", round=r), large, "bold", "center", head_pt)
              for r in range(1, rounds + 1)]
-    head += [_cell(_("Total"), large, "bold", "center", head_pt)]
-    if sudden_death:  # the tied leaders' round: who scores in it wins
-        head += [_cell(_("Tie-break"), large, "bold", "center", head_pt)]
-    head += [_cell(_("Place"), large, "bold", "center", head_pt)]
+    head += [_cell(_("Total"), large, "bold", "center", head_pt),
+             _cell(_("Place"), large, "bold", "center", head_pt)]
     table = [head] + [[_cell(name, large, size=10.5)] for name in names]
     items += ruled_table(x, y, widths, [head_mm] + [row_mm] * len(names), table)
     y += head_mm + row_mm * len(names) + 4.0
@@ -255,6 +251,9 @@ def scores_page(body: Frame, names: tuple[str, ...], rounds: int, sudden_death: 
         end.append([(_("Sudden death was announced:"), "bold"), (" ", "regular"),
                     (_("tied leaders play one more round among themselves, repeated until one "
                        "scores."), "regular")])
+        # the tie-break's choices go on the tally's "Tie-break" line; its winner here (a
+        # column would leave a twelve-round sheet in large print no room for the names)
+        end.append([(_("Tie-break won by:"), "bold"), (" " + "_" * 30, "regular")])
     else:
         end.append([(_("There is no sudden-death round, because none was announced before "
                        "round one."), "regular")])
