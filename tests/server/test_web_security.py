@@ -296,7 +296,9 @@ def test_one_client_delays_another_by_at_most_one_render(tmp_path):
 
 def test_a_kit_being_made_is_waited_for_briefly_before_being_made_is_shown(tmp_path,
                                                                           monkeypatch):
-    monkeypatch.setattr(web_app, "SETTLE_S", 20.0)  # generous: the release comes at 0.2 s
+    from kit.site import routes
+
+    monkeypatch.setattr(routes, "SETTLE_S", 20.0)  # generous: the release comes at 0.2 s
     gate = Gate()
     with TestClient(make_app(tmp_path, render=gate)) as c:
         posted = c.post("/custom", data=form(), follow_redirects=False)
