@@ -65,10 +65,11 @@ def player_pages(config: KitConfig, common: dict[str, object], ex: dict[str, obj
             **common, "example": ex,
         }, columns=2)),
     ]
-    for label, items in number_slips.slip_pages(sheet, everyone, config.range, words):
+    large = config.large_print  # the forms a player writes on grow with it
+    for label, items in number_slips.slip_pages(sheet, everyone, config.range, words, large):
         pages.append(Page(label, Form(tuple(items))))
     for label, items in player_sheets.order_form_pages(sheet, everyone, turns(config),
-                                                      config.range, words):
+                                                      config.range, words, large):
         pages.append(Page(label, Form(tuple(items))))
     for person in everyone:
         for label, items in player_sheets.deduction_pages(sheet, person, everyone,

@@ -1,6 +1,6 @@
 """What's My Number? secret-number slips as layout models: the fold-up slip of
 ``kit.layout.slip`` (as Lowest Unique Number's), eight a page in a 2 x 4 cut grid filling the
-body. The name band carries the player's label, the middle band the instructions, the flap the
+body (six a page, 2 x 3, in large print). The name band carries the player's label, the middle band the instructions, the flap the
 number box. The whole slip goes to the game master, so a player's private link is never on it:
 it goes on the card the player keeps (``player_cards``).
 """
@@ -18,11 +18,12 @@ from ....layout.model import Item, box
 from ....layout.slip import SlipGrid
 from ....layout.table import cut_grid
 from ....paper import Frame, Paper
-from .people import MIN_TEXT_PT, Person, one_line, range_words
+from .people import LARGE_PT, MIN_TEXT_PT, Person, one_line, range_words
 from .player_sheets import Pages, digits
 
 SLIP_COLUMNS = 2
 SLIP_ROWS = 4
+LARGE_SLIP_ROWS = 3  # large print: six slips a page, every word at 12 pt
 SLIP_MIN_MM = (80.0, 55.0)
 SLIP_NAME_PT = (15.0, 9.0)  # the player's label shrinks from 15 pt to 9 pt before anything else
 SLIP_WHAT_PT = 10.0
@@ -31,20 +32,23 @@ SLIP_LABEL_PT = 9.0
 SLIP_BOX_MIN_MM = 24.0
 SLIP_DIGIT_MM = 6.0  # a digit written large in the slip's number box
 SLIP_BOX_H_MM = 13.0
+LARGE_BOX_SCALE = 1.3  # large print: the number box, for a bigger hand
 
 
-def slip_grid(body: Frame) -> SlipGrid:
-    """The body cut into equal slips, eight a page."""
+def slip_grid(body: Frame, large: bool = False) -> SlipGrid:
+    """The body cut into equal slips, eight a page (six in ``large`` print)."""
+    rows = LARGE_SLIP_ROWS if large else SLIP_ROWS
     width = math.floor(body.w / SLIP_COLUMNS * 100) / 100
-    height = math.floor(body.h / SLIP_ROWS * 100) / 100
+    height = math.floor(body.h / rows * 100) / 100
     if width < SLIP_MIN_MM[0] or height < SLIP_MIN_MM[1]:
         raise LayoutError("paper", "the page is too small for the secret-number slips")
-    return SlipGrid(SLIP_COLUMNS, SLIP_ROWS, width, height)
+    return SlipGrid(SLIP_COLUMNS, rows, width, height)
 
 
-def slip_box_mm(number_range: tuple[int, int]) -> float:
+def slip_box_mm(number_range: tuple[int, int], large: bool = False) -> float:
     """The flap's number box: wide enough for the largest number written large."""
-    return max(SLIP_BOX_MIN_MM, 4.0 + SLIP_DIGIT_MM * digits(number_range))
+    width = max(SLIP_BOX_MIN_MM, 4.0 + SLIP_DIGIT_MM * digits(number_range))
+    return round(width * LARGE_BOX_SCALE, 1) if large else width
 
 
 def slip_words(number_range: tuple[int, int], words: Words) -> str:
@@ -58,9 +62,12 @@ def slip_words(number_range: tuple[int, int], words: Words) -> str:
 SLIP_LEADING = 1.2  # as ``slip.instructions`` sets them
 
 
-def slip_text_size(b: slip.SlipBands, words: str) -> float:
+def slip_text_size(b: slip.SlipBands, words: str, large: bool = False) -> float:
     """The instructions' size: 8.5 pt, smaller (not below 8 pt) when a longer translation
-    would run out of the middle band."""
+    would run out of the middle band; in ``large`` print 12 pt, whatever the room (the print
+    lint and the page-fit checks say when a translation outgrows the band)."""
+    if large:
+        return LARGE_PT
     room = b.middle.h - 1.2 - 2.0  # below the band's top; clear of the fold line's label
     for size in sizes(SLIP_TEXT_PT, MIN_TEXT_PT):
         _, height = paragraph(0.0, 0.0, b.middle.w - 2 * slip.PAD_MM, [(words, "regular")],
@@ -71,40 +78,48 @@ def slip_text_size(b: slip.SlipBands, words: str) -> float:
 
 
 def slip_items(person: Person, left: float, top: float, width: float, height: float,
-               number_range: tuple[int, int], words: Words) -> list[Item]:
-    """One secret-number slip: the label outside, the number box inside once folded."""
+               number_range: tuple[int, int], words: Words, large: bool = False) -> list[Item]:
+    """One secret-number slip: the label outside, the number box inside once folded; in
+    ``large`` print every word at 12 pt or more and a bigger number box."""
     _ = words.gettext
     b = slip.bands(left, top, width, height)
     x = left + slip.PAD_MM
     inner = width - 2 * slip.PAD_MM
     name_top = top + 2.0
     items: list[Item] = list(fit_in(person.text, x, name_top, inner, 7.0, SLIP_NAME_PT[0],
-                                    SLIP_NAME_PT[1], "bold", max_lines=1))
+                                    LARGE_PT if large else SLIP_NAME_PT[1], "bold",
+                                    max_lines=1))
+    least = LARGE_PT if large else MIN_TEXT_PT
     items += one_line(x, name_top + 12.5, _("Secret number slip · player %(letter)s",
-                                        letter=person.letter), inner, SLIP_WHAT_PT)
+                                            letter=person.letter), inner,
+                      LARGE_PT if large else SLIP_WHAT_PT, least)
     instructions = slip_words(number_range, words)
-    items += slip.instructions(b, instructions, slip_text_size(b, instructions))
-    items += slip.fold(b, _("fold the strip up · number inside"))
+    items += slip.instructions(b, instructions, slip_text_size(b, instructions, large))
+    items += slip.fold(b, _("fold the strip up · number inside"), LARGE_PT if large else None)
     flap = b.flap
-    items += one_line(x, flap.y + 4.2, _("Secret number, %(range)s",
-                                     range=range_words(number_range, words)),
-                  inner, SLIP_LABEL_PT)
-    box_h = min(SLIP_BOX_H_MM, flap.h - 7.5)
-    items.append(box(x, flap.y + 5.6, slip_box_mm(number_range), box_h, 0.5))
+    label_y = flap.y + (6.0 if large else 4.2)
+    items += one_line(x, label_y, _("Secret number, %(range)s",
+                                    range=range_words(number_range, words)),
+                      inner, LARGE_PT if large else SLIP_LABEL_PT,
+                      least)
+    box_top = label_y + 1.4
+    box_h = SLIP_BOX_H_MM * LARGE_BOX_SCALE if large else SLIP_BOX_H_MM
+    box_h = min(box_h, flap.y + flap.h - 1.9 - box_top)
+    items.append(box(x, box_top, slip_box_mm(number_range, large), box_h, 0.5))
     return items
 
 
 def slip_pages(sheet: Paper, people: Sequence[Person], number_range: tuple[int, int],
-               words: Words) -> Pages:
-    """The slips, eight a page."""
+               words: Words, large: bool = False) -> Pages:
+    """The slips, eight a page (six in ``large`` print)."""
     body = sheet.body
-    grid = slip_grid(body)
+    grid = slip_grid(body, large)
     chunks = [list(people[i:i + grid.per_page]) for i in range(0, len(people), grid.per_page)]
     pages: Pages = []
     for n, chunk in enumerate(chunks, start=1):
         def draw(i: int, left: float, top: float, chunk: list[Person] = chunk) -> list[Item]:
             return slip_items(chunk[i], left, top, grid.width_mm, grid.height_mm, number_range,
-                              words)
+                              words, large)
 
         items = cut_grid(body.x, body.y, grid.columns, grid.rows, grid.width_mm,
                          grid.height_mm, len(chunk), draw)

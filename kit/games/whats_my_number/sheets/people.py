@@ -15,6 +15,7 @@ from ..rules.labels import player_labels
 
 MIN_CELL_MM = 7.0  # smallest cell a pen can write a letter in
 MIN_TEXT_PT = 8.0  # smallest text anyone reads
+LARGE_PT = 12.0  # smallest text a player reads on a large-print form
 
 
 @dataclass(frozen=True)

@@ -28,12 +28,13 @@ from dataclasses import dataclass
 from ....errors import LayoutError
 from ....i18n import LANGUAGES, Words, words
 from ....layout.blocks import para
-from ....layout.fit import fit, fit_in, sizes
+from ....layout.fit import fit, fit_in
+from ....layout.fit import sizes as font_sizes
 from ....layout.fit import place as place_fitted
 from ....layout.model import Item, baseline_in, box, hline, pt, text, text_width, vline
 from ....layout.table import cut_grid
 from ....paper import Frame, Paper
-from .people import MIN_CELL_MM, MIN_TEXT_PT, Person, labels, one_line, split
+from .people import LARGE_PT, MIN_CELL_MM, MIN_TEXT_PT, Person, labels, one_line, split
 
 Pages = list[tuple[str, list[Item]]]
 
@@ -79,21 +80,54 @@ LIST_GAP_MM = 2.5  # between two entries of a list line
 LIST_INDENT_MM = 1.0
 
 
-def list_box_mm(number_range: tuple[int, int]) -> float:
-    return max(LIST_BOX_MIN_MM, hand_mm(number_range) + 1.5)
+@dataclass(frozen=True)
+class FormSizes:
+    """The type sizes (pt) and heights (mm) of an order form: the usual ones or large print."""
+
+    columns: int
+    head_mm: float
+    line_mm: float
+    or_mm: float
+    name_pt: tuple[float, float]  # the player's label, shrunk from the first to the second
+    turn_pt: tuple[float, float]
+    label_pt: float
+    least_pt: float  # no word of the form smaller
+    hint_pt: float
+    box_h_mm: float
+    letter_pt: float
+    row_mm: float  # a line of the list
+    list_box_h_mm: float
+    box_scale: float  # the hand-writing boxes' widths, times this
+
+    @property
+    def fixed_mm(self) -> float:
+        return FORM_TOP_MM + self.head_mm + 2 * self.line_mm + self.or_mm + FORM_BOTTOM_MM
 
 
-def guess_box_mm(number_range: tuple[int, int]) -> float:
-    return max(GUESS_BOX_MIN_MM, hand_mm(number_range) + 4.0)
+FORM = FormSizes(FORM_COLUMNS, FORM_HEAD_MM, FORM_LINE_MM, FORM_OR_MM, FORM_NAME_PT,
+                 FORM_TURN_PT, FORM_LABEL_PT, MIN_TEXT_PT, FORM_HINT_PT, FORM_BOX_H_MM,
+                 LIST_LETTER_PT, LIST_ROW_MM, LIST_BOX_H_MM, 1.0)
+# large print: one form across the page (a 12 pt guess line needs the width), every word at
+# 12 pt or more, the hand-writing boxes 1.3 times the usual
+LARGE_FORM = FormSizes(1, 9.0, 13.0, 8.0, (16.0, LARGE_PT), (LARGE_PT, 16.0), LARGE_PT,
+                       LARGE_PT, LARGE_PT, 10.4, LARGE_PT, 11.7, 9.8, 1.3)
 
 
-def bonus_box_mm(number_range: tuple[int, int]) -> float:
-    return max(BONUS_BOX_MIN_MM, hand_mm(number_range) + 2.0)
+def list_box_mm(number_range: tuple[int, int], sizes: FormSizes = FORM) -> float:
+    return round(max(LIST_BOX_MIN_MM, hand_mm(number_range) + 1.5) * sizes.box_scale, 2)
 
 
-def letter_slot_mm(count: int) -> float:
+def guess_box_mm(number_range: tuple[int, int], sizes: FormSizes = FORM) -> float:
+    return round(max(GUESS_BOX_MIN_MM, hand_mm(number_range) + 4.0) * sizes.box_scale, 2)
+
+
+def bonus_box_mm(number_range: tuple[int, int], sizes: FormSizes = FORM) -> float:
+    return round(max(BONUS_BOX_MIN_MM, hand_mm(number_range) + 2.0) * sizes.box_scale, 2)
+
+
+def letter_slot_mm(count: int, letter_pt: float = LIST_LETTER_PT) -> float:
     """Room left of a list box for the widest opponent letter (AA and on need more)."""
-    widest = max(text_width(label, LIST_LETTER_PT, "bold")  # the same grid in every language
+    widest = max(text_width(label, letter_pt, "bold")  # the same grid in every language
                  for lang in LANGUAGES for label in labels(count, words(lang)))
     return round(widest + PAD_MM + 0.3, 2)
 
@@ -111,33 +145,37 @@ class FormGrid:
     box_mm: float  # an opponent's number box
     per_line: int  # list entries a line
     list_lines: int
+    sizes: FormSizes = FORM
 
     @property
     def per_page(self) -> int:
         return self.columns * self.rows
 
 
-def form_height_mm(list_lines: int) -> float:
-    return FORM_FIXED_MM + list_lines * LIST_ROW_MM
+def form_height_mm(list_lines: int, sizes: FormSizes = FORM) -> float:
+    return sizes.fixed_mm + list_lines * sizes.row_mm
 
 
-def form_grid(body: Frame, count: int, number_range: tuple[int, int]) -> FormGrid:
-    """Two columns of forms for ``count`` players; as many rows as fit the body."""
-    width = math.floor(body.w / FORM_COLUMNS * 100) / 100
+def form_grid(body: Frame, count: int, number_range: tuple[int, int],
+              sizes: FormSizes = FORM) -> FormGrid:
+    """Columns of forms (two, one in large print) for ``count`` players; as many rows as fit
+    the body."""
+    width = math.floor(body.w / sizes.columns * 100) / 100
     inner = width - 2 * FORM_PAD_MM - LIST_INDENT_MM
-    slot = letter_slot_mm(count)
-    box_w = list_box_mm(number_range)
+    slot = letter_slot_mm(count, sizes.letter_pt)
+    box_w = list_box_mm(number_range, sizes)
     per_line = int((inner + LIST_GAP_MM) // (slot + box_w + LIST_GAP_MM))
     if per_line < 1:
         raise LayoutError("paper", "the page is too narrow for the order forms")
     lines = -(-(count - 1) // per_line)
-    needed = form_height_mm(lines)
+    needed = form_height_mm(lines, sizes)
     rows = int(body.h // needed)
     if rows < 1:
         raise LayoutError("paper", f"the page is too small for an order form with {count - 1} "
                           "list entries")
     height = math.floor(body.h / rows * 100) / 100
-    return FormGrid(FORM_COLUMNS, rows, width, height, needed, slot, box_w, per_line, lines)
+    return FormGrid(sizes.columns, rows, width, height, needed, slot, box_w, per_line, lines,
+                    sizes)
 
 
 def turn_parts(turn: int, words: Words) -> tuple[str, str, str]:
@@ -153,86 +191,94 @@ def form_labels(words: Words) -> tuple[str, str, str]:
     return _("Guess 1"), _("Guess 2"), _("Bonus")
 
 
-def form_label_size(inner: float, number_range: tuple[int, int], words: Words) -> float:
+def form_label_size(inner: float, number_range: tuple[int, int], words: Words,
+                    sizes: FormSizes = FORM) -> float:
     """The guess labels' size: 9.5 pt, smaller (not below 8 pt) when longer labels would push
-    the second guess box out of the form."""
+    the second guess box out of the form (12 pt in large print)."""
     labels = form_labels(words)
-    guess_w = guess_box_mm(number_range)
-    for size in sizes(FORM_LABEL_PT, MIN_TEXT_PT):
+    guess_w = guess_box_mm(number_range, sizes)
+    for size in font_sizes(sizes.label_pt, sizes.least_pt):
         label_w = max(text_width(w, size) for w in labels) + 1.5
         if 2 * (label_w + guess_w) + GUESS_GAP_MM <= inner:
             return size
-    return MIN_TEXT_PT
+    return sizes.least_pt
+
+
+def form_head(person: Person, turn: int, x: float, right: float, top: float,
+              sizes: FormSizes, words: Words) -> list[Item]:
+    """The player's label, "order form · turn N" at the right."""
+    items: list[Item] = []
+    base = baseline_in(top, sizes.head_mm, sizes.turn_pt[1])
+    before, number, after = turn_parts(turn, words)
+    number_w = text_width(number, sizes.turn_pt[1], "bold")
+    after_w = text_width(after, sizes.turn_pt[0])
+    turn_w = number_w + text_width(before, sizes.turn_pt[0]) + after_w + 2.0
+    items += fit_in(person.text, x, top, right - x - turn_w, sizes.head_mm, sizes.name_pt[0],
+                    sizes.name_pt[1], "bold", max_lines=2)
+    if after:
+        items += text(right, base, after, sizes.turn_pt[0], "regular", "right")
+    if before:
+        items += text(right - after_w - number_w, base, before, sizes.turn_pt[0], "regular",
+                      "right")
+    items += text(right - after_w, base, number, sizes.turn_pt[1], "bold", "right")
+    return items
 
 
 def form_items(person: Person, opponents: Sequence[Person], turn: int, left: float, top: float,
                grid: FormGrid, number_range: tuple[int, int], words: Words) -> list[Item]:
     _ = words.gettext
+    sz = grid.sizes
     x = left + FORM_PAD_MM
     right = left + grid.width_mm - FORM_PAD_MM
     inner = right - x
-    items: list[Item] = []
-    # head: the player's label, "order form · turn N" at the right
     head_top = top + FORM_TOP_MM
-    base = baseline_in(head_top, FORM_HEAD_MM, FORM_TURN_PT[1])
-    before, number, after = turn_parts(turn, words)
-    number_w = text_width(number, FORM_TURN_PT[1], "bold")
-    after_w = text_width(after, FORM_TURN_PT[0])
-    turn_w = number_w + text_width(before, FORM_TURN_PT[0]) + after_w + 2.0
-    items += fit_in(person.text, x, head_top, inner - turn_w, FORM_HEAD_MM, FORM_NAME_PT[0],
-                    FORM_NAME_PT[1], "bold", max_lines=2)
-    if after:
-        items += text(right, base, after, FORM_TURN_PT[0], "regular", "right")
-    if before:
-        items += text(right - after_w - number_w, base, before, FORM_TURN_PT[0], "regular",
-                      "right")
-    items += text(right - after_w, base, number, FORM_TURN_PT[1], "bold", "right")
+    items = form_head(person, turn, x, right, head_top, sz, words)
     # guess line
     first, second_label, bonus = form_labels(words)
-    size = form_label_size(inner, number_range, words)
+    size = form_label_size(inner, number_range, words, sz)
     label_w = max(text_width(w, size) for w in (first, second_label, bonus)) + 1.5
-    y = head_top + FORM_HEAD_MM
-    box_top = y + (FORM_LINE_MM - FORM_BOX_H_MM) / 2
-    base = baseline_in(box_top, FORM_BOX_H_MM, size)
-    guess_w = guess_box_mm(number_range)
-    items += one_line(x, base, first, label_w - 1.5, size)
-    items.append(box(x + label_w, box_top, guess_w, FORM_BOX_H_MM, 0.4))
+    y = head_top + sz.head_mm
+    box_top = y + (sz.line_mm - sz.box_h_mm) / 2
+    base = baseline_in(box_top, sz.box_h_mm, size)
+    guess_w = guess_box_mm(number_range, sz)
+    items += one_line(x, base, first, label_w - 1.5, size, sz.least_pt)
+    items.append(box(x + label_w, box_top, guess_w, sz.box_h_mm, 0.4))
     second = x + label_w + guess_w + GUESS_GAP_MM
-    items += one_line(second, base, second_label, label_w - 1.5, size)
-    items.append(box(second + label_w, box_top, guess_w, FORM_BOX_H_MM, 0.4))
+    items += one_line(second, base, second_label, label_w - 1.5, size, sz.least_pt)
+    items.append(box(second + label_w, box_top, guess_w, sz.box_h_mm, 0.4))
     # bonus line
-    y += FORM_LINE_MM
-    box_top = y + (FORM_LINE_MM - FORM_BOX_H_MM) / 2
-    base = baseline_in(box_top, FORM_BOX_H_MM, size)
-    items += one_line(x, base, bonus, label_w - 1.5, size)
-    bonus_w = bonus_box_mm(number_range)
+    y += sz.line_mm
+    box_top = y + (sz.line_mm - sz.box_h_mm) / 2
+    base = baseline_in(box_top, sz.box_h_mm, size)
+    items += one_line(x, base, bonus, label_w - 1.5, size, sz.least_pt)
+    bonus_w = bonus_box_mm(number_range, sz)
     at = x + label_w
     for _n in range(BONUS_BOXES):
-        items.append(box(at, box_top, bonus_w, FORM_BOX_H_MM, 0.4))
+        items.append(box(at, box_top, bonus_w, sz.box_h_mm, 0.4))
         at += bonus_w + 2.0
     items += fit_in(_("one per hit last turn"), at + 0.5, box_top, right - at - 0.5,
-                    FORM_BOX_H_MM, FORM_HINT_PT, FORM_HINT_PT, max_lines=2)
+                    sz.box_h_mm, sz.hint_pt, sz.hint_pt, max_lines=2)
     # the list
-    y += FORM_LINE_MM
+    y += sz.line_mm
     items += fit_in(_("— or a list: a number for every other player —"), x, y, inner,
-                    FORM_OR_MM, FORM_LABEL_PT, MIN_TEXT_PT, "bold", max_lines=1)
-    y += FORM_OR_MM
+                    sz.or_mm, sz.label_pt, sz.least_pt, "bold", max_lines=1)
+    y += sz.or_mm
     step = grid.slot_mm + grid.box_mm + LIST_GAP_MM
     for i, other in enumerate(opponents):
         line, col = divmod(i, grid.per_line)
         entry = x + LIST_INDENT_MM + col * step
-        box_top = y + line * LIST_ROW_MM + (LIST_ROW_MM - LIST_BOX_H_MM) / 2
-        base = baseline_in(box_top, LIST_BOX_H_MM, LIST_LETTER_PT)
-        items += text(entry + grid.slot_mm - PAD_MM, base, other.letter, LIST_LETTER_PT, "bold",
+        box_top = y + line * sz.row_mm + (sz.row_mm - sz.list_box_h_mm) / 2
+        base = baseline_in(box_top, sz.list_box_h_mm, sz.letter_pt)
+        items += text(entry + grid.slot_mm - PAD_MM, base, other.letter, sz.letter_pt, "bold",
                       "right")
-        items.append(box(entry + grid.slot_mm, box_top, grid.box_mm, LIST_BOX_H_MM, 0.4))
+        items.append(box(entry + grid.slot_mm, box_top, grid.box_mm, sz.list_box_h_mm, 0.4))
     return items
 
 
 def order_form_pages(sheet: Paper, people: Sequence[Person], turns: int,
-                     number_range: tuple[int, int], words: Words) -> Pages:
+                     number_range: tuple[int, int], words: Words, large: bool = False) -> Pages:
     body = sheet.body
-    grid = form_grid(body, len(people), number_range)
+    grid = form_grid(body, len(people), number_range, LARGE_FORM if large else FORM)
     forms = [(person, turn) for person in people for turn in range(1, turns + 1)]
     chunks = [forms[i:i + grid.per_page] for i in range(0, len(forms), grid.per_page)]
     pages: Pages = []
