@@ -73,7 +73,8 @@ def player_pages(config: KitConfig, common: dict[str, object], ex: dict[str, obj
         pages.append(Page(label, Form(tuple(items))))
     for person in everyone:
         for label, items in player_sheets.deduction_pages(sheet, person, everyone,
-                                                         turns(config), config.range, words):
+                                                         turns(config), config.range, words,
+                                                         large):
             pages.append(Page(label, Form(tuple(items))))
     for label, landscape, items in players_sheet.report_sheet_pages(sheet, everyone,
                                                                    turns(config), words):

@@ -313,6 +313,33 @@ DED_LABEL_WIDE_MM = 45.0  # a wider label column only when it saves pages or blo
 DED_LABEL_MAX_MM = 42.0  # the last resort: labels cut with "…" if they must be
 
 
+@dataclass(frozen=True)
+class DeductionSizes:
+    """The type sizes (pt) and heights (mm) of a deduction sheet: the usual or large print."""
+
+    title_pt: tuple[float, float]
+    text_pt: float
+    head_mm: tuple[float, float]
+    head_pt: float
+    sub_pt: float
+    label_pt: float
+    least_pt: float  # no word of the sheet smaller
+    row_mm: float
+    row_two_mm: float
+    max_row_mm: float
+    max_sub_mm: float
+    label_max_mm: float
+    cell_scale: float  # the hand-writing cells' least width, times this
+
+
+DEDUCTION = DeductionSizes(DED_TITLE_PT, DED_TEXT_PT, DED_HEAD_MM, DED_HEAD_PT, DED_SUB_PT,
+                           DED_LABEL_PT, MIN_TEXT_PT, DED_ROW_MM, DED_ROW_TWO_MM,
+                           DED_MAX_ROW_MM, DED_MAX_SUB_MM, DED_LABEL_MAX_MM, 1.0)
+# large print: every word at 12 pt, rows and hand-writing cells 1.3 times the usual
+LARGE_DEDUCTION = DeductionSizes((18.0, 14.0), LARGE_PT, (8.0, 7.5), LARGE_PT, LARGE_PT,
+                                 LARGE_PT, LARGE_PT, 9.1, 10.4, 15.6, 15.6, 56.0, 1.3)
+
+
 def mine(words: Words) -> str:
     """The first row of a deduction table: the player's own guesses."""
     return words.gettext("My guesses")
@@ -324,11 +351,13 @@ def low_high(words: Words) -> tuple[str, str]:
             words.pgettext("deduction sheet: highest possible number", "high"))
 
 
-def sub_mm(number_range: tuple[int, int], words: Words) -> float:
+def sub_mm(number_range: tuple[int, int], words: Words, sizes: DeductionSizes = DEDUCTION
+           ) -> float:
     """A "low" or "high" column: a handwriting cell wide enough for the largest number, and
     for its header."""
-    header = max(text_width(head, DED_SUB_PT) for head in low_high(words)) + 2 * PAD_MM
-    return math.ceil(max(MIN_CELL_MM, hand_mm(number_range), header) * 10) / 10
+    header = max(text_width(head, sizes.sub_pt) for head in low_high(words)) + 2 * PAD_MM
+    cell = max(MIN_CELL_MM, hand_mm(number_range)) * sizes.cell_scale
+    return math.ceil(max(cell, header) * 10) / 10
 
 
 def two_line_mm(words: str, size: float) -> float:
@@ -347,25 +376,27 @@ class LabelColumn:
     lines: int  # 1, or 2 when some label needs two lines
 
 
-def label_columns(labels: Sequence[str], words: Words) -> list[LabelColumn]:
+def label_columns(labels: Sequence[str], words: Words, sizes: DeductionSizes = DEDUCTION
+                  ) -> list[LabelColumn]:
     """The ways to print the row labels, most legible first: every label on one line at 9 pt,
     on two lines (broken between words) at 9 pt, on one line at 8 pt, and a last resort capped
-    at ``DED_LABEL_MAX_MM`` (two lines that may shrink to 8 pt and be cut with "…")."""
-    least = text_width(mine(words), DED_LABEL_PT) + 2 * PAD_MM
+    at ``DED_LABEL_MAX_MM`` (two lines that may shrink to 8 pt and be cut with "…"); in large
+    print the same at 12 pt."""
+    least = text_width(mine(words), sizes.label_pt) + 2 * PAD_MM
 
     def one(size: float) -> float:
         return max([text_width(label, size) for label in labels] + [0.0])
 
-    widths = [(one(DED_LABEL_PT), 1),
-              (max([two_line_mm(label, DED_LABEL_PT) for label in labels] + [0.0]), 2),
-              (one(MIN_TEXT_PT), 1)]
+    widths = [(one(sizes.label_pt), 1),
+              (max([two_line_mm(label, sizes.label_pt) for label in labels] + [0.0]), 2),
+              (one(sizes.least_pt), 1)]
     out: list[LabelColumn] = []
     for width, lines in widths:
         column = LabelColumn(math.ceil(max(least, width + 2 * PAD_MM) * 10) / 10, lines)
         if column not in out:
             out.append(column)
     two = next(column for column in out if column.lines == 2)
-    last = LabelColumn(min(DED_LABEL_MAX_MM, two.width_mm), 2)
+    last = LabelColumn(min(sizes.label_max_mm, two.width_mm), 2)
     if last not in out:
         out.append(last)
     return out
@@ -380,10 +411,11 @@ class DeductionLayout:
     turn_parts: tuple[tuple[int, int], ...]  # turns [start, stop), 1-based
     opponent_parts: tuple[tuple[int, int], ...]  # opponents [start, stop)
     blocks_per_page: int  # on a full page (at most every block)
+    sizes: DeductionSizes = DEDUCTION
 
     @property
     def head_mm(self) -> float:
-        return sum(DED_HEAD_MM)
+        return sum(self.sizes.head_mm)
 
     @property
     def blocks(self) -> list[tuple[tuple[int, int], tuple[int, int]]]:
@@ -402,21 +434,21 @@ class DeductionLayout:
 
 
 def deduction_layout(width: float, height: float, opponents: int, turns: int,
-                     number_range: tuple[int, int], label: LabelColumn, words: Words
-                     ) -> DeductionLayout:
+                     number_range: tuple[int, int], label: LabelColumn, words: Words,
+                     sizes: DeductionSizes = DEDUCTION) -> DeductionLayout:
     """Cut one player's table into blocks that fit ``width`` x ``height`` mm (the body below
     the title and the instructions)."""
-    least = sub_mm(number_range, words)
+    least = sub_mm(number_range, words, sizes)
     pairs = int((width - label.width_mm) // (2 * least))
     per_block = min(turns, pairs - 1)
     if per_block < 1:
         raise LayoutError("paper", "the page is too narrow for a deduction sheet")
     turn_parts = [(a + 1, b + 1) for a, b in split(turns, -(-turns // per_block))]
     widest = max(b - a for a, b in turn_parts)
-    sub = min(DED_MAX_SUB_MM, math.floor((width - label.width_mm) / (2 * (widest + 1)) * 10)
+    sub = min(sizes.max_sub_mm, math.floor((width - label.width_mm) / (2 * (widest + 1)) * 10)
               / 10)
-    row_min = DED_ROW_TWO_MM if label.lines == 2 else DED_ROW_MM
-    head = sum(DED_HEAD_MM)
+    row_min = sizes.row_two_mm if label.lines == 2 else sizes.row_mm
+    head = sum(sizes.head_mm)
     rows_fit = int((height - head) // row_min) - 1  # less the "My guesses" row
     if rows_fit < 1:
         raise LayoutError("paper", "the page is too small for a deduction sheet")
@@ -425,20 +457,21 @@ def deduction_layout(width: float, height: float, opponents: int, turns: int,
     per_page = max(1, int((height + DED_GAP_MM) // (head + tallest * row_min + DED_GAP_MM)))
     on_page = min(per_page, len(turn_parts) * len(opponent_parts))
     room = height - on_page * (head + DED_GAP_MM) + DED_GAP_MM
-    row = min(DED_MAX_ROW_MM, max(row_min, math.floor(room / (on_page * tallest) * 10) / 10))
+    row = min(sizes.max_row_mm, max(row_min, math.floor(room / (on_page * tallest) * 10) / 10))
     return DeductionLayout(label.width_mm, label.lines, sub, row, tuple(turn_parts),
-                           tuple(opponent_parts), on_page)
+                           tuple(opponent_parts), on_page, sizes)
 
 
 def best_deduction_layout(width: float, height: float, labels: Sequence[str], turns: int,
-                          number_range: tuple[int, int], words: Words) -> DeductionLayout:
+                          number_range: tuple[int, int], words: Words,
+                          sizes: DeductionSizes = DEDUCTION) -> DeductionLayout:
     """The layout with the fewest pages, then the fewest blocks, then no needlessly wide
     label column, over the label columns (the most legible first on a tie)."""
     options = []
-    for column in label_columns(labels, words):
+    for column in label_columns(labels, words, sizes):
         try:
             lay = deduction_layout(width, height, len(labels), turns, number_range, column,
-                                   words)
+                                   words, sizes)
         except LayoutError:
             continue
         options.append(lay)
@@ -455,16 +488,17 @@ def deduction_words(words: Words) -> str:
                          "know it.")
 
 
-def deduction_top(sheet: Paper, person: Person, words: Words) -> tuple[list[Item], float]:
+def deduction_top(sheet: Paper, person: Person, words: Words,
+                  sizes: DeductionSizes = DEDUCTION) -> tuple[list[Item], float]:
     """The title and the line of instructions at the top of every deduction page."""
     body = sheet.body
     heading = words.gettext("Deduction sheet · %(player)s", player=person.text)
-    fitted = fit(heading, body.w, pt(DED_TITLE_PT[0]) * 1.25, DED_TITLE_PT[0],
-                 DED_TITLE_PT[1], "bold", max_lines=1)
-    band = pt(DED_TITLE_PT[0]) * 1.25
+    most, least = sizes.title_pt
+    fitted = fit(heading, body.w, pt(most) * 1.25, most, least, "bold", max_lines=1)
+    band = pt(most) * 1.25
     items: list[Item] = list(place_fitted(fitted, body.x, body.y, body.w, band, "bold"))
     y = band + 1.5
-    more, used = para(body.x, body.y + y, body.w, deduction_words(words), DED_TEXT_PT)
+    more, used = para(body.x, body.y + y, body.w, deduction_words(words), sizes.text_pt)
     items += more
     return items, y + used + 1.5
 
@@ -477,9 +511,9 @@ def deduction_block(x: float, y: float, lay: DeductionLayout, turns: tuple[int, 
     first_turn, stop = turns
     pairs = [_("Start") if first_turn == 1 else _("So far")]
     pairs += [_("Turn %(turn)s", turn=t) for t in range(first_turn, stop)]
-    sub = lay.sub_mm
+    sub, sz = lay.sub_mm, lay.sizes
     right = x + lay.label_mm + 2 * sub * len(pairs)
-    h1, h2 = DED_HEAD_MM
+    h1, h2 = sz.head_mm
     head_bottom = y + h1 + h2
     mine_bottom = head_bottom + lay.row_mm
     bottom = mine_bottom + len(opponents) * lay.row_mm
@@ -494,35 +528,38 @@ def deduction_block(x: float, y: float, lay: DeductionLayout, turns: tuple[int, 
         items.append(vline(left + sub, y + h1, head_bottom, 0.2))
         if opponents:
             items.append(vline(left + sub, mine_bottom, bottom, 0.2, (0.8, 0.6)))
-        items += fit_in(pair, left + PAD_MM, y, 2 * sub - 2 * PAD_MM, h1, DED_HEAD_PT,
-                        MIN_TEXT_PT, "bold", "center", max_lines=1)
+        items += fit_in(pair, left + PAD_MM, y, 2 * sub - 2 * PAD_MM, h1, sz.head_pt,
+                        sz.least_pt, "bold", "center", max_lines=1)
         for k, sub_words in enumerate(low_high(words)):
-            items += one_line(left + sub * k + sub / 2, baseline_in(y + h1, h2, DED_SUB_PT),
-                          sub_words, sub - 2 * PAD_MM, DED_SUB_PT, align="center")
+            items += one_line(left + sub * k + sub / 2, baseline_in(y + h1, h2, sz.sub_pt),
+                              sub_words, sub - 2 * PAD_MM, sz.sub_pt, sz.least_pt,
+                              align="center")
     items += fit_in(_("Player"), x + PAD_MM, y, lay.label_mm - 2 * PAD_MM, h1 + h2,
-                    DED_HEAD_PT, MIN_TEXT_PT, "bold", max_lines=1)
+                    sz.head_pt, sz.least_pt, "bold", max_lines=1)
     items += fit_in(mine(words), x + PAD_MM, head_bottom, lay.label_mm - 2 * PAD_MM,
-                    lay.row_mm, DED_LABEL_PT, MIN_TEXT_PT, max_lines=1)
+                    lay.row_mm, sz.label_pt, sz.least_pt, max_lines=1)
     start = x + lay.label_mm
     for r, other in enumerate(opponents):
         top = mine_bottom + r * lay.row_mm
         items += fit_in(other.text, x + PAD_MM, top + 0.5, lay.label_mm - 2 * PAD_MM,
-                        lay.row_mm - 1.0, DED_LABEL_PT, MIN_TEXT_PT, max_lines=lay.label_lines)
+                        lay.row_mm - 1.0, sz.label_pt, sz.least_pt, max_lines=lay.label_lines)
         if first_turn == 1:
-            base = baseline_in(top, lay.row_mm, DED_LABEL_PT)
+            base = baseline_in(top, lay.row_mm, sz.label_pt)
             for k, bound in enumerate(number_range):
-                items += text(start + sub * k + sub / 2, base, str(bound), DED_LABEL_PT,
+                items += text(start + sub * k + sub / 2, base, str(bound), sz.label_pt,
                               "regular", "center")
     return items
 
 
 def deduction_pages(sheet: Paper, person: Person, people: Sequence[Person], turns: int,
-                    number_range: tuple[int, int], words: Words) -> Pages:
+                    number_range: tuple[int, int], words: Words, large: bool = False
+                    ) -> Pages:
     body = sheet.body
+    sizes = LARGE_DEDUCTION if large else DEDUCTION
     opponents = [o for o in people if o is not person]
-    top_items, top_h = deduction_top(sheet, person, words)
+    top_items, top_h = deduction_top(sheet, person, words, sizes)
     lay = best_deduction_layout(body.w, body.h - top_h, [o.text for o in opponents], turns,
-                                number_range, words)
+                                number_range, words, sizes)
     blocks = lay.blocks
     count = lay.pages
     pages: Pages = []
