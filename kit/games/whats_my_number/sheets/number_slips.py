@@ -1,8 +1,10 @@
 """What's My Number? secret-number slips as layout models: the fold-up slip of
 ``kit.layout.slip`` (as Lowest Unique Number's), eight a page in a 2 x 4 cut grid filling the
-body (six a page, 2 x 3, in large print). The name band carries the player's label, the middle band the instructions, the flap the
-number box. The whole slip goes to the game master, so a player's private link is never on it:
-it goes on the card the player keeps (``player_cards``).
+body; four a page (2 x 2) in large print, where the instructions at 12 pt need a taller middle
+band (at 2 x 3 they would run past the fold line in every language). The name band carries
+the player's label, the middle band the instructions, the flap the number box. The whole slip
+goes to the game master, so a player's private link is never on it: it goes on the card the
+player keeps (``player_cards``).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from .player_sheets import Pages, digits
 
 SLIP_COLUMNS = 2
 SLIP_ROWS = 4
-LARGE_SLIP_ROWS = 3  # large print: six slips a page, every word at 12 pt
+LARGE_SLIP_ROWS = 2  # large print: four slips a page
 SLIP_MIN_MM = (80.0, 55.0)
 SLIP_NAME_PT = (15.0, 9.0)  # the player's label shrinks from 15 pt to 9 pt before anything else
 SLIP_WHAT_PT = 10.0
@@ -35,9 +37,8 @@ SLIP_BOX_H_MM = 13.0
 LARGE_BOX_SCALE = 1.3  # large print: the number box, for a bigger hand
 
 
-def slip_grid(body: Frame, large: bool = False) -> SlipGrid:
-    """The body cut into equal slips, eight a page (six in ``large`` print)."""
-    rows = LARGE_SLIP_ROWS if large else SLIP_ROWS
+def slip_grid(body: Frame, rows: int = SLIP_ROWS) -> SlipGrid:
+    """The body cut into equal slips, two across and ``rows`` down (eight a page)."""
     width = math.floor(body.w / SLIP_COLUMNS * 100) / 100
     height = math.floor(body.h / rows * 100) / 100
     if width < SLIP_MIN_MM[0] or height < SLIP_MIN_MM[1]:
@@ -64,8 +65,8 @@ SLIP_LEADING = 1.2  # as ``slip.instructions`` sets them
 
 def slip_text_size(b: slip.SlipBands, words: str, large: bool = False) -> float:
     """The instructions' size: 8.5 pt, smaller (not below 8 pt) when a longer translation
-    would run out of the middle band; in ``large`` print 12 pt, whatever the room (the print
-    lint and the page-fit checks say when a translation outgrows the band)."""
+    would run out of the middle band; in ``large`` print 12 pt, never shrunk (a large-print
+    slip's band holds them in every language)."""
     if large:
         return LARGE_PT
     room = b.middle.h - 1.2 - 2.0  # below the band's top; clear of the fold line's label
@@ -111,9 +112,9 @@ def slip_items(person: Person, left: float, top: float, width: float, height: fl
 
 def slip_pages(sheet: Paper, people: Sequence[Person], number_range: tuple[int, int],
                words: Words, large: bool = False) -> Pages:
-    """The slips, eight a page (six in ``large`` print)."""
+    """The slips, eight a page (four in ``large`` print)."""
     body = sheet.body
-    grid = slip_grid(body, large)
+    grid = slip_grid(body, LARGE_SLIP_ROWS if large else SLIP_ROWS)
     chunks = [list(people[i:i + grid.per_page]) for i in range(0, len(people), grid.per_page)]
     pages: Pages = []
     for n, chunk in enumerate(chunks, start=1):
