@@ -9,28 +9,35 @@ later turns have one a player, and spare bonus rows fill the room left on the tu
 
 It lives in the player kit because its pages are public (no game master's footer) and each
 table of a split party gets its own players' columns with its kit.
+
+In large print every word is at 12 pt or more and rows and player cells are 1.3 times the
+usual (``LARGE``): fewer rows a page, and landscape or split columns sooner.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from ....i18n import Words
-from ....layout.blocks import para
+from ....layout.blocks import para, title
 from ....layout.fit import paragraph
-from ....layout.model import Item
-from ....layout.table import Cell, ruled_table
+from ....layout.model import Item, text_width
+from ....layout.table import PAD_MM, Cell, ruled_table
 from ....paper import Frame, Paper
 from .. import rules
-from ..sheets.people import MIN_TEXT_PT, Person, answer
+from ..sheets.people import LARGE_PT, MIN_CELL_MM, MIN_TEXT_PT, Person, answer, split
 from .reports import (
     CELL_MAX_MM,
     CELL_PT,
     GAP_MM,
+    HEAD_MM,
     INTRO_PT,
     LABEL_PT,
     LEGEND_PT,
     ROW_MM,
+    SLACK_MM,
     ReportLayout,
     column_note,
     intro,
@@ -48,6 +55,26 @@ BLANK_PLAYER = "____"
 BLANK_INDEX = "__"
 
 Row = tuple[str, str, int]  # (label, kind: "guess", "list" or "spare", the player's column)
+
+
+@dataclass(frozen=True)
+class SheetSizes:
+    """The type sizes (pt) and heights (mm) of the blank report: the usual or large print."""
+
+    label_pt: float  # "Guess" over the row labels
+    cell_pt: float  # the X, "______ correct"
+    intro_pt: float
+    legend_pt: float
+    least_pt: float  # no word of the form smaller
+    row_mm: float
+
+
+SHEET = SheetSizes(LABEL_PT, CELL_PT, INTRO_PT, LEGEND_PT, MIN_TEXT_PT, ROW_MM)
+LARGE = SheetSizes(LARGE_PT, LARGE_PT, LARGE_PT, LARGE_PT, LARGE_PT, 9.8)
+LARGE_CELL_MIN_MM = round(MIN_CELL_MM * 1.3, 1)  # a player's cell, for a bigger hand
+LARGE_CELL_MAX_MM = round(CELL_MAX_MM * 1.3, 1)
+LARGE_HEAD_MM = round(HEAD_MM * 1.3, 1)
+LARGE_LABEL_MM = (26.0, 65.0)  # the row labels' column, at 12 pt: least and most
 
 
 def block_rows(person: Person, turn: int, words: Words) -> list[Row]:
@@ -79,6 +106,39 @@ def sheet_layout(people: Sequence[Person], sheet: Paper, words: Words) -> Report
                         label_size(labels, label_mm))
 
 
+def large_rows_fit(body: Frame, words: Words) -> int:
+    """Large-print table rows that fit a page's body: below the title, the intro line and the
+    header row; above the legend."""
+    _, title_mm = title(0.0, 0.0, turn_title(1, words))
+    _, intro_mm = para(0.0, 0.0, body.w, intro(words), LARGE.intro_pt)
+    legend_mm = paragraph(0.0, 0.0, body.w, legend(words), LARGE.legend_pt)[1]
+    room = body.h - title_mm - intro_mm - 1.0 - LARGE_HEAD_MM - GAP_MM - legend_mm - SLACK_MM
+    return int(room // LARGE.row_mm)
+
+
+def large_layout(people: Sequence[Person], sheet: Paper, words: Words) -> ReportLayout:
+    """The large-print layout: row labels and player letters at 12 pt, cells of 9.1 mm or
+    more; portrait when the player columns fit, else landscape, else split over landscape
+    pages."""
+    labels = [row[0] for person in people for row in block_rows(person, 2, words)]
+    labels.append(spare_label(words))
+    widest = max(text_width(label, LARGE_PT) for label in labels) + 2 * PAD_MM + 0.6
+    label_mm = round(min(LARGE_LABEL_MM[1], max(LARGE_LABEL_MM[0], widest)), 1)
+    count = len(people)
+    parts: tuple[tuple[int, int], ...] = ((0, count),)
+    for landscape in (False, True):
+        body = sheet.oriented(landscape).body
+        if (body.w - label_mm) / count >= LARGE_CELL_MIN_MM:
+            break
+    else:
+        per_part = max(1, int((body.w - label_mm) / LARGE_CELL_MIN_MM))
+        parts = tuple(split(count, math.ceil(count / per_part)))
+    widest_part = max(stop - start for start, stop in parts)
+    cell = min(LARGE_CELL_MAX_MM, math.floor((body.w - label_mm) / widest_part * 10) / 10)
+    return ReportLayout(landscape, label_mm, cell, parts, LARGE_HEAD_MM,
+                        large_rows_fit(body, words), LARGE_PT, LARGE_PT)
+
+
 def page_blocks(people: Sequence[Person], turn: int, per_page: int, words: Words
                 ) -> list[list[Row]]:
     """The turn's rows cut into pages between player blocks (a block never splits), with
@@ -96,62 +156,73 @@ def page_blocks(people: Sequence[Person], turn: int, per_page: int, words: Words
 
 
 def table_cells(rows: Sequence[Row], part: tuple[int, int], layout: ReportLayout,
-                words: Words) -> list[list[Cell]]:
+                words: Words, sizes: SheetSizes = SHEET) -> list[list[Cell]]:
     """The cells: the label; X in the guesser's own column; a list row's count to fill in."""
     c0, c1 = part
     no_info = answer(rules.NO_INFO, words)
     cells: list[list[Cell]] = []
     for label, kind, own in rows:
-        head = Cell(label, size=layout.label_pt, least=MIN_TEXT_PT)
+        head = Cell(label, size=layout.label_pt, least=sizes.least_pt)
         if kind == "spare":
             cells.append([head])
         elif kind == "list":
-            cells.append([head, Cell(words.gettext("______ correct"), "bold", size=CELL_PT,
-                                     least=MIN_TEXT_PT, span=c1 - c0, lines=1)])
+            cells.append([head, Cell(words.gettext("______ correct"), "bold",
+                                     size=sizes.cell_pt, least=sizes.least_pt, span=c1 - c0,
+                                     lines=1)])
         else:
             cells.append([head] + [Cell(no_info if p == own else "", "bold", "center",
-                                        CELL_PT) for p in range(c0, c1)])
+                                        sizes.cell_pt) for p in range(c0, c1)])
     return cells
 
 
 def sheet_body(body: Frame, layout: ReportLayout, people: Sequence[Person],
                rows: Sequence[Row], part: tuple[int, int], caption: str,
-               words: Words) -> list[Item]:
+               words: Words, sizes: SheetSizes = SHEET) -> list[Item]:
     """One page: the title, the intro line, the table and the legend."""
     note = column_note([p.letter for p in people], part, words) if layout.split else ""
     items, y = report_title(body, caption, note)
     y += body.y
-    more, used = para(body.x, y, body.w, intro(words), INTRO_PT)
+    more, used = para(body.x, y, body.w, intro(words), sizes.intro_pt)
     items += more
     y += used + 1.0
     c0, c1 = part
-    head = [Cell(words.gettext("Guess"), "bold", size=LABEL_PT)] + [
-        Cell(p.letter, "bold", "center", layout.head_pt, MIN_TEXT_PT, lines=1)
+    head = [Cell(words.gettext("Guess"), "bold", size=sizes.label_pt)] + [
+        Cell(p.letter, "bold", "center", layout.head_pt, sizes.least_pt, lines=1)
         for p in people[c0:c1]]
     widths = [layout.label_mm] + [layout.cell_mm] * (c1 - c0)
-    heights = [layout.head_mm] + [ROW_MM] * len(rows)
+    heights = [layout.head_mm] + [sizes.row_mm] * len(rows)
     # a heavy rule under the header and under each list row: one block a player
     heavy = [1] + [i + 2 for i, row in enumerate(rows) if row[1] == "list"]
     items += ruled_table(body.x, y, widths, heights,
-                         [head, *table_cells(rows, part, layout, words)], heavy=heavy)
+                         [head, *table_cells(rows, part, layout, words, sizes)], heavy=heavy)
     y += sum(heights) + GAP_MM
-    items += paragraph(body.x, y, body.w, legend(words), LEGEND_PT)[0]
+    items += paragraph(body.x, y, body.w, legend(words), sizes.legend_pt)[0]
     return items
 
 
-def sheets_per_turn(people: Sequence[Person], sheet: Paper, words: Words, turn: int) -> int:
-    """How many pages ``turn``'s blank report takes."""
+def layout_rows(people: Sequence[Person], sheet: Paper, words: Words, large: bool
+                ) -> tuple[ReportLayout, int]:
+    """The report's layout and its table rows a page, in large print or not."""
+    if large:
+        layout = large_layout(people, sheet, words)
+        return layout, layout.rows_per_page
     layout = sheet_layout(people, sheet, words)
-    per_page = rows_fit(sheet.oriented(layout.landscape).body, layout.head_mm, words)
+    return layout, rows_fit(sheet.oriented(layout.landscape).body, layout.head_mm, words)
+
+
+def sheets_per_turn(people: Sequence[Person], sheet: Paper, words: Words, turn: int,
+                    large: bool = False) -> int:
+    """How many pages ``turn``'s blank report takes."""
+    layout, per_page = layout_rows(people, sheet, words, large)
     return len(page_blocks(people, turn, per_page, words)) * len(layout.parts)
 
 
-def report_sheet_pages(sheet: Paper, people: Sequence[Person], turns: int, words: Words
-                       ) -> list[tuple[str, bool, list[Item]]]:
+def report_sheet_pages(sheet: Paper, people: Sequence[Person], turns: int, words: Words,
+                       large: bool = False) -> list[tuple[str, bool, list[Item]]]:
     """Every turn's blank report pages: (label, landscape, items), turn after turn."""
-    layout = sheet_layout(people, sheet, words)
+    layout, per_page = layout_rows(people, sheet, words, large)
     body = sheet.oriented(layout.landscape).body
-    per_page = rows_fit(body, layout.head_mm, words)
+    sizes = LARGE if large else SHEET
     out: list[tuple[str, bool, list[Item]]] = []
     for turn in range(1, turns + 1):
         pages = [(rows, part) for rows in page_blocks(people, turn, per_page, words)
@@ -159,5 +230,5 @@ def report_sheet_pages(sheet: Paper, people: Sequence[Person], turns: int, words
         for number, (rows, part) in enumerate(pages, start=1):
             caption = turn_title(turn, words, number, len(pages))
             out.append((caption, layout.landscape,
-                        sheet_body(body, layout, people, rows, part, caption, words)))
+                        sheet_body(body, layout, people, rows, part, caption, words, sizes)))
     return out
