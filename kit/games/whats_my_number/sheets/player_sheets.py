@@ -29,8 +29,8 @@ from ....errors import LayoutError
 from ....i18n import LANGUAGES, Words, words
 from ....layout.blocks import para
 from ....layout.fit import fit, fit_in
-from ....layout.fit import sizes as font_sizes
 from ....layout.fit import place as place_fitted
+from ....layout.fit import sizes as font_sizes
 from ....layout.model import Item, baseline_in, box, hline, pt, text, text_width, vline
 from ....layout.table import cut_grid
 from ....paper import Frame, Paper
