@@ -85,11 +85,18 @@ def in_large_print(plan: KitPlan) -> KitPlan:
     """``plan`` with its prose at 12 pt or more: the large-print styles, no shrink, and each
     two-column prose page as two pages of one column (at 12 pt a page holds about half)."""
     words = Words(plan.lang)
-    documents = tuple(replace(d, pages=tuple(p for page in d.pages
-                                             for p in _one_column(page, words)))
+    documents = tuple(replace(d, pages=printed_pages(d.pages, True, words))
                       for d in plan.documents)
     return replace(plan, documents=documents, styles=(*plan.styles, LARGE_PRINT_CSS),
                    large_print=True)
+
+
+def printed_pages(pages: Sequence[Page], large_print: bool, words: Words) -> tuple[Page, ...]:
+    """``pages`` as the kit prints them: in large print each two-column prose page as two (a
+    page that gives page numbers counts with these)."""
+    if not large_print:
+        return tuple(pages)
+    return tuple(p for page in pages for p in _one_column(page, words))
 
 
 def _one_column(page: Page, words: Words) -> tuple[Page, ...]:

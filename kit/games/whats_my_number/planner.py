@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from ...game import KitConfig
 from ...layout.fit import fit
 from ...paper import paper
-from ...plan import Form, KitPlan, Page, Prose, kit_plan
+from ...plan import Form, KitPlan, Page, Prose, kit_plan, printed_pages
 from . import rules
 from .options import MAX_PLAYERS, turns
 from .report import players_sheet
@@ -124,6 +124,7 @@ def plan(config: KitConfig) -> KitPlan:
               "answers": answers(words), "banner_pt": banner_size(config)}
     ex = example(words)
     players = player_pages(config, common, ex)
-    hosts = host_pages(config, common, ex, [p.label for p in players])
+    printed = printed_pages(players, config.large_print, words)
+    hosts = host_pages(config, common, ex, [p.label for p in printed])
     return kit_plan(config.folder_name, name, banner(config), players, hosts,
                     styles=("whats_my_number/style.css",), words=words, game_master=True)

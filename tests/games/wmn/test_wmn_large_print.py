@@ -27,7 +27,7 @@ from kit.i18n import LANGUAGES, words
 from kit.layout import slip
 from kit.layout.fit import paragraph
 from kit.paper import paper
-from kit.plan import Form
+from kit.plan import Form, Prose
 from kit.registry import game_spec
 
 MM = 72 / 25.4
@@ -162,3 +162,18 @@ def test_the_usual_kit_keeps_its_sizes(tmp_path: Path) -> None:
         assert {8.5, 10.0, 15.0} <= sizes
         deduction = labels.index("Deduction sheet A")
         assert 8.0 in {round(c["size"], 1) for c in document.pages[deduction].chars}
+
+
+@pytest.mark.parametrize("large_print", [False, True])
+def test_the_game_master_card_gives_the_reports_printed_pages(large_print: bool) -> None:
+    # in large print the rules and the report legend take two pages each: the card counts them
+    config = resolve({"game": "whats-my-number", "players": 5, "turns": 2,
+                      "large_print": large_print})
+    plan = planned(game_spec(config.game), config)
+    players, hosts = plan.documents
+    reports = [n for n, page in enumerate(players.pages, start=1)
+               if page.label.startswith("Turn ")]
+    card = next(page.body for page in hosts.pages if page.label.startswith("Game master card"))
+    assert isinstance(card, Prose)
+    assert card.context["report_pages"] == (reports[0], reports[-1]) == (
+        (15, 16) if large_print else (10, 11))
