@@ -17,6 +17,9 @@ Layout decisions:
   page, then the next. Rows are 7 mm (8 mm when a label needs two lines) and grow up to 12 mm
   when the page has room. The row labels take one line at 9 pt, two lines at 9 pt or one
   line at 8 pt, whichever needs the fewest pages and blocks (in that order on a tie).
+* Large print (``LARGE_FORM``, ``LARGE_DEDUCTION``): the same layouts with every word at 12 pt,
+  the hand-writing boxes, cells and rows 1.3 times the usual, and one order form across the
+  page (a guess line at 12 pt does not fit half a page in every language).
 """
 
 from __future__ import annotations
