@@ -218,6 +218,10 @@ class ConsoleGame(Generic[S]):
     player_files: bool = False
     player_form: FormReader | None = None
     player_text: Callable[[Facts, Words], str] | None = None
+    # (the entry kind a player posted, their view data after it, words) -> what their page
+    # echoes of the open turn's orders: the line saying them as received and the rulings
+    # they will get, for the receipt letter; None: that post has no orders to acknowledge
+    player_echo: Callable[[str, Facts, Words], tuple[str, list[str]] | None] | None = None
     # a table's scorer's page (its link, /console/ID/t/TOKEN): (the GM view's data, the
     # table's name, words, query, the posted form read or None) -> its template and context,
     # showing that table alone; its forms: action -> (values, the GM view's data, words) -> the

@@ -146,6 +146,21 @@ def queue_all(conn: sa.Connection, letters: Sequence[tuple[Key, Letter]],
     return set(done.scalars())
 
 
+def replace_queued(conn: sa.Connection, key: Key, letter: Letter, now: float | None = None,
+                   *, mail_key: MailKey | None = None) -> bool:
+    """Put ``letter`` in place of the one queued under ``key``, in ``conn``'s transaction, its
+    links sealed as ``queue_all`` seals them; False (nothing changed) unless the row is still
+    queued and no sender holds its lease: a letter being sent is never changed under it."""
+    now = time.time() if now is None else now
+    sealing = mail_key if mail_key is not None else server_key(conn.engine.url)
+    body, sealed = seal_links(sealing, key.bound, letter.body)
+    done = conn.execute(outbox.update().where(
+        outbox.c.id == key.ident, outbox.c.state == QUEUED, outbox.c.lease <= now).values(
+        recipient=letter.to, subject=letter.subject, body=body, sealed=sealed, created=now,
+        due=now, attach="\n".join(letter.attach) or None))
+    return done.rowcount == 1
+
+
 @dataclass(frozen=True)
 class Entry:
     """A row as a caller sees it: where the message stands."""

@@ -293,7 +293,8 @@ def test_addresses_are_checked_changed_and_removed(client, console: Console) -> 
                       headers=headers).status_code == 422
     assert client.get(path, headers=headers).json() == {
         "emails": {"Bob": "bob@example.org", "Cy": "cy@example.org", "Dee": "dee@example.org",
-                   "Eve": "eve@example.org"}, "sending": False, "attach_pdf": False}
+                   "Eve": "eve@example.org"}, "sending": False, "attach_pdf": False,
+                                                    "receipts": False}
     player = {"authorization": f"Bearer {created.tokens('player')['Bob']}"}
     assert client.get(path, headers=player).status_code == 403
 

@@ -1,9 +1,11 @@
 """The console's JSON API for players' e-mail (``kit.mail``), for the game master only:
 
 - ``GET /api/games/{id}/emails`` -> ``{"emails": {name: address}, "sending": bool,
-  "attach_pdf": bool}``
-- ``PUT /api/games/{id}/mail`` ``{"attach_pdf": bool}`` -> the same: whether the turn letters
-  queued from now on carry the turn's report and the player's own slip as PDF
+  "attach_pdf": bool, "receipts": bool}``
+- ``PUT /api/games/{id}/mail`` ``{"attach_pdf": bool, "receipts": bool}`` (either or both) ->
+  the same: whether the turn letters queued from now on carry the turn's report and the
+  player's own slip as PDF; whether a player's own post of orders gets a receipt
+  (``kit.console.mail.receipts``)
 - ``PUT /api/games/{id}/emails/{name}`` ``{"address": "..."}`` -> ``{"player", "address"}``;
   ``DELETE`` the same path removes the player's address (``"address": null``)
 - ``POST /api/games/{id}/remind`` -> ``{"turn", "missing", "without_address"}`` and, with a
@@ -20,6 +22,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -31,13 +35,22 @@ from ..pages.base import NO_STORE, eml_response, pdf_response
 from .games import ApiError, _gm, _same_site, handled, opener, read_json
 
 
+def _settings(console: Any, game_id: str) -> dict[str, Any]:
+    """The game's mail as the GM reads it: addresses, whether mail is sent, the switches."""
+    return {"emails": console.mail.addresses(game_id), "sending": console.mail.sending,
+            "attach_pdf": console.mail.attach_pdf(game_id),
+            "receipts": console.mail.receipts(game_id)}
+
+
 @handled
 async def emails(request: Request) -> Response:
     console, game_id = await _gm(request)
-    book = await run_in_threadpool(console.mail.addresses, game_id)
-    attach = await run_in_threadpool(console.mail.attach_pdf, game_id)
-    return JSONResponse({"emails": book, "sending": console.mail.sending,
-                         "attach_pdf": attach}, headers=NO_STORE)
+    answer = await run_in_threadpool(_settings, console, game_id)
+    return JSONResponse(answer, headers=NO_STORE)
+
+
+SWITCHES = {"attach_pdf": "give true (the turn letters carry PDFs) or false",
+            "receipts": "give true (a player's own orders get a receipt by e-mail) or false"}
 
 
 @handled
@@ -45,13 +58,19 @@ async def set_mail(request: Request) -> Response:
     _same_site(request)
     console, game_id = await _gm(request)
     body = await read_json(request)
-    on = body.get("attach_pdf")
-    if not isinstance(on, bool):
-        raise ApiError(422, "attach_pdf", "give true (the turn letters carry PDFs) or false")
-    await run_in_threadpool(console.mail.set_attach_pdf, game_id, on)
-    book = await run_in_threadpool(console.mail.addresses, game_id)
-    return JSONResponse({"emails": book, "sending": console.mail.sending, "attach_pdf": on},
-                        headers=NO_STORE)
+    unknown = sorted(set(body) - set(SWITCHES))
+    if unknown or not body:
+        raise ApiError(422, unknown[0] if unknown else "mail",
+                       "give attach_pdf, receipts or both, each true or false")
+    for name, hint in SWITCHES.items():
+        if name in body and not isinstance(body[name], bool):
+            raise ApiError(422, name, hint)
+    if "attach_pdf" in body:
+        await run_in_threadpool(console.mail.set_attach_pdf, game_id, body["attach_pdf"])
+    if "receipts" in body:
+        await run_in_threadpool(console.mail.set_receipts, game_id, body["receipts"])
+    answer = await run_in_threadpool(_settings, console, game_id)
+    return JSONResponse(answer, headers=NO_STORE)
 
 
 @handled

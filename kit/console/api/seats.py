@@ -5,7 +5,8 @@
 - ``POST /api/games/{id}/<path>`` for each entry a game lets a player post
   (``EntryKind.by``): the player's token, the body; the player's name is given to the game
   as the path parameter ``player`` -> its status and answer with the new ``version``; a turn
-  the game no longer takes orders for is 409
+  the game no longer takes orders for is 409; a player's orders get a receipt by e-mail
+  when the game master asks for receipts (``kit.console.mail.receipts``)
 - ``POST /api/games/{id}/players/{name}/rotate`` (GM) -> 200 ``{"token", "link"}``: a new
   link for that player, the old one stops at once
 - ``POST /api/games/{id}/rotate`` (GM) -> 200 ``{"token", "link"}``: the same for the game
@@ -33,6 +34,7 @@ from ...server.guard import refuse_wrong_token
 from ..addressing import base_url
 from ..answer_cache import etag
 from ..join_desk import hand_over
+from ..mail.receipts import acknowledge
 from ..pages.base import conditional
 from ..service import Console
 from ..specs import console_games, console_of
@@ -107,6 +109,10 @@ def seat_entry_endpoint(path: str, kind: str) -> Handler:
             lambda: console.enter(game_id, entry, body, params))
         if kind == "player":
             console.pace.note(seat)
+        if kind == "player" and entered.recorded:
+            token = request.headers["authorization"].partition(" ")[2].strip()
+            await run_in_threadpool(acknowledge, console, game_id, name, entry,
+                                    seat_link(request, game_id, kind, token))
         seen = await run_in_threadpool(console.player_state, game_id, name) \
             if kind == "player" else {"version": entered.version}
         return JSONResponse({**entered.answer, "version": seen["version"]}, status,

@@ -7,7 +7,8 @@ the links; a leaked database opens none, and a link made again since is never ma
 
 Table ``mail_players`` (migration ``0005``): ``(game_id, player)`` -> ``address`` (or NULL);
 its ``sealed`` column is empty since migration ``0006`` moved the links to ``sealed_links``.
-``mail_games`` (``0007``): whether the game's turn letters carry PDFs.
+``mail_games`` (``0007``): whether the game's turn letters carry PDFs; (``0010``) whether a
+player's own post of orders gets a receipt.
 """
 
 from __future__ import annotations
@@ -35,7 +36,8 @@ mail_players = sa.Table(  # the schema is kit/db/migrations/versions/0005_mail_p
 mail_games = sa.Table(  # the schema is kit/db/migrations/versions/0007_mail_attach.py
     "mail_games", metadata,
     sa.Column("game_id", sa.String(32), primary_key=True),
-    sa.Column("attach_pdf", sa.Boolean, nullable=False),
+    sa.Column("attach_pdf", sa.Boolean, nullable=False, default=False),
+    sa.Column("receipts", sa.Boolean, nullable=False, default=False),
 )
 
 PLAYER = sealed_links.PLAYER  # the seat kind whose links a letter carries
@@ -121,6 +123,20 @@ def set_attach_pdf(conn: sa.Connection, game_id: str, on: bool) -> None:
                         .values(attach_pdf=on))
     if done.rowcount == 0:
         conn.execute(mail_games.insert().values(game_id=game_id, attach_pdf=on))
+
+
+def receipts(conn: sa.Connection, game_id: str) -> bool:
+    """Whether the game master asked for a receipt of each player's own post of orders."""
+    return bool(conn.execute(sa.select(mail_games.c.receipts).where(
+        mail_games.c.game_id == game_id)).scalar())
+
+
+def set_receipts(conn: sa.Connection, game_id: str, on: bool) -> None:
+    """Ask for a receipt of each player's own post of orders from now on, or for none."""
+    done = conn.execute(mail_games.update().where(mail_games.c.game_id == game_id)
+                        .values(receipts=on))
+    if done.rowcount == 0:
+        conn.execute(mail_games.insert().values(game_id=game_id, receipts=on))
 
 
 def links(conn: sa.Connection, game_id: str, opener: Opener) -> dict[str, str]:

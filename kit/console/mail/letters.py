@@ -1,6 +1,6 @@
 """What the console's letters to players say, in the game's language: a published turn's letter
-(the player's link, their own slip, the turn's shared report) and the reminder to a player
-whose orders are not in. The texts come from the game's views (``kit.console.mail.postbox``); this
+(the player's link, their own slip, the turn's shared report), the reminder to a player
+whose orders are not in, and the receipt of a player's own orders. The texts come from the game's views (``kit.console.mail.postbox``); this
 module only puts them in order and words the lines around them."""
 
 from __future__ import annotations
@@ -136,3 +136,32 @@ def invitation(part: Invitation, *, title: str, rules: str, lang: str) -> Letter
                                    "%(code)s; the host then admits it."),
                                 address=part.join, code=part.code)]
     return Letter(part.to, subject[:200], "\n".join(lines) + "\n")
+
+
+@dataclass(frozen=True)
+class Receipt:
+    """What one player's receipt says of them: the open turn, the line saying their orders
+    as received, the rulings those will get (their page's words) and their own link."""
+
+    player: str
+    to: str
+    turn: int
+    received: str
+    rulings: tuple[str, ...]
+    link: str
+
+
+def receipt(part: Receipt, *, title: str, lang: str) -> Letter:
+    """The letter saying a player's orders for ``part.turn`` were received: what their page
+    echoes of them, and their own link; nothing of another player."""
+    w = words(lang)
+    subject = w.gettext(N_("%(game)s: your orders for turn %(turn)s were received"),
+                        game=_name(title, lang), turn=part.turn)
+    lines = [w.gettext(N_("Hello %(player)s, the game master has your orders for turn "
+                          "%(turn)s."), player=part.player, turn=part.turn), "",
+             _plain(part.received)]
+    if part.rulings:
+        lines += ["", *(f"- {_plain(line)}" for line in part.rulings)]
+    lines += ["", w.gettext(N_("To change them before the turn is published, send them again "
+                               "from your page: %(link)s"), link=part.link), ""]
+    return Letter(part.to, subject[:200], "\n".join(lines))

@@ -157,6 +157,16 @@ class Postbox:
         with self._writer() as conn, conn.begin():
             book.set_attach_pdf(conn, game_id, on)
 
+    def receipts(self, game_id: str) -> bool:
+        """Whether a player's own post of orders queues them a receipt."""
+        with self.engine.connect() as conn:
+            return book.receipts(conn, game_id)
+
+    def set_receipts(self, game_id: str, on: bool) -> None:
+        """Ask for a receipt of each player's own post of orders from now on, or for none."""
+        with self._writer() as conn, conn.begin():
+            book.set_receipts(conn, game_id, on)
+
     def turn_mail(self, game_id: str, turn: int) -> dict[str, list[str]]:
         """Where the letters of published turn ``turn`` stand: the players whose letter is
         ``queued`` (still to go out), ``sent`` or ``failed``."""

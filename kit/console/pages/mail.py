@@ -1,6 +1,6 @@
 """The game master's e-mail section of the console (``templates/console/_mail.html``, which a
-game's GM page includes): each player's address (give, change, remove), "Send invitations",
-"Remind the missing",
+game's GM page includes): each player's address (give, change, remove), PDFs on the turn
+letters, receipts of the players' orders, "Send invitations", "Remind the missing",
 and without a mail server a ``mailto:`` link and a ``.eml`` draft per player instead.
 
 Posts are GM posts (same origin, GM cookie, signed CSRF token), answered by a redirect back to
@@ -39,7 +39,10 @@ from .base import (
 NOTICES = {"address": N_("Address saved."), "removed": N_("Address removed."),
            "attach": N_("Each turn letter will carry the turn’s report and the player’s own "
                         "slip as PDF."),
-           "plain": N_("Turn letters will carry no PDF.")}
+           "plain": N_("Turn letters will carry no PDF."),
+           "receipts": N_("Each player’s orders sent from their page will get a receipt by "
+                          "e-mail."),
+           "noreceipts": N_("Orders will get no receipt by e-mail.")}
 
 
 NO_SERVER = N_("Invitations go out by e-mail only, and no mail server is set (kit serve "
@@ -90,6 +93,9 @@ def mail_context(request: Request, game_id: str, seen: dict[str, Any]) -> dict[s
     sheet = console_of(str(seen.get("game", ""))).link_sheet if seen.get("game") else None
     return {"players": rows, "sending": service.mail.sending,
             "attach_pdf": service.mail.attach_pdf(game_id),
+            "receipts": service.mail.receipts(game_id),
+            "receipts_offered": bool(seen.get("game"))
+            and console_of(str(seen["game"])).player_echo is not None,
             "slips": f"/console/{game_id}/mail/slips.pdf" if sheet else "",
             "action": f"/console/{game_id}/mail/", "notice": _notice(request, w),
             "missing": list(seen.get("missing", [])), "turn": published,
@@ -121,6 +127,15 @@ async def set_attach(request: Request) -> Response:
     on = values.get("attach") == "1"
     await call(console(request).mail.set_attach_pdf, game_id, on)
     return _back(request, game_id, "attach=1" if on else "plain=1")
+
+
+async def set_receipts(request: Request) -> Response:
+    """``POST /console/{id}/mail/receipts``: ``receipts`` (checked) asks for a receipt by
+    e-mail of each player's own post of orders from now on."""
+    game_id, values = await gm_post(request)
+    on = values.get("receipts") == "1"
+    await call(console(request).mail.set_receipts, game_id, on)
+    return _back(request, game_id, "receipts=1" if on else "noreceipts=1")
 
 
 async def remind_missing(request: Request) -> Response:
@@ -172,5 +187,6 @@ def mail_routes() -> list[Route]:
         Route("/{id}/mail/remind", remind_missing, methods=["POST"]),
         Route("/{id}/mail/invitations", send_invitations, methods=["POST"]),
         Route("/{id}/mail/attach", set_attach, methods=["POST"]),
+        Route("/{id}/mail/receipts", set_receipts, methods=["POST"]),
         Route("/{id}/mail/{name}.eml", draft_file, methods=["GET"]),
     ]

@@ -6,7 +6,8 @@ The token in the address is the player's key (the access log redacts it; pages s
 referrer). A post must come from this site and carry the turn it was for: a refused entry
 comes back as the same page with status 422 and every problem, a turn closed or over since
 the page was loaded gets 409 with the entry kept in its boxes; an accepted one redirects (303)
-back to the page, which echoes what was received and the rulings it will get.
+back to the page, which echoes what was received and the rulings it will get (and, when the
+game master asks for receipts, a letter says the same: ``kit.console.mail.receipts``).
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ from ...game import FormRead, View
 from ...game.refusals import Closed
 from ...i18n import N_, words
 from ...server.http import client_of
+from ..addressing import base_url
+from ..mail.receipts import acknowledge
 from ..quota import TooFast
 from ..specs import console_of, site_environment
 from .base import (
@@ -116,8 +119,11 @@ async def player_post(request: Request) -> Response:
     seat = (game_id, "player", player)
     try:
         service.pace.check(seat)
-        await call(service.enter, game_id, posted.kind, posted.body, params)
+        entered = await call(service.enter, game_id, posted.kind, posted.body, params)
         service.pace.note(seat)
+        if entered.recorded:
+            await call(acknowledge, service, game_id, player, posted.kind,
+                       base_url(request) + _address(request, game_id))
     except TooFast as fast:
         answer = await _page(request, game_id, kind, player, 429, posted, fast.text(w))
         answer.headers["retry-after"] = str(fast.retry_after)

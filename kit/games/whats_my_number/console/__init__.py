@@ -46,6 +46,7 @@ CONSOLE = ConsoleGame(
     player_files=True,
     player_form=player_page.player_form,
     player_text=player_page.player_text,
+    player_echo=player_page.player_echo,
     link_sheet=slips.link_sheet,
     turn_slips=slips.turn_slips,
     report_pages=report_pages.report_pages,

@@ -129,14 +129,7 @@ def player_page(data: Mapping[str, Any], w: Words, query: Mapping[str, str],
     slips are written out, the older ones by their heading and files (None: every slip)."""
     form = posted.form if posted is not None and isinstance(posted.form, PlayerForm) else None
     entered = data.get("entered") or {}
-    received = ""
-    if data.get("orders") is not None:
-        when = local_time(entered.get("at"))
-        received = w.gettext("Received at %(time)s, sent by you: %(orders)s", time=when,
-                             orders=orders_text(data["orders"], w)) \
-            if entered.get("by") == "player" else \
-            w.gettext("Entered by the game master: %(orders)s",
-                      orders=orders_text(data["orders"], w))
+    received = _received(data, w)
     allowance = data.get("allowance")
     heading = w.ngettext("Turn %(turn)s: you may make %(num)s guess",
                          "Turn %(turn)s: you may make %(num)s guesses", int(allowance or 0),
@@ -149,7 +142,7 @@ def player_page(data: Mapping[str, Any], w: Words, query: Mapping[str, str],
              for n, s in enumerate(reversed(data.get("slips", ())))]
     return GmPage("player.html", {
         "heading": heading, "received": received,
-        "rulings": _rulings(data, w) + [m.text(w) for m in repeated(data.get("orders"))],
+        "rulings": _all_rulings(data, w),
         "deadline": deadline_text(data.get("deadline")), "refusal": refusal,
         "due": deadline_said(data.get("deadline"), w),
         "numbers_range": w.gettext("Numbers from %(low)s to %(high)s", low=lo, high=hi),
@@ -170,6 +163,32 @@ def player_page(data: Mapping[str, Any], w: Words, query: Mapping[str, str],
         "problems": list(form.problems) if form is not None else [],
         "chosen": form.kind if form is not None else "",
         "kept": _kept(posted, w) if refusal else "", "slips": slips, "w": w})
+
+
+def _received(data: Mapping[str, Any], w: Words) -> str:
+    """The open turn's orders as received, and who sent them ('' when there are none)."""
+    if data.get("orders") is None:
+        return ""
+    entered = data.get("entered") or {}
+    if entered.get("by") == "player":
+        return w.gettext("Received at %(time)s, sent by you: %(orders)s",
+                         time=local_time(entered.get("at")),
+                         orders=orders_text(data["orders"], w))
+    return w.gettext("Entered by the game master: %(orders)s",
+                     orders=orders_text(data["orders"], w))
+
+
+def _all_rulings(data: Mapping[str, Any], w: Words) -> list[str]:
+    """The rulings the open turn's orders will get, and a hint per number guessed twice."""
+    return _rulings(data, w) + [m.text(w) for m in repeated(data.get("orders"))]
+
+
+def player_echo(kind: str, data: Mapping[str, Any], w: Words) -> tuple[str, list[str]] | None:
+    """What the player's page echoes of orders just posted (``kind`` ``sent``): the line
+    saying them as received and their rulings; None for any other post (a secret number)."""
+    if kind != "sent" or data.get("orders") is None:
+        return None
+    return _received(data, w), _all_rulings(data, w)
 
 
 def _received_notice(entered: Mapping[str, Any], w: Words) -> str:
