@@ -1,7 +1,8 @@
 """What the console's letters to players say, in the game's language: a published turn's letter
 (the player's link, their own slip, the turn's shared report), the reminder to a player
-whose orders are not in, and the receipt of a player's own orders. The texts come from the game's views (``kit.console.mail.postbox``); this
-module only puts them in order and words the lines around them."""
+whose orders are not in, and the receipt of a player's own orders. The texts come from the
+game's views (``kit.console.mail.postbox``); this module only puts them in order and words
+the lines around them."""
 
 from __future__ import annotations
 
