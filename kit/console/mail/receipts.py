@@ -23,6 +23,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from ...i18n import words
 from ...mail.letter import Letter
 from ...mail.outbox import QUEUED, Key, outbox, queue_all, replace_queued
+from ...mail.seal import MailKey
 from ..specs import console_of
 from . import book
 from .letters import Receipt, receipt
@@ -65,6 +66,20 @@ def _numbers(conn: sa.Connection, game_id: str, player: str, turn: int,
     return max(numbers, default=0), max(free, default=None)
 
 
+def _put(conn: sa.Connection, game_id: str, player: str, turn: int, letter: Letter,
+         mail_key: MailKey | None) -> bool:
+    """Put the receipt in place of the queued one no sender holds, else queue the next; False
+    when another post of the player queued that one first (then try again)."""
+    now = time.time()
+    last, free = _numbers(conn, game_id, player, turn, now)
+    if free is not None and replace_queued(
+            conn, Key(game_id, player, turn, f"{RECEIPT}{free}"), letter, now,
+            mail_key=mail_key):
+        return True
+    return bool(queue_all(conn, [(Key(game_id, player, turn, f"{RECEIPT}{last + 1}"),
+                                  letter)], now, mail_key=mail_key))
+
+
 def acknowledge(console: Any, game_id: str, player: str, kind: str, link: str) -> bool:
     """Queue (or put in place of the queued one) the receipt of ``player``'s own post of
     entry ``kind``; False when none is due. The post is recorded already: a database that
@@ -75,19 +90,15 @@ def acknowledge(console: Any, game_id: str, player: str, kind: str, link: str) -
         made = receipt_letter(console, game_id, player, kind, link)
         if made is None:
             return False
-        turn, letter = made
-        now = time.time()
-        with console.store.engine.connect().execution_options(write=True) as conn, \
-                conn.begin():
-            last, free = _numbers(conn, game_id, player, turn, now)
-            mail_key = console.mail.mail_key
-            if free is None or not replace_queued(
-                    conn, Key(game_id, player, turn, f"{RECEIPT}{free}"), letter, now,
-                    mail_key=mail_key):
-                queue_all(conn, [(Key(game_id, player, turn, f"{RECEIPT}{last + 1}"), letter)],
-                          now, mail_key=mail_key)
+        done = False
+        for _ in range(3):  # two posts of one player at once: the later one replaces
+            with console.store.engine.connect().execution_options(write=True) as conn, \
+                    conn.begin():
+                done = _put(conn, game_id, player, made[0], made[1], console.mail.mail_key)
+            if done:
+                break
     except SQLAlchemyError:
         log.exception("mail: the receipt of %s in game %s was not queued", player, game_id)
         return False
     console.mail.wake()
-    return True
+    return done
