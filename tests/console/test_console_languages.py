@@ -12,10 +12,7 @@ import re
 from html import unescape
 
 import pytest
-from babel.messages.pofile import read_po
-from support.helpers import texts
-
-from kit.i18n import catalog_path
+from support.helpers import catalog_strings, texts
 
 pytest.importorskip("starlette", reason="the web extra is not installed: pip install '.[web]'")
 
@@ -30,18 +27,6 @@ ELIDING = re.compile(r"(?<![\w’'])(?:de|que|le|la|ne|se|jusque|lorsque|puisque
 # vowel-initial names, as a French party has them
 VOWEL_NAMES = ["Anne", "Émile", "Hugo", "Odile", "Bruno", "Chloé", "Denis"]
 ELIDED_WRONG = re.compile(r"(?<![\w’'])(?:de|que|le|la)\s+(?:Anne|Émile|Hugo|Odile)\b", re.I)
-
-
-def strings(lang: str) -> list[tuple[str, str]]:
-    with open(catalog_path(lang), "rb") as handle:
-        catalog = read_po(handle, locale=lang)
-    out = []
-    for message in catalog:
-        if message.id:
-            msgid = message.id if isinstance(message.id, str) else message.id[0]
-            forms = message.string if isinstance(message.string, tuple) else (message.string,)
-            out += [(msgid, s) for s in forms]
-    return out
 
 
 def page_text(html: str) -> str:
@@ -64,7 +49,7 @@ def gm_of(client: TestClient, game: dict) -> dict[str, str]:
 # --- French: no "de" before a name -------------------------------------------------------------
 
 def test_no_french_sentence_puts_an_eliding_word_before_a_name() -> None:
-    bad = [(msgid, s) for msgid, s in strings("fr") if ELIDING.search(s)]
+    bad = [(msgid, s) for msgid, s in catalog_strings("fr") if ELIDING.search(s)]
     assert not bad, bad[:3]
 
 
@@ -110,12 +95,12 @@ GOVERNING = re.compile(r"(?<!\w)(?:для|у|от|к|ко|с|со|о|об|в|в�
 
 
 def test_no_russian_sentence_puts_a_name_where_it_needs_a_case_ending() -> None:
-    bad = [(msgid, s) for msgid, s in strings("ru") if GOVERNING.search(s)]
+    bad = [(msgid, s) for msgid, s in catalog_strings("ru") if GOVERNING.search(s)]
     assert not bad, bad[:3]
 
 
 def test_no_german_sentence_gives_a_name_a_genitive_ending() -> None:
-    bad = [(msgid, s) for msgid, s in strings("de") if re.search(NAME + r"(?:s\b|’|')", s)]
+    bad = [(msgid, s) for msgid, s in catalog_strings("de") if re.search(NAME + r"(?:s\b|’|')", s)]
     assert not bad, bad[:3]
 
 

@@ -21,6 +21,7 @@ pytest.importorskip("starlette", reason="the console needs the web extra")
 import httpx  # noqa: E402
 import sqlalchemy as sa  # noqa: E402
 from support.console_db import free_port  # noqa: E402
+from support.helpers import wait_answering  # noqa: E402
 
 import kit.db  # noqa: E402
 from kit.console.service import Conflict, Console, open_console  # noqa: E402
@@ -304,16 +305,8 @@ class Server:
                  "--database", self.database, "--workers", "1", "--no-prewarm",
                  "--games", "lowest-unique", "--players", "3", "--paper", "a4"],
                 stdout=out, stderr=out, env=env)
-        deadline = time.monotonic() + 90
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise AssertionError(f"kit serve stopped: {self.log.read_text()[-2000:]}")
-            try:
-                if httpx.get(self.url + "/healthz", timeout=2).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                time.sleep(0.2)
-        raise AssertionError("kit serve did not answer within 90 s")
+        wait_answering(self.process, self.url, self.log)
+        return self
 
     def kill(self) -> None:
         if self.process is not None and self.process.poll() is None:

@@ -14,7 +14,7 @@ import sys
 
 import pytest
 from babel.messages.pofile import read_po
-from support.helpers import ROOT
+from support.helpers import ROOT, catalog_strings
 
 from kit.i18n import CATALOGS, DEFAULT, LANGUAGES, catalog_path, words
 
@@ -140,30 +140,18 @@ def test_no_player_label_reads_as_an_answer(lang: str) -> None:
 
 # --- formats that follow the language ----------------------------------------------------------
 
-def _strings(lang: str) -> list[tuple[str, str]]:
-    with open(catalog_path(lang), "rb") as handle:
-        catalog = read_po(handle, locale=lang)
-    out = []
-    for message in catalog:
-        if message.id:
-            msgid = message.id if isinstance(message.id, str) else message.id[0]
-            strings = message.string if isinstance(message.string, tuple) else (message.string,)
-            out += [(msgid, s) for s in strings if s]
-    return out
-
-
 @pytest.mark.parametrize("lang", TRANSLATED)
 def test_percent_signs_follow_the_language(lang: str) -> None:
     # Babel writes 1.00 % with a no-break space in these languages; the catalogs must agree
     assert words(lang).percent(0.01) == "1,00\u00a0%"
-    bad = [s for _, s in _strings(lang) if re.search(r"\d ?%(?!\()", s)]
+    bad = [s for _, s in catalog_strings(lang) if re.search(r"\d ?%(?!\()", s)]
     assert not bad, bad[:3]
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)
 def test_game_titles_inside_sentences_are_quoted(lang: str) -> None:
     start, end = words(lang).quote("|").split("|")
-    inside = [(msgid, s) for msgid, s in _strings(lang)
+    inside = [(msgid, s) for msgid, s in catalog_strings(lang)
               if re.search(r"%\(games?\)s", msgid) and not re.match(r"%\(game\)s —", msgid)
               and not msgid.startswith("%(game)s:") and "%(game)s " in msgid + " "]
     assert inside

@@ -30,6 +30,7 @@ from support.console_db import (  # noqa: E402,F401  (fixtures)
     new_database,
     postgres_server,
 )
+from support.helpers import wait_answering  # noqa: E402
 
 pytestmark = pytest.mark.slow
 
@@ -53,16 +54,8 @@ class Server:
                  "--paper", "a4", *args], stdout=out, stderr=out, env=environment)
 
     def ready(self) -> Server:
-        deadline = time.monotonic() + 90
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise AssertionError(f"kit serve stopped: {self.log.read_text()[-2000:]}")
-            try:
-                if httpx.get(self.url + "/healthz", timeout=2).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                time.sleep(0.2)
-        raise AssertionError("kit serve did not answer within 90 s")
+        wait_answering(self.process, self.url, self.log)
+        return self
 
     def renders(self) -> int:
         """Renders this server started (``/healthz`` shows them to a loopback client)."""

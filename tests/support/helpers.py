@@ -315,3 +315,40 @@ def check_export_matches_kit_report(client: TestClient, console: Console, game: 
         assert mine.read_bytes() == (out / folder / name).read_bytes(), name
     made = next(parent for parent in mine.parents if parent.name == folder)
     assert sorted(p.relative_to(made) for p in made.rglob("*") if p.is_file()) == written
+
+
+def catalog_strings(lang: str) -> list[tuple[str, str]]:
+    """Every translation of ``lang``'s catalog, each plural form apart, by its (singular)
+    msgid: what the sentence checks read."""
+    from babel.messages.pofile import read_po
+
+    from kit.i18n import catalog_path
+
+    with open(catalog_path(lang), "rb") as handle:
+        catalog = read_po(handle, locale=lang)
+    out = []
+    for message in catalog:
+        if message.id:
+            msgid = message.id if isinstance(message.id, str) else message.id[0]
+            forms = message.string if isinstance(message.string, tuple) else (message.string,)
+            out += [(msgid, form) for form in forms if form]
+    return out
+
+
+def wait_answering(process: subprocess.Popen, url: str, log: Path) -> None:
+    """Wait for a ``kit serve`` process to answer ``/healthz`` (90 s at most: a bound for a
+    server that never starts, not a measure); its log in the error if it stops or never does."""
+    import time
+
+    import httpx
+
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise AssertionError(f"kit serve stopped: {log.read_text()[-2000:]}")
+        try:
+            if httpx.get(url + "/healthz", timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            time.sleep(0.2)
+    raise AssertionError("kit serve did not answer within 90 s")
