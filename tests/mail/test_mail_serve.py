@@ -6,6 +6,8 @@ nothing."""
 
 from __future__ import annotations
 
+import base64
+import os
 import signal
 import subprocess
 import threading
@@ -40,7 +42,10 @@ def put(url: str, key: Key) -> None:
 
 
 def test_kit_serve_sends_the_outbox_through_its_mail_server(
-        console_url: str, tmp_path: Path) -> None:
+        console_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a key of this test's own for this process and the server: not the key file the run's
+    # PostgreSQL tests share in one data folder
+    monkeypatch.setenv("KIT_MAIL_KEY", base64.b64encode(os.urandom(32)).decode())
     smtp = Server(login=True)
     put(console_url, Key("g1", "Ann", 1, "report"))  # queued before the server starts
     port = free_port()
