@@ -114,8 +114,8 @@ def public_version(game: ConsoleGame, rows: Iterable[Row]) -> int:
     """The version everyone may see: the number of entries that changed the public view (a
     game that publishes: its publishing entries; one that does not: every entry)."""
     publishing = {e.kind for e in game.entries if e.publishes}
-    if not publishing:
-        return sum(1 for _ in rows)
+    if not publishing:  # the journal's version: the last seq (replaced rows leave gaps)
+        return max((row.seq for row in rows), default=0)
     # the game's creation counts, so the first public version is 1, as the journal's
     return sum(1 for i, row in enumerate(rows) if i == 0 or row.kind in publishing)
 

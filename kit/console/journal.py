@@ -3,7 +3,10 @@
 Entries: ``create`` (``{"log": {...}}``, the log's header) first, then the kinds the game
 declares (``ConsoleGame.entries``), and ``undo`` (``{"undoes": seq}``), which takes back the
 last undoable entry since the last closing one (a published turn is amended, not undone).
-Every step makes a new ``Played`` from the previous one and one row; none is changed.
+Every step makes a new ``Played`` from the previous one and one row; none is changed. A row
+of a kind the game lets replace (``EntryKind.replaces``: a player's repost of their orders)
+takes the place of the earlier ones it replaces, here and in the store, in one transaction:
+seqs only grow, with gaps where replaced rows were.
 """
 
 from __future__ import annotations
@@ -54,7 +57,29 @@ def step(game: ConsoleGame, facts: Mapping[str, Any], played: Played | None, row
     entry = game.entry(row.kind)
     if played is None or row.kind == CREATE or (entry is not None and entry.closes):
         return Played(row.seq, state, state)
-    return Played(row.seq, state, played.base, (*played.since, row))
+    gone = replaced(game, played, row)
+    kept = tuple(r for r in played.since if r.seq not in gone) if gone else played.since
+    return Played(row.seq, state, played.base, (*kept, row))
+
+
+def replaced(game: ConsoleGame, played: Played | None, row: Row) -> tuple[int, ...]:
+    """The seqs of the rows ``row`` replaces in the journal (``EntryKind.replaces``): the
+    earlier rows of its kind with its key in the run of rows of that kind that ends the
+    entries since the last closing one. A row of another kind (the game master's orders, a
+    deadline) ends the run, so that a replaced row never changes what another row read."""
+    entry = game.entry(row.kind)
+    if played is None or entry is None or entry.replaces is None:
+        return ()
+    key = entry.replaces(row.payload)
+    if key is None:
+        return ()
+    gone: list[int] = []
+    for earlier in reversed(played.since):
+        if earlier.kind != row.kind:
+            break
+        if entry.replaces(earlier.payload) == key:
+            gone.append(earlier.seq)
+    return tuple(reversed(gone))
 
 
 def replay(game: ConsoleGame, facts: Mapping[str, Any], rows: Iterable[Row]) -> Played:

@@ -32,7 +32,7 @@ from ..tomlhelp import explained
 from ..tomlhelp import loads as loads_toml
 from . import engine, sealed_links, state_cache
 from .answer_cache import KEPT_BYTES, AnswerCache, Flights, Made, etag, public_version, view_size
-from .journal import UNDO, Played, describe, said, step
+from .journal import UNDO, Played, describe, replaced, said, step
 from .languages import GameLanguages
 from .mail import book
 from .mail.postbox import Postbox
@@ -313,7 +313,8 @@ class Console:
                 ) -> tuple[int, Loaded, Played, dict[str, Any], object]:
         """Check and append one entry. ``build(loaded)`` returns its kind and payload; the
         state it makes is checked by the engine first (its running check is kept beside the
-        game). Stale versions raise ``Conflict``. An entry that publishes a turn queues its
+        game). The rows it replaces (``journal.replaced``: a player's earlier post) go in the
+        same transaction. Stale versions raise ``Conflict``. An entry that publishes a turn queues its
         letters in the same transaction. ``first``: the game as the caller loaded it (a retry
         loads it again)."""
         for attempt in range(RETRIES):
@@ -323,9 +324,10 @@ class Console:
             kind, payload = build(loaded)
             after, checked = self._candidate(loaded, kind, payload)
             letters = self._letters(loaded, after, kind, payload, opener)
+            gone = replaced(loaded.game, loaded.played, Row(after.version, kind, payload, 0.0))
             try:
                 new = self.store.append(game_id, loaded.row.version, kind, payload,
-                                        also=self.mail.queue_in(letters))
+                                        also=self.mail.queue_in(letters), replaces=gone)
             except Stale as stale:
                 if version is not None:
                     raise self._conflict(loaded, version, stale.current) from None

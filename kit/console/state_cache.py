@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from ..game import ConsoleGame
-from .journal import Played, replay, step
+from .journal import Played, replaced, replay, step
 from .store import GameRow, Row
 
 BUDGET_BYTES = 256 * 1024 * 1024  # kept games' estimated size, all games together
@@ -55,13 +55,19 @@ def build(game: ConsoleGame, row: GameRow, rows: list[Row]) -> KeptGame:
 
 
 def forward(game: ConsoleGame, kept: KeptGame, row: GameRow, new: list[Row]) -> KeptGame:
-    """``kept`` stepped by the rows after its version (``new``, in seq order, contiguous);
+    """``kept`` stepped by the rows after its version (``new``, in seq order; a row another
+    one replaced since is not among them, and the rows each one replaces are dropped);
     ``row``: the game's row as now stored (its version is the last new row's)."""
-    played = kept.played
+    played, rows, size = kept.played, list(kept.rows), kept.size
     for entry in new:
+        gone = replaced(game, played, entry)
+        if gone:  # as the store deleted them when it appended ``entry``
+            size -= sum(row_size(r) for r in rows if r.seq in gone)
+            rows = [r for r in rows if r.seq not in gone]
         played = step(game, row.public, played, entry)
-    return KeptGame(row, (*kept.rows, *new), played,
-                    kept.size + sum(row_size(r) for r in new), kept.checked)
+        rows.append(entry)
+        size += row_size(entry)
+    return KeptGame(row, tuple(rows), played, size, kept.checked)
 
 
 class GameCache:
@@ -134,8 +140,9 @@ def load(kept: GameCache, game_id: str, game_of: Callable[[str], ConsoleGame], c
             fresh = have  # checked by the load that kept it; versions only grow
         else:
             new = since(game_id, have.version)
-            if [r.seq for r in new] == list(range(have.version + 1,
-                                                  have.version + 1 + len(new))) and new:
+            seqs = [have.version, *(r.seq for r in new)]
+            # gaps are rows replaced since (``journal.replaced``): their replacer is in ``new``
+            if new and all(a < b for a, b in zip(seqs, seqs[1:], strict=False)):
                 # since() may read entries made after ``current``: the state is at the last
                 fresh = forward(game, have, replace(current, version=new[-1].seq), new)
     if fresh is None:

@@ -1,7 +1,8 @@
 """The console's store: its tables (SQLAlchemy Core) in the one database of ``kit.db``.
 
 Tables: ``games`` (public facts, the GM token's hash, the journal version), ``journal`` (every
-action of a game, append-only, unique per ``(game_id, seq)``) and ``seat_tokens`` (a token hash
+action of a game, unique per ``(game_id, seq)``: appended, and a row deleted only by the one
+that replaces it, a player's repost) and ``seat_tokens`` (a token hash
 per seat that has its own link: a player, a table; a token names one game and one seat).
 Each append wakes the game's event streams (``events``: in process, and on PostgreSQL through
 a ``NOTIFY`` sent by its transaction). Appending takes the version the caller saw; a stale one
@@ -178,9 +179,11 @@ class Store:
         return game, [Row(e.seq, e.kind, json.loads(e.payload), e.at) for e in entries]
 
     def append(self, game_id: str, seen: int, kind: str, payload: Mapping[str, Any],
-               also: Also | None = None) -> int:
+               also: Also | None = None, replaces: Sequence[int] = ()) -> int:
         """Append one entry if the game is still at version ``seen``; returns the new version.
-        ``also`` writes more in the same transaction (a publish's letters to the outbox).
+        ``also`` writes more in the same transaction (a publish's letters to the outbox);
+        ``replaces``: the seqs of the earlier rows this one takes the place of, deleted in it
+        (the caller read them at version ``seen``).
 
         Raises ``Stale`` (nothing written) when another append came first, ``Missing`` for an
         unknown game.
@@ -195,6 +198,9 @@ class Store:
                 if current is None:
                     raise Missing(game_id)
                 raise Stale(current)
+            if replaces:
+                conn.execute(journal.delete().where(journal.c.game_id == game_id,
+                                                    journal.c.seq.in_(replaces)))
             conn.execute(journal.insert().values(
                 game_id=game_id, seq=seen + 1, kind=kind, payload=json.dumps(payload),
                 at=time.time()))

@@ -86,7 +86,7 @@ def _what_changed(console: Console, game_id: str, who: str, seen: int | None
     view = console.view(game_id, who, loaded)
     if seen is None:
         return view, loaded.row.version, "version"
-    kinds = {row.kind for row in loaded.rows[seen:]}
+    kinds = {row.kind for row in loaded.rows if row.seq > seen}  # seqs have gaps
     published = any(e.publishes and e.kind in kinds for e in loaded.game.entries)
     name = "published" if published else "undone" if UNDO in kinds else "entered"
     return view, loaded.row.version, name

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -72,6 +72,13 @@ class EntryKind(Generic[S]):
     # must name the poster's own seat ("table": table 2's token posts tables/2/... only); the
     # seat is then given to ``payload`` as the parameter "seat", (kind, name)
     seat_param: str | None = None
+    # the key of what one entry of this kind sets whole (one player's orders of the open
+    # turn), or None for an entry that sets more: an entry with a key replaces, in the
+    # journal, the earlier ones of its kind with that key which nothing of another kind
+    # follows since the last closing entry, so that reposts cost one row, not one per post.
+    # Its ``apply`` must not need the rows it replaces: the payload carries what it reads
+    # of them.
+    replaces: Callable[[Payload], Hashable | None] | None = None
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from .. import rules
 from ..report.slips import slip_lines
 from .limits import check_orders
 from .record import record, with_turn
-from .state import Turns, check_chosen, handed_out, shared
+from .state import Turns, check_chosen, handed_out, replacing, shared
 
 KEPT = 512  # handed-out games and slips kept (a publish or an amendment makes new ones)
 _KEPT: OrderedDict[Any, Any] = OrderedDict()
@@ -155,7 +155,7 @@ def sent_payload(state: Turns, body: Mapping[str, Any], params: Mapping[str, Any
     _still_open(state, body)
     check_chosen(state)
     return {"turn": state.open_turn, "orders": {player: order}, "by": "player",
-            "at": round(time.time(), 3)}
+            "at": round(time.time(), 3), **replacing(state, player, order)}
 
 
 def forecast(state: Turns, player: str) -> tuple[int | None, list[rules.Ruling]]:
@@ -270,7 +270,9 @@ def deadline_payload(state: Turns, body: Mapping[str, Any], params: Mapping[str,
 
 
 ENTRIES = (
+    # a repost replaces the player's earlier post of the turn: one row a player, not a post
     EntryKind("sent", "orders", sent_payload, sent_answer, by=("player",),
+              replaces=lambda p: (p["turn"], *sorted(p["orders"])),
               said=lambda p: Msg(N_("turn %(turn)s: orders sent by %(names)s"), turn=p["turn"],
                                  names=", ".join(p["orders"]))),
     EntryKind("close", "turns/{turn:int}/close", close_payload,

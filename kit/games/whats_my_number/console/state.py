@@ -83,9 +83,10 @@ def _with_orders(state: Turns, turn: int, orders: Mapping[str, Any]) -> list[dic
         turns.append({})
     table = dict(turns[turn - 1])
     for player, value in orders.items():
-        if value is None or value == NO_ORDERS:
-            table.pop(player, None)
-        else:
+        # re-entered last: the table's order is that of each player's latest entry, whether
+        # the entries a repost replaced are in the journal or not
+        table.pop(player, None)
+        if value is not None and value != NO_ORDERS:
             table[player] = value
     turns[turn - 1] = table
     return turns
@@ -139,20 +140,35 @@ def apply(state: Turns | None, facts: Mapping[str, Any], kind: str,
                if payload["orders"].get(name, ...) is ...}
     entered.update({name: {"by": by, "at": payload.get("at"),
                            **({"none": True} if value == NO_ORDERS else {}),
-                           **_replaced(state, turn, name, value, kind)}
+                           **_replaced(state, turn, name, value, kind, payload)}
                     for name, value in payload["orders"].items() if value is not None})
     return replace(state, log=log, entered=entered)
 
 
-def _replaced(state: Turns, turn: int, name: str, value: Any, kind: str) -> dict[str, Any]:
+def _replaced(state: Turns, turn: int, name: str, value: Any, kind: str,
+              payload: Mapping[str, Any]) -> dict[str, Any]:
     """What a player's own post replaced of their orders this turn (their earlier post, from
     this phone or another, or the game master's row), so their page can say so; only the
-    latest replaced is kept, whatever the number of posts."""
+    latest replaced is kept, whatever the number of posts. A post that replaces the
+    player's earlier one in the journal carries it (``replacing``): that row is gone."""
+    if "replaced" in payload:
+        return {"replaced": payload["replaced"]} if payload["replaced"] else {}
     before = state.orders(turn).get(name)
     if kind != "sent" or before in (None, NO_ORDERS) or before == value or turn != state.open_turn:
         return {}
     mark = state.entered.get(name, {})
     return {"replaced": {"orders": before, "at": mark.get("at"), "by": mark.get("by")}}
+
+
+def replacing(state: Turns, player: str, order: Any) -> dict[str, Any]:
+    """What a player's post carries of the earlier post it replaces in the journal (the
+    "sent" entry's ``replaces``): when their own post stands for them this turn (no entry of
+    the game master's for them since), ``{"replaced": ...}`` (None: nothing to say, as for
+    the same orders again); else nothing, and ``apply`` reads the state as it is."""
+    if state.entered.get(player, {}).get("by") != "player":
+        return {}
+    mark = _replaced(state, state.open_turn, player, order, "sent", {})
+    return {"replaced": mark.get("replaced")}
 
 
 def export(state: Turns) -> dict[str, Any]:
