@@ -58,8 +58,8 @@ def step(game: ConsoleGame, facts: Mapping[str, Any], played: Played | None, row
     if played is None or row.kind == CREATE or (entry is not None and entry.closes):
         return Played(row.seq, state, state)
     gone = replaced(game, played, row)
-    kept = tuple(r for r in played.since if r.seq not in gone) if gone else played.since
-    return Played(row.seq, state, played.base, (*kept, row))
+    standing = tuple(r for r in played.since if r.seq not in gone) if gone else played.since
+    return Played(row.seq, state, played.base, (*standing, row))
 
 
 def replaced(game: ConsoleGame, played: Played | None, row: Row) -> tuple[int, ...]:

@@ -313,10 +313,10 @@ class Console:
                 ) -> tuple[int, Loaded, Played, dict[str, Any], object]:
         """Check and append one entry. ``build(loaded)`` returns its kind and payload; the
         state it makes is checked by the engine first (its running check is kept beside the
-        game). The rows it replaces (``journal.replaced``: a player's earlier post) go in the
-        same transaction. Stale versions raise ``Conflict``. An entry that publishes a turn queues its
-        letters in the same transaction. ``first``: the game as the caller loaded it (a retry
-        loads it again)."""
+        game). The rows it replaces (``journal.replaced``: a player's earlier post) are
+        deleted in its transaction. Stale versions raise ``Conflict``. An entry that
+        publishes a turn queues its letters in the same transaction. ``first``: the game as
+        the caller loaded it (a retry loads it again)."""
         for attempt in range(RETRIES):
             loaded = first if first is not None and attempt == 0 else self.load(game_id)
             if version is not None and version != loaded.row.version:

@@ -16,7 +16,7 @@ pytest.importorskip("sqlalchemy", reason="the console needs the web extra")
 from support.console_db import client, console, console_url  # noqa: E402,F401
 
 from kit.console import engine  # noqa: E402
-from kit.console.journal import UNDO, replay, step  # noqa: E402
+from kit.console.journal import UNDO, replaced, replay, step  # noqa: E402
 from kit.console.service import Console, open_console  # noqa: E402
 from kit.console.specs import check_new_game, console_of  # noqa: E402
 from kit.console.state_cache import GameCache, build, forward  # noqa: E402
@@ -122,7 +122,11 @@ wmn_actions = st.lists(st.one_of(
     st.tuples(st.just("publish"), st.just(0)),  # twice: games of several turns
     st.tuples(st.just("amend"), st.integers(1, 4), st.sampled_from(WMN_PLAYERS),
               st.none() | guesses),
-    st.tuples(st.just("undo"))), min_size=10, max_size=50)
+    st.tuples(st.just("undo")),
+    # a player's own post (reposts replace the earlier ones in the journal)
+    st.tuples(st.just("sent"), st.sampled_from(WMN_PLAYERS), guesses),
+    st.tuples(st.just("sent"), st.sampled_from(WMN_PLAYERS[:2]), guesses)),
+    min_size=10, max_size=50)
 lun_actions = st.lists(st.one_of(
     st.tuples(st.just("round"), st.integers(1, 2),
               st.dictionaries(st.sampled_from(("P1", "P2", "P3", "P4", "P5", "P6")),
@@ -139,6 +143,8 @@ def wmn_entry(state, action: tuple):  # noqa: ANN001,ANN201
         return "orders", {"orders": {action[1]: {"list": action[2]}}}, {}
     if kind == "publish":
         return "publish", {}, {"turn": state.open_turn + action[1]}
+    if kind == "sent":
+        return "sent", {"guesses": action[2]}, {"player": action[1]}
     return "amend", {"orders": {action[2]: action[3]}}, {"turn": action[1]}
 
 
@@ -170,13 +176,16 @@ def same_as_full(data: dict, resumed: object, full: object) -> None:
 def drive(name: str, spec: dict, actions: list, entry_of) -> None:  # noqa: ANN001
     """Play ``actions`` as console entries: every candidate is checked whole and resumed
     (same verdict, same problems, same state), and the journal kept step by step is the
-    journal replayed."""
+    journal replayed, rows replaced by a later one left out as the store deletes them; a
+    copy kept at any earlier version and stepped forward by the rows stored since ends the
+    same."""
     game = console_of(name)
     kind, facts, log = check_new_game(spec, random.Random(7))
     rows = [Row(1, "create", {"log": log}, 0.0)]
     played = step(game, facts, None, rows[0])
     checked = engine.resume(game.export(played.state))
     kept = build(game, GameRow("g", kind, facts, "", 1), rows)
+    earlier = [kept]
     for action in actions:
         if action[0] == "undo":
             last = played.undoable(game)
@@ -189,7 +198,7 @@ def drive(name: str, spec: dict, actions: list, entry_of) -> None:  # noqa: ANN0
                 payload = game.entry(entry_kind).payload(played.state, body, params)
             except KitError:
                 continue
-        row = Row(len(rows) + 1, entry_kind, payload, 0.0)
+        row = Row(played.version + 1, entry_kind, payload, 0.0)
         after = step(game, facts, played, row)
         data = game.export(after.state)
         full = outcome(engine.check, data)
@@ -199,12 +208,19 @@ def drive(name: str, spec: dict, actions: list, entry_of) -> None:  # noqa: ANN0
             assert resumed[1] == full[1]
             continue
         same_as_full(data, resumed[1], full[1])
-        rows.append(row)
+        gone = replaced(game, played, row)
+        rows = [*(r for r in rows if r.seq not in gone), row]
         played, checked = after, resumed[1]
         kept = forward(game, kept, GameRow("g", kind, facts, "", row.seq), [row])
+        earlier.append(kept)
     whole = replay(game, facts, rows)
     assert kept.played == whole and kept.rows == tuple(rows)
     assert played.state == whole.state
+    for then in earlier[::3]:  # another server's copy, stepped over the gaps since
+        new = [r for r in rows if r.seq > then.version]
+        if new:
+            caught_up = forward(game, then, GameRow("g", kind, facts, "", new[-1].seq), new)
+            assert caught_up.played == whole and caught_up.rows == tuple(rows)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
