@@ -13,8 +13,17 @@ makes a What's My Number? game, then:
    connection: another player's post, ``me.json`` and the GM page, p50 each; the reposts'
    statuses; the journal rows after.
 
+With ``--in-process``, instead: ``--reposts`` posts of one player's orders entered through
+``Console`` directly (the pace of a player's link is the HTTP layer's, so every one is
+entered, as over a long night), then 30 of another player's posts and of the GM's state
+(what the GM page shows), p50 each, and the journal rows after.
+
     python bench/crowd.py                         # 15 s of slowloris, 3,000 reposts
-    PYTHONPATH=/path/to/other/checkout python bench/crowd.py --json
+    python bench/crowd.py --in-process            # 3,000 reposts, all entered
+    cd /tmp && PYTHONPATH=/path/to/other/checkout python /path/to/bench/crowd.py --json
+
+(``python -m kit`` puts the current folder first on the module path: run it from a folder
+with no ``kit`` in it to compare checkouts.)
 """
 
 from __future__ import annotations
@@ -34,6 +43,7 @@ import time
 from pathlib import Path
 
 import httpx
+import sqlalchemy as sa
 
 HOST, PARTY, OTHER = "127.0.0.1", "127.0.3.1", "127.0.3.2"  # never anything but loopback
 PLAYERS = ["Ann", "Bob", "Cy", *(f"P{n:02d}" for n in range(1, 21))]
@@ -136,12 +146,50 @@ def reposts(base: str, game: dict, count: int, database: Path) -> dict:
             "journal_rows": rows}
 
 
+def in_process(count: int) -> dict:
+    """``count`` reposts entered through ``Console``, then another player's post and the GM's
+    state, 30 of each: p50 in ms, and the journal rows after."""
+    from kit.console.service import open_console
+    from kit.console.store import journal
+
+    with tempfile.TemporaryDirectory() as folder:
+        console = open_console(str(Path(folder) / "console.sqlite3"), Path(folder) / "files")
+        try:
+            game = console.create_game({"game": "whats-my-number", "players": PLAYERS}).id
+
+            def post(player: str, guesses: list[int]) -> None:
+                console.enter(game, "sent", {"guesses": guesses}, {"player": player})
+
+            took: dict[str, list[float]] = {"other_post": [], "gm_state": []}
+            for n in range(count):
+                post("Ann", [n % 99 + 1])
+            for n in range(30):
+                start = time.perf_counter()
+                post(f"P{n % 20 + 1:02d}", [n + 1])
+                took["other_post"].append(time.perf_counter() - start)
+                start = time.perf_counter()
+                console.state(game)
+                took["gm_state"].append(time.perf_counter() - start)
+            with console.store.engine.connect() as conn:
+                rows = conn.execute(sa.select(sa.func.count()).select_from(journal)
+                                    .where(journal.c.game_id == game)).scalar()
+        finally:
+            console.close()
+    return {"reposts": count, "journal_rows": rows,
+            **{kind: round(statistics.median(v) * 1000, 1) for kind, v in took.items()}}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--loris", type=float, default=15.0, help="seconds of slowloris")
     parser.add_argument("--reposts", type=int, default=3000)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--in-process", action="store_true",
+                        help="reposts through Console, every one entered (no server)")
     args = parser.parse_args()
+    if args.in_process:
+        print(json.dumps(in_process(args.reposts), indent=None if args.json else 2))
+        return
     with tempfile.TemporaryDirectory() as folder:
         port, database = free_port(), Path(folder) / "console.sqlite3"
         base = f"http://{HOST}:{port}"
