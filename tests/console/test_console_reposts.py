@@ -179,3 +179,17 @@ def test_a_resumed_stream_sees_a_publish_after_replaced_rows(console: Console) -
     view, version, name = _what_changed(console, game, GM, seen)
     assert (name, version) == ("published", seen + 2) and view.data["version"] == version
     assert len(stored(console, game)) == 3
+
+
+def test_a_changed_secret_replaces_the_players_earlier_choice(console: Console  # noqa: F811
+                                                               ) -> None:
+    game = console.create_game({"game": "whats-my-number", "players": PLAYERS,
+                                "secrets": "players", "range": "1-24"}).id
+    for number in range(1, REPOSTS + 1):
+        for player in ("Ann", "Bob"):
+            console.enter(game, "secret", {"secret": number % 24 + 1}, {"player": player})
+    console.enter(game, "secret", {"secret": 7}, {"player": "Ann"})
+    assert [kind for _, kind in stored(console, game)] == ["create", "secret", "secret"]
+    chosen = console.load(game).played.state.log["secrets"]
+    assert (chosen["Bob"], chosen["Ann"]) == (REPOSTS % 24 + 1, 7)
+    same_as_full(console, game)

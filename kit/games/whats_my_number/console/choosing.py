@@ -91,7 +91,9 @@ def _answer(before: Turns, after: Turns, payload: Mapping[str, Any], recorded: b
 
 
 ENTRIES = (
+    # a changed choice replaces the player's earlier one: one row a player, not a post
     EntryKind("secret", "secret", player_payload, _answer, by=("player",),
+              replaces=lambda p: tuple(sorted(p["secrets"])),
               said=lambda p: Msg(N_("secret number chosen by %(names)s"),
                                  names=", ".join(p["secrets"]))),
     EntryKind("secrets", "secrets", gm_payload, _answer, status=200,

@@ -114,7 +114,9 @@ def apply(state: Turns | None, facts: Mapping[str, Any], kind: str,
     if state is None:
         raise ValueError("a journal starts with create")
     if kind in ("secret", "secrets"):  # a player's own choice, or the game master's for them
-        secrets = {**state.log.get("secrets", {}), **payload["secrets"]}
+        # a changed choice moves to the end, as a replayed journal without the earlier one has it
+        secrets = {**{p: n for p, n in state.log.get("secrets", {}).items()
+                      if p not in payload["secrets"]}, **payload["secrets"]}
         return replace(state, log={**state.log, "secrets": secrets},
                        choosing=tuple(p for p in state.choosing if p not in payload["secrets"]))
     if kind == "publish":
