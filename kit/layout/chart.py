@@ -9,7 +9,7 @@ bars are too narrow for all of them (the chart's text equivalent gives every one
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from .model import Item, box, hline, pt, text, text_width, vline
@@ -90,15 +90,45 @@ class Series:
     values: tuple[int, ...]
 
 
-# the lines' looks, taken in turn: black and white, so by dash and width, never by colour
+
+def _inked(on: float, off: float, width: float) -> tuple[tuple[float, ...], float]:
+    """A line's look from the dashes and gaps it shows: both backends draw square ends
+    (print.css, ``pdf.py``), which lengthen each dash by the line's width and shorten each
+    gap as much, so a pattern given as drawn would close up on a thick line."""
+    return (round(on - width, 3), round(off + width, 3)), width
+
+
+# the lines' looks, taken in turn: black and white, so by dash and width, never by colour;
+# no wider than 0.8 mm, whose square ends pass a line's end by less than half a millimetre
 LINE_STYLES: tuple[tuple[tuple[float, ...], float], ...] = (
-    ((), 0.5), (DASH, 0.5), ((0.3, 0.6), 0.5), ((), 1.0), (DASH, 1.0), ((0.3, 0.6), 1.0))
+    ((), 0.4), _inked(1.6, 1.0, 0.4), _inked(0.6, 0.8, 0.4),
+    ((), 0.8), _inked(2.0, 1.0, 0.8), _inked(1.0, 1.0, 0.8))
 MOST_NAMES = 3  # names written at a line's end; the others counted ("+5")
 
 
 def _end_label(names: Sequence[str]) -> str:
     shown = ", ".join(names[:MOST_NAMES])
     return shown + (f" +{len(names) - MOST_NAMES}" if len(names) > MOST_NAMES else "")
+
+
+def _steps(values: Sequence[int], left: float, slot: float, right: float,
+           level: Callable[[int], float], style: tuple[tuple[float, ...], float]
+           ) -> list[Item]:
+    """One series' line: from 0 at the axis, each value from the middle of its step (where
+    its label is) to the next, the last to the right end; a rise stands off the axis, and
+    the ink of the square ends stays between the axis and the right end."""
+    dash, width = style
+    items: list[Item] = []
+    before, start = 0, left + width / 2  # a square end's ink starts on the axis
+    for i, value in enumerate(values):
+        at = left + (i + 0.5) * slot
+        if value != before:
+            items.append(hline(start, at, level(before), width, dash))
+            items.append(vline(at, level(before), level(value), width, dash))
+            start = at
+        before = value
+    items.append(hline(start, right - width / 2, level(before), width, dash))
+    return items
 
 
 def step_chart(x: float, y: float, w: float, h: float, series: Sequence[Series], top: int,
@@ -130,14 +160,7 @@ def step_chart(x: float, y: float, w: float, h: float, series: Sequence[Series],
                           "regular", "center")
     items += [hline(left, right, base, 0.4), vline(left, high, base, 0.4)]
     for n, s in enumerate(series):
-        dash, width = LINE_STYLES[n % len(LINE_STYLES)]
-        before = 0
-        for i, value in enumerate(s.values):
-            if value != before:
-                items.append(vline(left + i * slot, level(before), level(value), width, dash))
-            items.append(hline(left + i * slot, left + (i + 1) * slot, level(value), width,
-                               dash))
-            before = value
+        items += _steps(s.values, left, slot, right, level, LINE_STYLES[n % len(LINE_STYLES)])
     placed = float("-inf")
     for value in sorted(ends, reverse=True):  # highest first, each label below the one above
         at = max(level(value) + pt(LABEL_PT) * 0.35, placed + line)

@@ -18,8 +18,10 @@ from hypothesis import strategies as st
 from support.helpers import plain
 
 from kit.cli import main
-from kit.games.lowest_unique.report.charts import bins
+from kit.games.lowest_unique.report.charts import Points, bins, points_chart
 from kit.games.lowest_unique.rules import tally
+from kit.i18n import words
+from kit.layout.model import Line
 
 pytest.importorskip("starlette", reason="the console needs the web extra")
 
@@ -38,6 +40,26 @@ def test_ranges_are_grouped_into_round_bins() -> None:
     assert bins(1, 21)[:2] == [(1, 2), (3, 4)] and bins(1, 21)[-1] == (21, 21)
     assert bins(1, 999)[:2] == [(1, 50), (51, 100)] and bins(1, 999)[-1] == (951, 999)
     assert len(bins(1, 999)) == 20 and len(bins(5, 104)) == 20
+
+
+def test_the_points_lines_show_their_dashes_and_stay_off_the_axis() -> None:
+    """Both backends draw square ends, half a line's width past each dash: every dashed line
+    still shows gaps, and no line's ink reaches the axis or more than 0.5 mm past its end
+    (a printout's dashes are filled shapes, ink and all)."""
+    lines = [Points(f"P{n}", (1, 1, 2), (1, 3)) for n in range(3)] + [
+        Points(f"Q{n}", (0, 1, 1), (2,)) for n in range(3)]
+    items = [i for i in points_chart(0.0, 0.0, 170.0, 45.0, lines, words("en"))
+             if isinstance(i, Line)]
+    axis = min(i.x1 for i in items if i.x1 == i.x2)
+    end = max(i.x2 for i in items if i.y1 == i.y2 and not i.dash and i.width == 0.4)
+    drawn = [i for i in items if i.width > 0.4 or i.dash]
+    assert {(i.dash, i.width) for i in drawn} == {
+        ((), 0.8), ((1.2, 1.4), 0.4), ((0.2, 1.2), 0.4), ((1.2, 1.8), 0.8), ((0.2, 1.8), 0.8)}
+    for i in drawn:
+        assert not i.dash or round(i.dash[1] - i.width, 3) >= 0.8  # the gap the ink leaves
+        assert axis <= min(i.x1, i.x2) - i.width / 2 and max(i.x1, i.x2) + i.width / 2 <= end
+    rises = [i for i in drawn if i.x1 == i.x2]
+    assert rises and all(i.x1 - i.width / 2 > axis + 1 for i in rises)
 
 
 def play(client: TestClient, choices: dict, number_range: str = "1-10") -> tuple[dict, str]:
@@ -189,4 +211,13 @@ def test_each_players_points_over_the_rounds(client: TestClient, console: Consol
         p: (len(n), ", ".join(map(str, n)) or "\u2014") for p, n in won.items()}
     assert "Points after each round" in html
     assert "Bob, Cy, Fay" in html  # the lines ending on one point share a label
+    pdf = report_pdf(client, game, tmp_path)
+    text = plain(subprocess.run(["pdftotext", "-layout", str(pdf), "-"], check=True,
+                                capture_output=True, text=True).stdout)
+    chart_page = text.rsplit("The night in charts", 1)[1]
+    assert "Points after each round" in chart_page
+    assert "Bob, Cy, Fay" in chart_page and "Ann, Zoë, Dee +1" in chart_page
+    # its text equivalent: the engine's winners, most points first, then those without
+    assert ("Points: Bob 1 (round 3), Cy 1 (round 1) and Fay 1 (round 1). "
+            "No point: Ann, Zoë, Dee and Eve.") in " ".join(chart_page.split())
     check_export_matches_kit_report(client, console, game, tmp_path, "game-reports")

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ....fonts import isolate
 from ....i18n import Words
 from ....layout.blocks import heading, para, title
 from ....layout.chart import CANCELLED, MARKED, PLAIN, Bar, Series, bar_chart, step_chart
@@ -139,6 +140,11 @@ def points(tables: Iterable[tuple[Sequence[str], Sequence[str | None]]]) -> list
     return out
 
 
+def points_from_log(log: PartyLog) -> list[Points]:
+    """The points lines of a checked log."""
+    return points((t.players, [r.winner for r in t.rounds]) for t in log.tables)
+
+
 def points_from_public(public: Mapping[str, Any]) -> list[Points]:
     """The points lines of the public view (its rounds carry the winning player)."""
     return points((t.get("players", []), [r.get("winner") for r in t.get("rounds", [])])
@@ -154,15 +160,43 @@ def points_chart(x: float, y: float, w: float, h: float, lines: Sequence[Points]
                       [words.number(n) for n in range(1, played + 1)])
 
 
+def points_line(lines: Sequence[Points], w: Words) -> str:
+    """The points chart in words: each player with points, how many and the rounds they
+    won, then those without a point."""
+    scored = sorted((p for p in lines if p.won), key=lambda p: -len(p.won))
+    each = [w.ngettext("%(player)s %(num)s (round %(rounds)s)",
+                       "%(player)s %(num)s (rounds %(rounds)s)", len(p.won),
+                       player=isolate(p.player), rounds=w.join([w.number(n) for n in p.won]))
+            for p in scored]
+    others = [isolate(p.player) for p in lines if not p.won]
+    if not each:
+        return w.gettext("No player has a point yet.")
+    out = w.gettext("Points: %(players)s.", players=w.join(each))
+    if others:
+        out += " " + w.gettext("No point: %(players)s.", players=w.join(others))
+    return out
+
+
+def points_part(body: Frame, y: float, lines: Sequence[Points], words: Words
+                ) -> tuple[list[Item], float]:
+    """The chart page's points chart under its heading, with its text equivalent; the
+    height it takes."""
+    items, used = heading(body.x, y, words.gettext("Points after each round"))
+    items += points_chart(body.x, y + used, body.w, POINTS_MM, lines, words)
+    more, said = para(body.x, y + used + POINTS_MM + 1.0, body.w, points_line(lines, words),
+                      KEY_PT)
+    return items + more, used + POINTS_MM + 1.0 + said + GAP_MM
+
+
 KEY_PT = 9.0
 PARTY_MM = 55.0
+POINTS_MM = 45.0
 GAP_MM = 4.0
 
 
 def chart_page(body: Frame, log: PartyLog, words: Words) -> list[Item]:
-    """The results' chart page: the party's distribution with the numbers that won, then each
-    round's distribution, two or three a row (the points after each round are the public
-    page's chart: the score sheet carries them on paper)."""
+    """The results' chart page: the party's distribution with the numbers that won, each
+    player's points after each round, then each round's distribution, two or three a row."""
     _ = words.gettext
     played = from_log(log)
     party, by_round = night(played, log.range)
@@ -178,6 +212,10 @@ def chart_page(body: Frame, log: PartyLog, words: Words) -> list[Item]:
     y += used
     items += bar_chart(body.x, y, body.w, PARTY_MM, bars(party, words))
     y += PARTY_MM + GAP_MM
+    if not log.cooperative:  # a cooperative party keeps no points
+        more, used = points_part(body, y, points_from_log(log), words)
+        items += more
+        y += used
     columns = 2 if len(by_round) <= 6 else 3
     lines = -(-len(by_round) // columns) or 1
     cell_w = (body.w - GAP_MM * (columns - 1)) / columns
