@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import cache
+from hashlib import blake2b
 from pathlib import Path
 from typing import Any
 
@@ -67,8 +68,15 @@ def site_environment(lang: str = DEFAULT_LANGUAGE, folders: Folders = no_folders
     # jinja2.ext.i18n adds this method at run time; Jinja2's types do not know it
     env.install_gettext_translations(w.translations, newstyle=True)  # type: ignore[attr-defined]
     env.filters["size"] = lambda n: human_size(n, w)
+    env.filters["digest"] = digest
     env.globals.update(version=__version__, w=w)
     return env
+
+
+def digest(text: object) -> str:
+    """A short fingerprint of a part of a page (its HTML): a live page's script swaps in only
+    the parts whose fingerprint changed."""
+    return blake2b(str(text).encode(), digest_size=8).hexdigest()
 
 
 def decimal_text(value: float, pattern: str, w: Words) -> str:

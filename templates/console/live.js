@@ -1,6 +1,7 @@
 /* The console's live pages: the body's data-events names the page's event stream. On an
    event the page is fetched again and each region (data-live="name") whose HTML changed is
-   replaced, except what the person is typing: a changed form is either held (data-hold: the
+   replaced (a region of parts, data-parts, only in its parts that changed), except what the
+   person is typing: a changed form is either held (data-hold: the
    host's grid) or replaced with the typed values carried into the new form and a note saying
    why (a player's form whose turn closed). The body's data-following says whether the
    stream is open. Without this script the pages work as before. */
@@ -61,6 +62,39 @@
     }
     region.insertBefore(note, region.firstChild);
   }
+  // a region made of parts (data-parts): its children with an id are kept, the very same
+  // nodes, while their digest is unchanged, so a reveal taking its turn or a countdown goes on;
+  // a part made of parts is patched the same way, any other child is the new page's
+  function same(old, next) {
+    var digest = old.getAttribute("data-digest");
+    return digest !== null && digest === next.getAttribute("data-digest");
+  }
+  function patch(old, next) {
+    Array.prototype.slice.call(old.attributes).forEach(function (a) {
+      if (!next.hasAttribute(a.name)) old.removeAttribute(a.name);
+    });
+    Array.prototype.forEach.call(next.attributes, function (a) {
+      if (old.getAttribute(a.name) !== a.value) old.setAttribute(a.name, a.value);
+    });
+    var had = {};
+    Array.prototype.forEach.call(old.children, function (c) { if (c.id) had[c.id] = c; });
+    var wanted = Array.prototype.slice.call(next.childNodes).map(function (n) {
+      var was = n.nodeType === 1 && n.id ? had[n.id] : null;
+      if (!was || was.tagName !== n.tagName) return n;
+      if (same(was, n)) return was;
+      if (!was.hasAttribute("data-parts") || !n.hasAttribute("data-parts")) return n;
+      patch(was, n);
+      return was;
+    });
+    // the nodes not kept go first, so that a kept node never moves (a move restarts it)
+    Array.prototype.slice.call(old.childNodes).forEach(function (n) {
+      if (wanted.indexOf(n) < 0) old.removeChild(n);
+    });
+    wanted.forEach(function (n, i) {
+      var at = old.childNodes[i];
+      if (at !== n) old.insertBefore(n, at || null);
+    });
+  }
   function swap(fresh) {
     var held = false;
     Array.prototype.forEach.call(document.querySelectorAll("[data-live]"), function (old) {
@@ -81,6 +115,11 @@
         var left = carry(kept, next);
         // a note only when something typed was carried over (a focused empty box is not)
         say(next, moved && kept.length > left.length ? next.getAttribute("data-kept") : "", left);
+        return;
+      }
+      if (old.hasAttribute("data-parts") && next.hasAttribute("data-parts")) {
+        patch(old, next);
+        old.setAttribute("data-shown", html);
         return;
       }
       old.replaceWith(next);

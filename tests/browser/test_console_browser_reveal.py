@@ -1,10 +1,13 @@
 """Lowest Unique Number's reveal in Chromium (Playwright): a 36-player party at three tables on
 the big screen at 1920x1080 and 1280x720 and on the public page at 390 px: no sideways
 scrolling, every number and name of a reveal at least 4 % of the screen's height on the big
-screen, and the podium once the party is over. The screenshots are kept in the test's folder."""
+screen, and the podium once the party is over. The screenshots are kept in the test's folder.
+On the big screen an event swaps in only the parts it changed: a correction to a table's
+standings leaves its reveal, the very same node, on the screen."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -14,6 +17,8 @@ from test_console_browser import api, base_url, browser, open_page  # noqa: F401
 pytestmark = pytest.mark.slow
 
 require_browser()
+
+from playwright.sync_api import expect  # noqa: E402
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lee",
          "Max", "Ned", "Olga Ivanovna Petrova", "Pia", "Quin", "Rex", "Sam", "Tia", "Uma",
@@ -84,3 +89,53 @@ def test_the_podium_and_the_reveal_fit_a_phone(browser, base_url: str,  # noqa: 
     screen.wait_for_timeout(300)
     screen.screenshot(path=str(tmp_path / "podium-1920.png"))
     assert screen.evaluate(MEASURE)["width"] <= 1920
+
+
+def enter(base: str, made: dict, table: int, number: int, path: str = "rounds") -> None:
+    """Round ``number`` (from 0) at ``table`` (from 1), the picks turned as ``party`` turns
+    them; ``path`` "rounds/N/amend" corrects round N with them instead."""
+    picks = ROUND[number:] + ROUND[:number]
+    status, answer = api(base, f"/api/games/{made['id']}/tables/{table}/{path}",
+                         {"choices": dict(zip(TABLES[table - 1], picks, strict=True))},
+                         made["gm_token"])
+    assert status in (200, 201), answer
+
+
+def screen_at_rest(browser, base: str, made: dict):  # noqa: F811
+    """The big screen with its clock paused: its timers fire only as the test moves it."""
+    page = open_page(browser, 1920, 1080)
+    page.clock.install()
+    page.goto(f"{base}/console/{made['id']}/standings")
+    page.clock.pause_at(datetime.now(UTC) + timedelta(minutes=1))
+    return page
+
+
+def test_a_change_to_the_standings_alone_keeps_the_reveal_on_the_screen(
+        browser, base_url: str) -> None:  # noqa: F811
+    made = party(base_url, 3, [2, 1, 1])
+    page = screen_at_rest(browser, base_url, made)
+    mark = """() => ['table-1-reveal', 'table-2-reveal', 'table-1-rows', 'table-1-timer']
+      .forEach(id => { const e = document.getElementById(id); if (e) e.mark = id; })"""
+    page.evaluate(mark)
+    expect(page.locator("#table-1-rows .table-lead", has_text="Cy")).to_have_count(1)
+    # round 1 of table 1 corrected: its standings change, its last round's reveal does not
+    status, answer = api(base_url, f"/api/games/{made['id']}/tables/1/rounds/1/amend", {
+        "choices": dict(zip(TABLES[0], [1, 1, 4, 3, 3, 8, 2, 5, 6, 7, 9, "pass"], strict=True))},
+        made["gm_token"])
+    assert status == 200, answer
+    # Gus's 2 is now round 1's lowest single, where Cy's was
+    expect(page.locator("#table-1-rows .table-lead", has_text="Gus")).to_have_count(1)
+    expect(page.locator("#table-1-rows .table-lead", has_text="Cy")).to_have_count(0)
+    marks = page.evaluate("""() => ['table-1-reveal', 'table-2-reveal', 'table-1-rows']
+      .map(id => document.getElementById(id).mark || null)""")
+    assert marks == ["table-1-reveal", "table-2-reveal", None]  # only the standings swapped
+    # a timer started at table 2 later: table 1's parts stay, table 2's reveal too
+    status, answer = api(base_url, f"/api/games/{made['id']}/tables/2/timer", {"seconds": 20},
+                         made["gm_token"])
+    assert status in (200, 201), answer
+    expect(page.locator("#table-2-timer")).to_be_visible()
+    marks = page.evaluate("""() => ['table-1-reveal', 'table-2-reveal']
+      .map(id => document.getElementById(id).mark || null)""")
+    assert marks == ["table-1-reveal", "table-2-reveal"]
+    assert page.problems == []  # type: ignore[attr-defined]
+    page.context.close()
