@@ -25,5 +25,33 @@
   window.addEventListener("resize", fit);
   // the live pages' script swaps in the new board when the game moves
   document.addEventListener("kit:swapped", fit);
+  // reveals take turns: one that arrives while another has its turn waits, hidden, for its
+  // own; a reveal whose turn ends gives way to the next one waiting, or stays, the latest.
+  // Those on the screen when it opens all show, as without this script.
+  var TURN_MS = 8000;
+  var known = new WeakSet(), waiting = [], turn = null;
+  function reveals() { return Array.prototype.slice.call(document.querySelectorAll(".reveal")); }
+  function show(reveal) {
+    reveal.hidden = false;
+    turn = reveal;
+    setTimeout(ended, TURN_MS);
+  }
+  function ended() {
+    waiting = waiting.filter(function (r) { return document.contains(r); });
+    if (!waiting.length) { turn = null; return; }
+    turn.hidden = true;
+    show(waiting.shift());
+    fit();
+  }
+  function arrived() {
+    var fresh = reveals().filter(function (r) { return !known.has(r); });
+    fresh.forEach(function (reveal) {
+      known.add(reveal);
+      if (turn) { reveal.hidden = true; waiting.push(reveal); } else show(reveal);
+    });
+    if (fresh.length) fit();
+  }
+  reveals().forEach(function (r) { known.add(r); });
+  document.addEventListener("kit:swapped", arrived);
 {% include "console/_timer.js" %}
 })();

@@ -3,7 +3,9 @@ the big screen at 1920x1080 and 1280x720 and on the public page at 390 px: no si
 scrolling, every number and name of a reveal at least 4 % of the screen's height on the big
 screen, and the podium once the party is over. The screenshots are kept in the test's folder.
 On the big screen an event swaps in only the parts it changed: a correction to a table's
-standings leaves its reveal, the very same node, on the screen."""
+standings leaves its reveal, the very same node, on the screen.
+Reveals entered at once take turns, each for its time (on Playwright's clock), the latest
+staying; without a script they all show."""
 
 from __future__ import annotations
 
@@ -108,6 +110,37 @@ def screen_at_rest(browser, base: str, made: dict):  # noqa: F811
     page.goto(f"{base}/console/{made['id']}/standings")
     page.clock.pause_at(datetime.now(UTC) + timedelta(minutes=1))
     return page
+
+
+def test_reveals_entered_at_once_take_turns_on_the_big_screen(browser, base_url: str  # noqa: F811
+                                                              ) -> None:
+    made = party(base_url, 3, [1, 1, 1])
+    page = screen_at_rest(browser, base_url, made)
+    first, second, third = (page.locator(f"#table-{t}-reveal") for t in (1, 2, 3))
+    for reveal in (first, second, third):  # as the screen opens: every reveal
+        expect(reveal).to_be_visible()
+    enter(base_url, made, 1, 1)
+    enter(base_url, made, 2, 1)
+    expect(second).to_have_attribute("data-round", "2")
+    expect(first).to_have_attribute("data-round", "2")
+    expect(first).to_be_visible()
+    expect(second).to_be_hidden()
+    page.clock.fast_forward(7_000)
+    expect(second).to_be_hidden()
+    page.clock.fast_forward(1_500)  # table 1's turn is over: table 2's reveal
+    expect(second).to_be_visible()
+    expect(first).to_be_hidden()
+    page.clock.fast_forward(60_000)  # nobody waits: the latest stays
+    expect(second).to_be_visible()
+    expect(first).to_be_hidden()
+    expect(third).to_be_visible()  # round 1 at table 3, on the screen all along
+    assert page.problems == []  # type: ignore[attr-defined]
+    page.context.close()
+    plain = open_page(browser, 1920, 1080, java_script_enabled=False)
+    plain.goto(f"{base_url}/console/{made['id']}/standings")
+    for t in (1, 2, 3):  # without a script: every reveal, one under another
+        expect(plain.locator(f"#table-{t}-reveal")).to_be_visible()
+    plain.context.close()
 
 
 def test_a_change_to_the_standings_alone_keeps_the_reveal_on_the_screen(
