@@ -90,7 +90,6 @@ class Series:
     values: tuple[int, ...]
 
 
-
 def _inked(on: float, off: float, width: float) -> tuple[tuple[float, ...], float]:
     """A line's look from the dashes and gaps it shows: both backends draw square ends
     (print.css, ``pdf.py``), which lengthen each dash by the line's width and shorten each
@@ -106,9 +105,15 @@ LINE_STYLES: tuple[tuple[tuple[float, ...], float], ...] = (
 MOST_NAMES = 3  # names written at a line's end; the others counted ("+5")
 
 
-def _end_label(names: Sequence[str]) -> str:
-    shown = ", ".join(names[:MOST_NAMES])
-    return shown + (f" +{len(names) - MOST_NAMES}" if len(names) > MOST_NAMES else "")
+def _end_label(names: Sequence[str], room: float = float("inf")) -> str:
+    """The names at a line's end, as many as fit ``room`` mm (one at least), the others
+    counted."""
+    for count in range(min(MOST_NAMES, len(names)), 0, -1):
+        shown = ", ".join(names[:count])
+        label = shown + (f" +{len(names) - count}" if len(names) > count else "")
+        if count == 1 or text_width(label, LABEL_PT) <= room:
+            return label
+    return ""
 
 
 def _steps(values: Sequence[int], left: float, slot: float, right: float,
@@ -164,6 +169,6 @@ def step_chart(x: float, y: float, w: float, h: float, series: Sequence[Series],
     placed = float("-inf")
     for value in sorted(ends, reverse=True):  # highest first, each label below the one above
         at = max(level(value) + pt(LABEL_PT) * 0.35, placed + line)
-        items += text(right + 1.5, at, _end_label(ends[value]), LABEL_PT)
+        items += text(right + 1.5, at, _end_label(ends[value], label_w), LABEL_PT)
         placed = at
     return items

@@ -18,10 +18,12 @@ from hypothesis import strategies as st
 from support.helpers import plain
 
 from kit.cli import main
-from kit.games.lowest_unique.report.charts import Points, bins, points_chart
+from kit.games.lowest_unique.report.charts import Points, bins, chart_pages, points_chart
 from kit.games.lowest_unique.rules import tally
+from kit.games.lowest_unique.rules.log import PartyLog, Table, scored_round
 from kit.i18n import words
-from kit.layout.model import Line
+from kit.layout.model import Line, Text, text_width
+from kit.paper import paper
 
 pytest.importorskip("starlette", reason="the console needs the web extra")
 
@@ -60,6 +62,24 @@ def test_the_points_lines_show_their_dashes_and_stay_off_the_axis() -> None:
         assert axis <= min(i.x1, i.x2) - i.width / 2 and max(i.x1, i.x2) + i.width / 2 <= end
     rises = [i for i in drawn if i.x1 == i.x2]
     assert rises and all(i.x1 - i.width / 2 > axis + 1 for i in rises)
+
+
+def test_a_long_night_puts_its_rounds_on_a_page_of_their_own() -> None:
+    """36 players, 12 rounds: the points chart and its sentence leave no room for the rounds'
+    rows, which go to a second page; the names at the lines' ends stay inside the page."""
+    names = [f"Player {n:02d} Longname" for n in range(36)]
+    tables = tuple(Table(t + 1, tuple(names[t * 12:t * 12 + 12]), tuple(
+        scored_round(r, tuple((p, (i * 7 + r * 3 + t) % 10 + 1) for i, p in enumerate(
+            names[t * 12:t * 12 + 12]))) for r in range(1, 13))) for t in range(3))
+    body = paper("a4").body
+    first, rounds = chart_pages(body, PartyLog((1, 10), 12, tables), words("en"))
+    said = [i.text for i in first if isinstance(i, Text)]
+    assert "Points after each round" in said and not any(t.startswith("Round ") for t in said)
+    assert [i.text for i in rounds if isinstance(i, Text) and i.text.startswith("Round ")] == [
+        f"Round {n}" for n in range(1, 13)]
+    named = [i for i in first if isinstance(i, Text) and "Longname" in i.text]
+    assert any(" +" in i.text for i in named)  # a line's end: the names that fit, the rest counted
+    assert all(i.x + text_width(i.text, i.size) <= body.x + body.w for i in named)
 
 
 def play(client: TestClient, choices: dict, number_range: str = "1-10") -> tuple[dict, str]:

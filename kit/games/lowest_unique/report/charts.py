@@ -194,9 +194,13 @@ POINTS_MM = 45.0
 GAP_MM = 4.0
 
 
-def chart_page(body: Frame, log: PartyLog, words: Words) -> list[Item]:
+MIN_ROUND_MM = 30.0  # a row of round charts lower than this goes to a page of its own
+
+
+def chart_pages(body: Frame, log: PartyLog, words: Words) -> list[list[Item]]:
     """The results' chart page: the party's distribution with the numbers that won, each
-    player's points after each round, then each round's distribution, two or three a row."""
+    player's points after each round, then each round's distribution, two or three a row;
+    the rounds on a second page when their rows would be lower than ``MIN_ROUND_MM``."""
     _ = words.gettext
     played = from_log(log)
     party, by_round = night(played, log.range)
@@ -218,12 +222,23 @@ def chart_page(body: Frame, log: PartyLog, words: Words) -> list[Item]:
         y += used
     columns = 2 if len(by_round) <= 6 else 3
     lines = -(-len(by_round) // columns) or 1
+    if (body.bottom - y) / lines >= MIN_ROUND_MM:
+        return [items + round_charts(body, y, by_round, columns, words)]
+    top, used = title(body.x, body.y, _("The night in charts"))
+    return [items, top + round_charts(body, body.y + used, by_round, columns, words)]
+
+
+def round_charts(body: Frame, y: float, by_round: Sequence[tuple[int, list[Row]]],
+                 columns: int, words: Words) -> list[Item]:
+    """Each round's bars under its heading, ``columns`` a row, in the page's rest from y."""
+    items: list[Item] = []
+    lines = -(-len(by_round) // columns) or 1
     cell_w = (body.w - GAP_MM * (columns - 1)) / columns
     cell_h = min(45.0, (body.bottom - y) / lines)
     for i, (number, chart_rows) in enumerate(by_round):
         x = body.x + (i % columns) * (cell_w + GAP_MM)
         top = y + (i // columns) * cell_h
-        more, used = heading(x, top - 3.5, _("Round %(round)s", round=number))
+        more, used = heading(x, top - 3.5, words.gettext("Round %(round)s", round=number))
         items += more
         items += bar_chart(x, top - 3.5 + used, cell_w, cell_h - used, bars(chart_rows, words))
     return items

@@ -30,7 +30,7 @@ from ....paper import Frame, paper
 from ....plan import Document, Form, KitPlan, Page
 from ..rules import TITLE
 from ..rules.log import PartyLog, Round, Table, cell, parse_party_log
-from .charts import chart_page
+from .charts import chart_pages
 from .variants import coop_closing, due_lines, one_single, table_score, tiebreak_lead, tiebreak_line
 
 ROW_MM = 9.0
@@ -330,8 +330,10 @@ def plan_report(log: PartyLog, config: KitConfig) -> KitPlan:
     for table in log.tables:
         pages += table_pages(body, log, table, words)
     if any(t.rounds for t in log.tables):
-        pages.append(Page(_("The night in charts"), Form(tuple(chart_page(body, log, words))),
-                          bookmark=_("The night in charts"), anchor="charts"))
+        pages += [Page(_("The night in charts"), Form(tuple(items)),
+                       bookmark=None if n else _("The night in charts"),
+                       anchor=None if n else "charts")
+                  for n, items in enumerate(chart_pages(body, log, words))]
     banner = words.ngettext("Numbers from %(range)s · %(num)s round",
                             "Numbers from %(range)s · %(num)s rounds", log.rounds,
                             range=_("%(lo)s to %(hi)s", lo=log.range[0], hi=log.range[1]))
