@@ -80,6 +80,23 @@ def test_a_long_night_puts_its_rounds_on_a_page_of_their_own() -> None:
     named = [i for i in first if isinstance(i, Text) and "Longname" in i.text]
     assert any(" +" in i.text for i in named)  # a line's end: the names that fit, the rest counted
     assert all(i.x + text_width(i.text, i.size) <= body.x + body.w for i in named)
+    texts = [i for i in first if isinstance(i, Text)]
+    assert "Numbers that won:" in re.sub(r"\s+", " ", " ".join(i.text for i in texts))
+    assert all(i.x + text_width(i.text, i.size) <= body.x + body.w + 0.01 for i in texts)
+
+
+def test_many_winning_numbers_wrap_inside_the_page() -> None:
+    """36 rounds won by 36 numbers of 1 to 999: the line of the numbers that won wraps under
+    the party's heading instead of running off the page."""
+    tables = tuple(Table(t + 1, tuple(NAMES), tuple(
+        scored_round(r, tuple((p, (t * 12 + r) * 20 + i) for i, p in enumerate(NAMES)))
+        for r in range(1, 13))) for t in range(3))
+    body = paper("letter").body
+    first = chart_pages(body, PartyLog((1, 999), 12, tables), words("en"))[0]
+    texts = [i for i in first if isinstance(i, Text)]
+    said = re.sub(r"\s+", " ", " ".join(i.text for i in texts))
+    assert "Numbers that won: 20 (1 round), 40 (1 round)," in said
+    assert all(i.x + text_width(i.text, i.size) <= body.x + body.w + 0.01 for i in texts)
 
 
 def play(client: TestClient, choices: dict, number_range: str = "1-10") -> tuple[dict, str]:
@@ -116,7 +133,8 @@ def pdf_bars(pdf: Path) -> dict[str, int]:
     words = [(float(a), float(b), float(c), float(d), unescape(w)) for a, b, c, d, w in
              re.findall(r'xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">'
                         r"([^<]*)<", page)]
-    start = next(y for _, y, _, _, w in words if w == "party")
+    party = next(y for _, y, _, _, w in words if w == "party")
+    start = next(y for _, y, _, _, w in words if y >= party and w.startswith("won"))
     rows = sorted({round(y, 1) for _, y, _, _, w in words if y > start and w == "10"})
     labels = [(x0 + x1) / 2 for x0, y, x1, _, w in words if round(y, 1) == rows[0]]
     names = [w for _, y, _, _, w in words if round(y, 1) == rows[0]]

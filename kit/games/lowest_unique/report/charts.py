@@ -211,7 +211,10 @@ def chart_pages(body: Frame, log: PartyLog, words: Words) -> list[list[Item]]:
     more, used = para(body.x, y, body.w, key, KEY_PT)
     items += more
     y += used
-    more, used = heading(body.x, y, _("The whole party") + " · " + won_line(played, words))
+    more, used = heading(body.x, y, _("The whole party"))
+    items += more
+    y += used
+    more, used = para(body.x, y, body.w, won_line(played, words), KEY_PT)  # wraps when many won
     items += more
     y += used
     items += bar_chart(body.x, y, body.w, PARTY_MM, bars(party, words))
