@@ -23,7 +23,7 @@ from ..errors import ConfigError
 from ..helptext import COMMAND_HELP
 from ..i18n import DEFAULT as DEFAULT_LANGUAGE
 from ..i18n import LANGUAGES, N_, words
-from .letter import Letter, address, draft, mailto
+from .letter import NAME, Letter, address, draft, mailbox, mailto
 from .smtp import MailError, SmtpServer
 
 SMTP_ENV = "KIT_SMTP_URL"
@@ -31,10 +31,12 @@ SMTP_ENV = "KIT_SMTP_URL"
 
 @dataclass(frozen=True)
 class MailSetup:
-    """The server mail goes through and the address it comes from."""
+    """The server mail goes through, the address it comes from and the name shown with it
+    when the game has none ('': ``letter.NAME``)."""
 
     server: SmtpServer
     mail_from: str
+    name: str = ""
 
     def describe(self) -> str:
         """For a log line: the server without its login, and the sender."""
@@ -50,7 +52,9 @@ def add_mail_flags(parser: argparse.ArgumentParser) -> None:
                         "prefer it for a password, which a command line shows to every user "
                         "of the machine)")
     parser.add_argument("--mail-from", default=None, metavar="ADDRESS",
-                        help="the address messages come from (needed with a mail server)")
+                        help="the address messages come from (needed with a mail server), "
+                        "optionally with the name shown when a game has none: 'Quiz Night "
+                        f"<gm@example.org>' (default name: {NAME})")
 
 
 def mail_setup(args: argparse.Namespace) -> MailSetup | None:
@@ -66,7 +70,8 @@ def mail_setup(args: argparse.Namespace) -> MailSetup | None:
     if args.mail_from is None:
         raise ConfigError("mail_from", "give the address messages come from, e.g. "
                           "--mail-from game-master@example.org")
-    return MailSetup(server, address("mail_from", args.mail_from))
+    name, sender = mailbox("mail_from", args.mail_from)
+    return MailSetup(server, sender, name)
 
 
 def check_in_background(setup: MailSetup, say: Callable[[str], None]) -> threading.Thread:
@@ -159,7 +164,8 @@ def _send_test(args: argparse.Namespace, setup: MailSetup, to: str) -> int:
         key = Key("", to, int(time.time()), "test")  # a test per address and second
         with engine.connect().execution_options(write=True) as conn, conn.begin():
             queue(conn, key, letter)
-        sender = Sender(engine, setup.server, setup.mail_from, Policy(attempts=1))
+        sender = Sender(engine, setup.server, setup.mail_from, Policy(attempts=1),
+                        name=setup.name)
         sender.run_once(only=key.ident)
         done = entry(engine, key.ident)
     finally:

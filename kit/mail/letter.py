@@ -3,7 +3,9 @@ the outbox sends, a ``.eml`` draft a mail program opens ready to send, and a ``m
 
 The message is built by ``email.message.EmailMessage`` and written by ``email.generator`` (CRLF
 line ends, long lines folded, non-ASCII text encoded): the same letter with the same sender,
-id and date gives the same bytes, so a resend is the same message.
+id and date gives the same bytes, so a resend is the same message. Its ``From`` carries a
+display name (the game's name, say), encoded by ``email.headerregistry.Address`` when it is not
+ASCII.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import email.errors
 import email.policy
 import hashlib
 import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -31,6 +34,8 @@ BODY_MAX = 200_000  # characters; a turn's report is a few thousand
 DASHES = re.compile(r"-{3,}")  # a line of dashes: a rule between a letter's parts
 RULE_ROW = re.compile(r"\|?[\s:|-]*-[\s:|-]*\|?")  # a table's "|---|---|" line
 LINK = re.compile(r"https?://[^\s<>&\"]+")
+NAME = "number-party-kit"  # the sender's name when neither the game nor --mail-from has one
+NAME_MAX = 100  # characters of a sender's display name
 
 
 def address(key: str, text: str) -> str:
@@ -48,6 +53,26 @@ def address(key: str, text: str) -> str:
     if parsed is None or not parsed.username or not domain:
         raise ConfigError(key, f"must be one e-mail address (name@domain); got {shown(text)}")
     return Address(username=parsed.username, domain=domain).addr_spec
+
+
+def mailbox(key: str, text: str) -> tuple[str, str]:
+    """``text`` as one sender, ``Name <name@domain>`` or a bare address: its display name
+    ('' if none) and its address (as ``address`` checks it); ``ConfigError`` on ``key``."""
+    if "<" not in text:
+        return "", address(key, text)
+    try:
+        parsed = email.policy.default.header_factory("from", text)
+        found = parsed.addresses
+    except (ValueError, IndexError, email.errors.HeaderParseError):
+        found = ()
+    if len(found) != 1 or parsed.defects or not found[0].addr_spec:
+        raise ConfigError(key, "must be one e-mail address (name@domain), or a name and one "
+                          f"address (Quiz Night <name@domain>); got {shown(text)}")
+    name = " ".join(unicodedata.normalize("NFC", found[0].display_name).split())
+    if len(name) > NAME_MAX or any(unicodedata.category(ch).startswith("C") for ch in name):
+        raise ConfigError(key, f"the name before the address must be printable text of at most "
+                          f"{NAME_MAX} characters; got {shown(name)}")
+    return name, address(key, found[0].addr_spec)
 
 
 @dataclass(frozen=True)
@@ -70,15 +95,17 @@ class Letter:
             raise ConfigError("body", f"must be at most {BODY_MAX} characters")
 
 
-def compose(letter: Letter, sender: str, *, message_id: str | None = None,
+def compose(letter: Letter, sender: str, *, name: str = "", message_id: str | None = None,
             date: float | None = None, files: Sequence[tuple[str, bytes]] = ()
             ) -> EmailMessage:
-    """The message of ``letter`` from ``sender``; ``message_id`` (``<...@...>``) and ``date``
-    (seconds since the epoch) fixed by the caller, so the same row gives the same message.
-    ``files``: the PDFs it carries, by name (the boundary is drawn from the content, so the
-    same files give the same bytes)."""
+    """The message of ``letter`` from ``sender`` (an address), shown as ``name`` if given;
+    ``message_id`` (``<...@...>``) and ``date`` (seconds since the epoch) fixed by the caller,
+    so the same row gives the same message. ``files``: the PDFs it carries, by name (the
+    boundary is drawn from the content, so the same files give the same bytes)."""
     message = EmailMessage(policy=email.policy.SMTP)
-    message["From"] = sender
+    # an Address object: its name is quoted, or encoded (RFC 2047) when it is not ASCII
+    message["From"] = Address(display_name=name, addr_spec=sender) if name and sender \
+        else sender
     message["To"] = letter.to
     message["Subject"] = letter.subject
     if date is not None:

@@ -49,7 +49,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from .letter import Letter, compose
+from .letter import NAME, Letter, compose
 from .seal import MailKey, open_links, seal_links, server_key
 from .smtp import MailError, SmtpServer, send
 
@@ -218,13 +218,21 @@ class NotReady(Exception):
 Files = Callable[[str, str, Sequence[str]], Sequence[tuple[str, bytes]]]
 
 
+# game id -> the game's name, shown as the sender of its letters ('': none)
+Titles = Callable[[str], str]
+
+
 class Sender:
-    """Sends the outbox of one database through one SMTP server, as ``mail_from``."""
+    """Sends the outbox of one database through one SMTP server, as ``mail_from``, shown as
+    the letter's game's name (``titles``), else as ``name``, else as ``letter.NAME``."""
 
     def __init__(self, engine: Engine, server: SmtpServer, mail_from: str,
                  policy: Policy = Policy(), clock: Callable[[], float] = time.time,
-                 files: Files | None = None, mail_key: MailKey | None = None) -> None:
+                 files: Files | None = None, mail_key: MailKey | None = None, *,
+                 name: str = "", titles: Titles | None = None) -> None:
         self.engine = engine
+        self.name = name or NAME
+        self.titles = titles
         # what opens the letters' links (default: the server's key, ``server_key``)
         self.mail_key = mail_key if mail_key is not None else server_key(engine.url)
         self.files = files  # what fetches a letter's attachments (None: sent without)
@@ -308,7 +316,8 @@ class Sender:
         names = claimed.letter.attach
         files = self.files(claimed.game_id, claimed.player, names) \
             if names and self.files is not None else ()
-        return compose(claimed.letter, self.mail_from,
+        title = self.titles(claimed.game_id) if self.titles and claimed.game_id else ""
+        return compose(claimed.letter, self.mail_from, name=title or self.name,
                        message_id=message_id(claimed.ident, self.mail_from),
                        date=claimed.created, files=files)
 

@@ -66,7 +66,7 @@ from ..cache import RenderCache, default_cache
 
 if TYPE_CHECKING:
     from hypercorn.config import Config as HypercornConfig
-from ..console.mail.postbox import report_files
+from ..console.mail.postbox import game_titles, report_files
 from ..i18n import LANGUAGES
 from ..mail.commands import MailSetup, check_in_background
 from ..mail.outbox import Sender, SenderThread
@@ -233,7 +233,8 @@ def create_app(*, workers: int = 2, queue: int | None = None, cache_mb: int = 25
     app.state.console.folders.use(service.pool)  # its report renders take the kits' fair line
     app.state.mail = None if mail is None else SenderThread(
         Sender(app.state.console.store.engine, mail.server, mail.mail_from,
-               files=report_files(app.state.console)))  # a letter's PDFs, when asked for
+               files=report_files(app.state.console),  # a letter's PDFs, when asked for
+               name=mail.name, titles=game_titles(app.state.console)))
     if app.state.mail is not None:
         app.state.console.mail.attach(app.state.mail)  # a publish's letters are queued
     app.state.css, app.state.icon = site_css(), site_icon()

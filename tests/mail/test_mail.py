@@ -106,7 +106,7 @@ def test_a_queued_message_is_delivered_with_its_headers_and_body(
     assert sender.run_once() == 0
     [message] = smtp_server.inbox.messages
     assert smtp_server.inbox.envelopes == [(FROM, ["zoe@example.org"])]
-    assert message["From"] == FROM and message["To"] == "zoe@example.org"
+    assert message["From"] == f"number-party-kit <{FROM}>" and message["To"] == "zoe@example.org"
     assert message["Subject"] == "Turn 3: your report"
     assert message["Message-ID"] == f"<{key.ident}.kit@example.org>"
     assert message["Auto-Submitted"] == "auto-generated"
@@ -403,6 +403,18 @@ def test_kit_mail_test_sends_through_the_outbox(
         assert conn.execute(sa.select(outbox.c.kind, outbox.c.state)).all() == [("test", "sent")]
 
 
+def test_kit_mail_test_shows_the_name_given_with_the_sender_s_address(
+        console_url: str, engine: sa.Engine, smtp_server: Server,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["mail", "test", "--to", "me@example.org", "--smtp", smtp_server.url(),
+                 "--mail-from", f"Soirée Quiz <{FROM}>", "--database", console_url])
+    assert code == 0, capsys.readouterr().err
+    [message] = smtp_server.inbox.messages
+    assert smtp_server.inbox.envelopes == [(FROM, ["me@example.org"])]
+    [sender] = message["From"].addresses
+    assert (sender.display_name, sender.addr_spec) == ("Soirée Quiz", FROM)
+
+
 def test_kit_mail_test_reports_a_refusal_once_and_leaves_nothing_to_resend(
         console_url: str, engine: sa.Engine, smtp_server: Server,
         capsys: pytest.CaptureFixture[str]) -> None:
@@ -438,6 +450,12 @@ def test_kit_mail_test_without_a_server_writes_a_draft(
      "the test message as a draft"),
     (["--smtp", "smtps://u:hunter2@127.0.0.1:1", "--mail-from", "nobody"],
      "Error: mail_from: must be one e-mail address (name@domain); got 'nobody'"),
+    (["--smtp", "smtp://127.0.0.1:1", "--mail-from", "Quiz <gm@example.org>, b@example.org"],
+     "Error: mail_from: must be one e-mail address (name@domain), or a name and one address "
+     "(Quiz Night <name@domain>); got 'Quiz <gm@example.org>, b@example.org'"),
+    (["--smtp", "smtp://127.0.0.1:1", "--mail-from", f"{'Q' * 101} <gm@example.org>"],
+     "Error: mail_from: the name before the address must be printable text of at most 100 "
+     f"characters; got '{'Q' * 60}…'"),
 ])
 def test_kit_mail_test_errors_are_one_line(argv: list[str], line: str,
                                            monkeypatch: pytest.MonkeyPatch,

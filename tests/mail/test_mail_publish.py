@@ -34,6 +34,7 @@ from support.mail_server import Server, drain  # noqa: E402
 from kit.console import sealed_links as sealed  # noqa: E402
 from kit.console.mail import book  # noqa: E402
 from kit.console.mail.book import Opener  # noqa: E402
+from kit.console.mail.postbox import game_titles  # noqa: E402
 from kit.console.service import Console, open_console  # noqa: E402
 from kit.console.tokens import token_hash  # noqa: E402
 from kit.db.engine import database_url as database_url_of  # noqa: E402
@@ -108,6 +109,28 @@ def test_a_publish_sends_each_player_with_an_address_one_letter_of_their_own(
         leaked = {n for n in others - mine if re.search(rf"\b{n}\b", body)}
         assert leaked == set(), f"{name}'s letter shows {leaked}"
     assert "No orders: Dee" in letters["Dee"].get_body(("plain",)).get_content()
+
+
+@pytest.mark.parametrize(("title", "shown"), [
+    ("Friday Quiz", "Friday Quiz"),
+    ("ليلة الألعاب (٣)", "ليلة الألعاب (٣)"),  # right to left, encoded as RFC 2047 words
+    ("", "number-party-kit"),
+])
+def test_each_letter_comes_from_its_game_s_name(
+        console: Console, smtp_server: Server, title: str, shown: str) -> None:
+    made = Sender(console.store.engine, SmtpServer.parse(smtp_server.url()), FROM, FAST,
+                  titles=game_titles(console))
+    console.mail.attach(SenderThread(made))  # never started: ``drain`` sends
+    created = console.create_game({**SPEC, "title": title})
+    play_turn(console, created.id, created.gm_token)
+    drain(made)
+    assert len(smtp_server.inbox.messages) == 4
+    for message in smtp_server.inbox.messages:
+        raw = message.as_bytes()
+        header = raw[:raw.index(b"\r\n\r\n")] if b"\r\n\r\n" in raw else raw
+        assert header.isascii()  # the name is encoded, never raw UTF-8 in a header
+        [sender] = message["From"].addresses
+        assert (sender.display_name, sender.addr_spec) == (shown, FROM)
 
 
 def test_the_gm_page_says_where_the_turn_letters_stand(

@@ -39,6 +39,7 @@ from ...mail.outbox import (
     Key,
     NotReady,
     SenderThread,
+    Titles,
     outbox,
     queue_all,
 )
@@ -47,6 +48,7 @@ from ...mail.smtp import MailError
 from .. import engine as rules_engine
 from ..report_render import BeingMade, NotMade
 from ..report_render import Queued as RenderQueued
+from ..store import Missing
 from . import book
 from .book import Opener
 from .letters import Ending, Turned, reminder, turn_letter
@@ -271,6 +273,19 @@ def report_files(console: Any, wait_s: float = 60.0) -> Files:
         return [(name, one(game_id, player, name)) for name in names]
 
     return files
+
+
+def game_titles(console: Any) -> Titles:
+    """What names each letter's sender for the outbox: its game's title ('' for none, or
+    for a game no longer there)."""
+
+    def title(game_id: str) -> str:
+        try:
+            return str(console.store.game(game_id).public.get("title") or "")
+        except Missing:
+            return ""
+
+    return title
 
 
 def drafts(letters: Sequence[tuple[Key, Letter]]) -> dict[str, dict[str, Any]]:
