@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import re
 import secrets
 import smtplib
 import threading
@@ -49,6 +50,8 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
+from ..errors import Msg, ngettext
+from ..i18n import N_
 from .letter import NAME, Letter, compose
 from .seal import MailKey, open_links, seal_links, server_key
 from .smtp import MailError, SmtpServer, send
@@ -85,6 +88,7 @@ DROPPED = ""  # the body of a sent or failed row: a letter's body holds its play
 # what a sent or failed row keeps of its letter's text and links: nothing
 DROP: dict[str, object] = {"body": DROPPED, "sealed": None}
 UNOPENED = "its links do not open under this server's mail key (KIT_MAIL_KEY or mail.key)"
+GAVE_UP = "no answer from the mail server in {tries} tries"
 
 
 @dataclass(frozen=True)
@@ -105,6 +109,22 @@ class Key:
     def ident(self) -> str:
         """The row's id: a hash of the key, the same on every server."""
         return hashlib.sha256(self.bound.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+def reason(error: str | None) -> Msg:
+    """Why a failed row was not sent (its ``error``), as the host reads it: ours in their
+    language, a mail server's reply code and what it refused as the sender recorded it."""
+    error = error or ""
+    if error == UNOPENED:
+        return Msg(N_("the mail key has changed since this letter was queued: its links do not "
+                      "open under this server’s key (KIT_MAIL_KEY or mail.key)"))
+    tries = re.fullmatch(GAVE_UP.format(tries=r"(\d+)"), error)
+    if tries:
+        return ngettext("no answer from the mail server in %(num)s try",
+                        "no answer from the mail server in %(num)s tries", int(tries[1]))
+    if re.fullmatch(r"attachments? .*not made", error):
+        return Msg(N_("its PDFs could not be made"))
+    return Msg(N_("the mail server did not take it: %(reply)s"), reply=error or "?")
 
 
 def message_id(ident: str, sender: str) -> str:
@@ -291,7 +311,7 @@ class Sender:
         limit = self.policy.attempts
         spent = conn.execute(outbox.update().where(free, outbox.c.attempts >= limit).values(
             state=FAILED, owner="", lease=0.0, **DROP, error=sa.func.coalesce(
-                outbox.c.error, f"no answer from the mail server in {limit} tries"))
+                outbox.c.error, GAVE_UP.format(tries=limit)))
             .returning(outbox.c.id)).scalars().all()
         for ident in spent:
             log.error("mail: message %s failed for good after %d tries", ident, limit)

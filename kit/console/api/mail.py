@@ -1,7 +1,8 @@
 """The console's JSON API for players' e-mail (``kit.mail``), for the game master only:
 
-- ``GET /api/games/{id}/emails`` -> ``{"emails": {name: address}, "sending": bool,
-  "attach_pdf": bool, "receipts": bool}``
+- ``GET /api/games/{id}/emails`` (or ``GET /api/games/{id}/mail``) -> ``{"emails": {name:
+  address}, "sending": bool, "attach_pdf": bool, "receipts": bool, "failed": [{"player",
+  "kind", "turn", "reason"}]}``: ``failed``, the letters that will not go out, newest first
 - ``PUT /api/games/{id}/mail`` ``{"attach_pdf": bool, "receipts": bool}`` (either or both) ->
   the same: whether the turn letters queued from now on carry the turn's report and the
   player's own slip as PDF; whether a player's own post of orders gets a receipt
@@ -36,10 +37,13 @@ from .games import ApiError, _gm, _same_site, handled, opener, read_json
 
 
 def _settings(console: Any, game_id: str) -> dict[str, Any]:
-    """The game's mail as the GM reads it: addresses, whether mail is sent, the switches."""
+    """The game's mail as the GM reads it: addresses, whether mail is sent, the switches,
+    the letters that failed and why."""
     return {"emails": console.mail.addresses(game_id), "sending": console.mail.sending,
             "attach_pdf": console.mail.attach_pdf(game_id),
-            "receipts": console.mail.receipts(game_id)}
+            "receipts": console.mail.receipts(game_id),
+            "failed": [{"player": f.player, "kind": f.kind, "turn": f.turn,
+                        "reason": str(f.reason)} for f in console.mail.failed(game_id)]}
 
 
 @handled
@@ -140,6 +144,7 @@ def mail_routes() -> list[Route]:
     return [
         Route("/{id}/emails", emails, methods=["GET"]),
         Route("/{id}/emails/{name}", set_email, methods=["PUT", "DELETE"]),
+        Route("/{id}/mail", emails, methods=["GET"]),
         Route("/{id}/mail", set_mail, methods=["PUT"]),
         Route("/{id}/remind", remind_missing, methods=["POST"]),
         Route("/{id}/mail/invitations", send_invitations, methods=["POST"]),

@@ -29,11 +29,10 @@ from .. import join_desk
 from ..results import Created
 from . import book
 from .book import Opener
-from .letters import Invitation, invitation
+from .letters import INVITATION, Invitation, invitation
 
 log = logging.getLogger("kit.console")
 
-INVITATION = "invitation"  # the outbox kind of an invitation
 STANDING = (QUEUED, SENT)  # an invitation in these states needs no other to the same address
 
 

@@ -42,6 +42,7 @@ from ...mail.outbox import (
     Titles,
     outbox,
     queue_all,
+    reason,
 )
 from ...mail.seal import env_key
 from ...mail.smtp import MailError
@@ -51,7 +52,7 @@ from ..report_render import Queued as RenderQueued
 from ..store import Missing
 from . import book
 from .book import Opener
-from .letters import Ending, Turned, reminder, turn_letter
+from .letters import INVITATION, RECEIPT, Ending, Turned, reminder, turn_letter
 
 REPORT, REMINDER = "report", "reminder"  # the outbox kinds of a player's letters
 MAIL_CLIENT = "mail"  # the render line's client the letters' PDFs are made for
@@ -65,6 +66,25 @@ class Queued:
 
     queued: tuple[str, ...]
     before: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Failed:
+    """A letter that will not go out: to whom, which (``kind``: report, reminder, receipt or
+    invitation; ``turn``: the turn it is about, None for an invitation) and why."""
+
+    player: str
+    kind: str
+    turn: int | None
+    reason: Msg
+
+
+def kind_of(kind: str, turn: int) -> tuple[str, int | None]:
+    """An outbox row's kind and turn as a reader names them: the receipts of a turn are all
+    ``receipt``; an invitation's number counts invitations, not turns."""
+    if kind.startswith(RECEIPT):
+        return RECEIPT.rstrip("-"), turn
+    return kind, None if kind == INVITATION else turn
 
 
 def shared_report(game: ConsoleGame, facts: Mapping[str, Any], state: Any, turn: int) -> str:
@@ -180,6 +200,16 @@ class Postbox:
         for player, state in rows:
             found.setdefault(state, []).append(player)
         return found
+
+    def failed(self, game_id: str) -> list[Failed]:
+        """The game's letters that will not go out, newest first, each with its reason."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.select(
+                outbox.c.player, outbox.c.kind, outbox.c.turn, outbox.c.error).where(
+                outbox.c.game_id == game_id, outbox.c.state == FAILED).order_by(
+                outbox.c.created.desc(), outbox.c.player, outbox.c.kind)).all()
+        return [Failed(player, *kind_of(kind, turn), reason(error))
+                for player, kind, turn, error in rows]
 
     # --- a publish ------------------------------------------------------------------------
 

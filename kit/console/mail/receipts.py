@@ -26,11 +26,9 @@ from ...mail.outbox import QUEUED, Key, outbox, queue_all, replace_queued
 from ...mail.seal import MailKey
 from ..specs import console_of
 from . import book
-from .letters import Receipt, receipt
+from .letters import RECEIPT, Receipt, receipt
 
 log = logging.getLogger("kit.console")
-
-RECEIPT = "receipt-"  # the outbox kinds of a turn's receipts: receipt-1, receipt-2 ...
 
 
 def receipt_letter(console: Any, game_id: str, player: str, kind: str,

@@ -21,7 +21,15 @@ from ...errors import KitError
 from ...game import said
 from ...i18n import N_, Words, words
 from ..mail.invitations import invite
-from ..mail.postbox import REMINDER, REPORT, drafts, letters_now, link_slips, remind
+from ..mail.postbox import (
+    REMINDER,
+    REPORT,
+    Failed,
+    drafts,
+    letters_now,
+    link_slips,
+    remind,
+)
 from ..specs import console_of
 from .base import (
     PageProblem,
@@ -67,6 +75,19 @@ def _notice(request: Request, w: Words) -> str:
     return next((w.gettext(m) for k, m in NOTICES.items() if k in q), "")
 
 
+LETTER_KINDS = {REPORT: N_("Turn %(turn)s letter"), REMINDER: N_("Turn %(turn)s reminder"),
+                "receipt": N_("Receipt of turn %(turn)s orders"),
+                "invitation": N_("Invitation")}
+
+
+def failed_rows(failed: list[Failed], w: Words) -> list[dict[str, str]]:
+    """Each letter that will not go out as the e-mail section lists it: to whom, which
+    letter, why (in the page's language)."""
+    return [{"player": f.player,
+             "letter": w.gettext(LETTER_KINDS[f.kind], turn=f.turn) if f.kind in LETTER_KINDS
+             else f.kind, "reason": f.reason.text(w)} for f in failed]
+
+
 def mail_context(request: Request, game_id: str, seen: dict[str, Any]) -> dict[str, Any]:
     """What ``_mail.html`` shows (run off the event loop): each player's address; with a mail
     server where the last published turn's letters stand (sent, still to go out, failed),
@@ -91,7 +112,8 @@ def mail_context(request: Request, game_id: str, seen: dict[str, Any]) -> dict[s
         and published else {}
     order = {p: i for i, p in enumerate(seen.get("players", []))}
     sheet = console_of(str(seen.get("game", ""))).link_sheet if seen.get("game") else None
-    return {"players": rows, "sending": service.mail.sending,
+    failed = failed_rows(service.mail.failed(game_id), w) if service.mail.sending else []
+    return {"players": rows, "sending": service.mail.sending, "failed": failed,
             "attach_pdf": service.mail.attach_pdf(game_id),
             "receipts": service.mail.receipts(game_id),
             "receipts_offered": bool(seen.get("game"))
