@@ -18,6 +18,7 @@ from typing import Any, Generic, TypeVar
 from .errors import ConfigError, Msg, Quote, quoted, shown
 from .i18n import DEFAULT as DEFAULT_LANGUAGE
 from .i18n import LANGUAGES, N_
+from .names import LookAlikes, look_alike_msg
 from .paper import PAPERS
 
 NAME_MAX = 24  # characters in a player's name
@@ -171,7 +172,8 @@ def split_names(text: str) -> list[str]:
 
 @dataclass(frozen=True)
 class Names(ParamType[tuple[str, ...]]):
-    """Player names: a list (TOML) or comma-separated text (a flag); all different."""
+    """Player names: a list (TOML) or comma-separated text (a flag); all different, and no
+    two that look alike (``kit.names``)."""
 
     most: int = MAX_PLAYERS
     limit: int = NAME_MAX
@@ -193,6 +195,7 @@ class Names(ParamType[tuple[str, ...]]):
             raise ConfigError(key, f"{len(items)} names given; at most {self.most} fit one build")
         names: list[str] = []
         seen: dict[str, int] = {}
+        alike = LookAlikes()  # compares only names of one skeleton: 1,200 names stay cheap
         for i, item in enumerate(items, start=1):
             if not isinstance(item, str):
                 raise ConfigError(key, f"name {i} must be text; got {kind_of(item)}")
@@ -208,7 +211,11 @@ class Names(ParamType[tuple[str, ...]]):
                                               "%(second)s); every player needs a different name, "
                                               "e.g. add an initial"), name=quoted(name),
                                            first=seen[folded], second=i))
+            earlier = alike.like(name)
+            if earlier is not None:
+                raise ConfigError(key, look_alike_msg(earlier, name))
             seen[folded] = i
+            alike.add(name)
             names.append(name)
         return tuple(names)
 
@@ -289,7 +296,8 @@ class Option(Generic[T]):
 PLAYERS = Option("players", IntRange(1, MAX_PLAYERS), None, "number of players (default: the "
                  "game's own)", "N")
 NAMES = Option("names", Names(), (), "player names, comma-separated on the command line (1 to "
-               f"{NAME_MAX} characters each); sets the player count", "A,B,C")
+               f"{NAME_MAX} characters each, no two that look alike); sets the player count",
+               "A,B,C")
 RANGE = Option("range", NumberRange(), None, "an announced custom number range LO-HI, printed "
                "on every player page (default: the game's rule)", "LO-HI")
 TABLES = Option("tables", IntRange(1, MAX_TABLES), None, "split the party over exactly this "

@@ -17,7 +17,7 @@ from typing import Any
 
 from ..errors import KitError
 from ..i18n import LANGUAGES, Words
-from ..names import look_alike_msg, resembled
+from ..names import LookAlikes, look_alike_msg
 from ..options import split_names
 from ..paper import PAPERS
 from . import said
@@ -67,6 +67,7 @@ def not_a_player(name: str, names: Iterable[str], w: Words) -> str:
 
 def check_names(form: Form, key: str, names: list[str], w: Words) -> None:
     seen: dict[str, str] = {}
+    alike = LookAlikes()  # the names of ``seen``, in its order
     for name in names:
         if len(name) > MAX_NAME_CHARS:
             form.add(key, w.gettext("%(name)s is longer than %(max)s characters.",
@@ -74,9 +75,11 @@ def check_names(form: Form, key: str, names: list[str], w: Words) -> None:
         elif name.casefold() in seen:
             form.add(key, w.gettext("%(name)s is there twice; give each player a different "
                                     "name (e.g. %(name)s 2).", name=name))
-        elif (earlier := resembled(name, seen.values())) is not None:
+        elif (earlier := alike.like(name)) is not None:
             form.add(key, look_alike_msg(earlier, name).text(w))
-        seen.setdefault(name.casefold(), name)
+        if name.casefold() not in seen:
+            seen[name.casefold()] = name
+            alike.add(name)
     if len(names) > MAX_NAMES:
         form.add(key, w.gettext("%(count)s names; the console takes at most %(max)s.",
                                 count=len(names), max=MAX_NAMES))

@@ -38,6 +38,12 @@ BAD_INPUT = [
     (["build", "lowest-unique", "--names", "Ann,Bob,ann"],
      "Error: names: “ann” is given twice (names 1 and 3); every player needs a different name, "
      "e.g. add an initial"),
+    (["build", "lowest-unique", "--names", "Ann,Bob,\u0410nn"],  # a Cyrillic capital A
+     "Error: names: “Ann” and “\u0410nn” look alike; give every player a name that differs "
+     "at a glance, e.g. add an initial\n"),
+    (["build", "lowest-unique", "--names", "Ann,Bob,Cy,\uff21nn"],  # a full-width capital A
+     "Error: names: “Ann” and “\uff21nn” look alike; give every player a name that differs "
+     "at a glance, e.g. add an initial\n"),
     (["build", "lowest-unique", "--range", "0-10"],
      "Error: range: 0-10 cannot be used: give the lowest and the highest number, e.g."
      " 1-20, the lowest at least 1 and the highest above it, at most 999"),
@@ -83,6 +89,19 @@ def test_malformed_toml_and_unknown_key(capsys: pytest.CaptureFixture[str], tmp_
     assert code == 2
     assert err.startswith(f"Error: config: unknown key 'colour' in {unknown}; allowed keys: game,")
     assert not (tmp_path / "b").exists()
+
+
+def test_a_config_file_s_look_alike_names_are_refused(capsys: pytest.CaptureFixture[str],
+                                                      tmp_path: Path) -> None:
+    config = tmp_path / "party.toml"
+    config.write_text('game = "lowest-unique"\nnames = ["Ann", "Bob", "Cy", "B\u043eb"]\n',
+                      encoding="utf-8")
+    code, out, err = run(capsys, "build", "--config", str(config), "--out",
+                         str(tmp_path / "build"))
+    assert (code, out) == (2, "")
+    assert err == ("Error: names: “Bob” and “B\u043eb” look alike; give every player a name "
+                   "that differs at a glance, e.g. add an initial\n")
+    assert not (tmp_path / "build").exists()
 
 
 def test_config_file_with_flags_overriding(capsys: pytest.CaptureFixture[str],

@@ -12,7 +12,7 @@ from typing import Any
 from ....errors import ConfigError, GameLogError, KitError, Msg, Problems, ngettext
 from ....game import match_names
 from ....i18n import N_, words
-from ....names import look_alike_msg, resembled
+from ....names import LookAlikes, look_alike_msg
 from ....options import parse_range
 from ..rules import model
 from ..sheets.people import labels
@@ -68,6 +68,7 @@ def _player_problems(players: list[str], problems: list[KitError]) -> None:
     """Every problem of the names at once: each unusable label, each name given twice (case
     ignored, as the pages read names), and too few players."""
     seen: dict[str, int] = {}
+    alike = LookAlikes()  # the names of ``seen``, in its order
     for number, name in enumerate(players, start=1):
         try:
             model.check_label(name)
@@ -81,9 +82,10 @@ def _player_problems(players: list[str], problems: list[KitError]) -> None:
                 "needs a different name, e.g. add an initial"), name=name, first=first,
                 second=number)))
             continue
-        earlier = resembled(name, (players[n - 1] for n in seen.values() if n != number))
+        earlier = alike.like(name)
         if earlier is not None:
             problems.append(ConfigError("players", look_alike_msg(earlier, name)))
+        alike.add(name)
     if len(players) < model.MIN_PLAYERS:
         problems.append(ConfigError("players", model.needs_players(ngettext(
             "%(num)s player listed", "%(num)s players listed", len(players)))))
