@@ -24,7 +24,9 @@ from sqlalchemy.engine import URL
 
 log = logging.getLogger("kit.console.events")
 
-CHANNEL = "kit_journal"  # PostgreSQL's notification channel; a payload is "<game id> <version>"
+# PostgreSQL's notification channel; a payload is "<game id> <version>", or "<game id> seen"
+# when a seat's page opened or closed on a server (``presence``)
+CHANNEL = "kit_journal"
 RECONNECT_S = (0.5, 1.0, 2.0, 5.0)  # pauses between the listener's tries, then the last again
 
 
@@ -105,6 +107,13 @@ class Hub:
         for waiter in gms:
             with contextlib.suppress(RuntimeError):
                 waiter.loop.call_soon_threadsafe(waiter.wake, 0)
+
+    def seen_elsewhere(self, game_id: str) -> None:
+        """Another server wrote that a seat's page opened or closed: tell the game master's
+        streams here (``presence``)."""
+        with self._lock:
+            self._presence[game_id] = self._presence.get(game_id, 0) + 1
+        self._wake_gm(game_id)
 
     def arrived(self, waiter: Waiter) -> None:
         """The seat's stream is answering: tell the game master's streams."""
@@ -205,5 +214,7 @@ class Listener:
 
     def _note(self, payload: str) -> None:
         game_id, _, version = payload.partition(" ")
-        if version.isdigit():
+        if version == "seen":
+            self.hub.seen_elsewhere(game_id)
+        elif version.isdigit():
             self.hub.moved(game_id, int(version))

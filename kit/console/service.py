@@ -36,6 +36,7 @@ from .journal import UNDO, Played, describe, replaced, said, step
 from .languages import GameLanguages
 from .mail import book
 from .mail.postbox import Postbox
+from .presence import Presence
 from .quota import GameQuota, SeatPace
 from .report_files import NO_FILE, amended, file_turn, served_path, text_report
 from .report_files import report_folder as files_folder
@@ -88,6 +89,7 @@ class Console:
         self.mail = Postbox(store.engine)  # players' letters: queued on publish, or drafts
         self.sealed = sealed_links.SealedLinks(store.engine)  # seats' links, for the GM
         self.languages = GameLanguages(store)  # each game's own, for its pages
+        self.presence = Presence(store)  # where each seat's page is, for every server
 
     # --- games -------------------------------------------------------------------------------
 
@@ -164,7 +166,10 @@ class Console:
         SHA-256: a timing tells nothing of a token that was never stored."""
         if not token:
             return None
-        return self.store.seat_of(game_id, token_hash(token))
+        seat = self.store.seat_of(game_id, token_hash(token))
+        if seat is not None:  # a request of the seat's page or JSON: seen (once a minute)
+            self.presence.requested(game_id, f"{seat[0]}:{seat[1]}")
+        return seat
 
     def player_of(self, game_id: str, token: str | None) -> str | None:
         """The player whose token ``token`` is, or None."""

@@ -55,6 +55,10 @@ seat_tokens = sa.Table(
     sa.Column("kind", sa.String(20), primary_key=True),  # "player", "table"
     sa.Column("seat", sa.String(100), primary_key=True),  # the player's or table's name
     sa.Column("token_hash", sa.String(64), nullable=False),  # SHA-256 hex, never the token
+    # the seat's page: when last seen, and when a stream of it last said it is open
+    # (``presence``: written at most once a minute, read by the game master's pages)
+    sa.Column("last_seen", sa.Float, nullable=True),
+    sa.Column("live_at", sa.Float, nullable=True),
     sa.Index("seat_tokens_hash", "game_id", "token_hash", unique=True),
 )
 

@@ -16,14 +16,16 @@ A stream resumed with ``Last-Event-ID`` (or ``?version=``) gets one ``version`` 
 version moved, nothing otherwise. While nothing happens a stream holds no thread and no
 database connection (``events.Hub``); a comment every ``HEARTBEAT_S`` keeps proxies from
 closing it. A player's or a table's page stream makes its seat "here now" on the game
-master's page while it is open (``Hub.presence``), and the game master's stream hears ``seen``
-when one comes or goes.
+master's page while it is open, on this server (``Hub.presence``) and on the others sharing
+its database (``presence``: a write when it opens, on a heartbeat at most once a minute, and
+when it closes), and the game master's stream hears ``seen`` when one comes or goes.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
 
 from sse_starlette import EventSourceResponse, ServerSentEvent
@@ -114,6 +116,8 @@ async def follow(console: Console, game_id: str, who: str, since: int | None,
     waiter = hub.watch(game_id, seat=seat, gm=who == GM)
     try:
         hub.arrived(waiter)
+        if seat:  # "here now" for the other servers too
+            await run_in_threadpool(console.presence.streaming, game_id, seat)
         view, seen, _ = await run_in_threadpool(_what_changed, console, game_id, who, None)
         if since is None or since != view.data["version"]:
             yield _event(view, "version")
@@ -141,7 +145,11 @@ async def follow(console: Console, game_id: str, who: str, since: int | None,
             if waiter.gm:
                 comings = hub.presence(game_id)[0]
     finally:
-        console.store.events.drop(waiter)
+        hub.drop(waiter)
+        if seat and hub.presence(game_id)[1].get(seat) != "here":
+            # not awaited: a closing stream's task is being cancelled
+            asyncio.get_running_loop().run_in_executor(None, console.presence.closed,
+                                                       game_id, seat)
 
 
 def _since(request: Request) -> int | None:
@@ -156,11 +164,25 @@ def _since(request: Request) -> int | None:
     return int(given)
 
 
+def heartbeat(console: Console, game_id: str, seat: str) -> Callable[[], ServerSentEvent]:
+    """The comment a seat's stream sends every ``HEARTBEAT_S``, which also keeps the seat
+    "here now" for the other servers (a write at most once a minute, in a thread)."""
+
+    def ping() -> ServerSentEvent:
+        if console.presence.stream_due(game_id, seat):
+            asyncio.get_running_loop().run_in_executor(None, console.presence.streaming,
+                                                       game_id, seat)
+        return ServerSentEvent(comment="ping")
+
+    return ping
+
+
 def _stream(request: Request, game_id: str, who: str, since: int | None,
             seat: str = "") -> Response:
     console: Console = request.app.state.console
     return EventSourceResponse(follow(console, game_id, who, since, seat), ping=HEARTBEAT_S,
-                               headers={"cache-control": "no-store"})
+                               ping_message_factory=heartbeat(console, game_id, seat)
+                               if seat else None, headers={"cache-control": "no-store"})
 
 
 @handled

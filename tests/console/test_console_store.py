@@ -40,7 +40,7 @@ def test_schema_is_migrated_once(console: Console, console_url: str,  # noqa: F8
                                  tmp_path: Path) -> None:
     with console.store.engine.connect() as conn:
         assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() \
-            == "0010"
+            == "0011"
         names = set(sa.inspect(conn).get_table_names())
     assert {"games", "journal", "kit_requests", "seat_tokens", "mail_players", "sealed_links",
             "mail_games", "alembic_version"} <= names
@@ -69,7 +69,7 @@ def test_servers_starting_at_once_migrate_once(console_url: str,  # noqa: F811
     try:
         with opened.store.engine.connect() as conn:
             assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalars() \
-                .all() == ["0010"]
+                .all() == ["0011"]
     finally:
         opened.close()
 

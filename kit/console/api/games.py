@@ -38,6 +38,7 @@ from ...errors import KitError, Problems
 from ...game.refusals import Closed, Conflict, NotFound
 from ...server.guard import refuse_wrong_token
 from ...server.http import BodyError, parse_json
+from .. import presence
 from ..addressing import base_url
 from ..join_desk import host_view
 from ..mail.book import Opener
@@ -302,7 +303,9 @@ async def state_json(request: Request) -> Response:
     console, game_id = await _gm(request)
     state = await run_in_threadpool(console.state, game_id)
     joining = await run_in_threadpool(host_view, console, game_id, opener(request).gm_token)
+    seats = await run_in_threadpool(console.presence.seats, game_id)
     return JSONResponse({**state.view.data, "entries": list(state.entries),
+                         "presence": presence.said(seats),
                          **({"join_code": joining["code"], "joins": joining["requests"]}
                             if joining else {})}, headers=NO_STORE)
 

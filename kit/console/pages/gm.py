@@ -22,7 +22,7 @@ from ...game.refusals import Conflict
 from ...i18n import N_, Words, words
 from ...server.guard import refuse_wrong_token
 from ..addressing import base_url
-from ..events import Hub
+from ..presence import Presence
 from ..results import FormPosted, GameState
 from ..specs import console_of
 from . import auth
@@ -61,15 +61,18 @@ def _links(request: Request, game_id: str, w: Words) -> list[dict[str, str]]:
     ]
 
 
-def presence(hub: Hub, game_id: str, w: Words) -> dict[str, dict[str, Any]]:
-    """Each seat ("player:Ann", "table:2") whose page this server has seen: "here now" while
-    its page holds a stream, else "last seen 20:14" (this computer's time); a seat absent
-    from it was never opened here."""
+def presence(presence: Presence, game_id: str, w: Words) -> dict[str, dict[str, Any]]:
+    """Each seat ("player:Ann", "table:2") whose page any server on this database has seen:
+    "here now" while a stream of it is open, else "last seen 20:14" (this computer's time); a
+    seat absent from it was never opened."""
     said = {}
-    for seat, state in hub.presence(game_id)[1].items():
-        text = w.gettext("here now") if state == "here" else w.gettext(
-            "last seen %(time)s", time=datetime.fromtimestamp(float(state)).strftime("%H:%M"))
-        said[seat] = {"text": text, "here": state == "here"}
+    for seat, seen in presence.seats(game_id).items():
+        if not seen.here and seen.last_seen is None:
+            continue
+        text = w.gettext("here now") if seen.here or seen.last_seen is None else w.gettext(
+            "last seen %(time)s",
+            time=datetime.fromtimestamp(seen.last_seen).strftime("%H:%M"))
+        said[seat] = {"text": text, "here": seen.here}
     return said
 
 
@@ -112,7 +115,7 @@ async def _page(request: Request, state: GameState, status: int = 200,
     context["handed"] = await call(handed_links, console(request), state.id, request)
     context["joining"] = await call(desk_context, request, state.id)
     # the page follows the GM's event stream, whose ids are the GM view's versions
-    context.update(presence=presence(console(request).store.events, state.id, w),
+    context.update(presence=await call(presence, console(request).presence, state.id, w),
                    never_opened=w.gettext("never opened"),
                    live_events=f"/console/{state.id}/gm/events",
                    live_version=state.view.data.get("version", state.version))
