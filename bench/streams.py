@@ -10,11 +10,13 @@ behind one Wi-Fi router (127.0.3.1, 127.0.3.2, ...), and ``--screens`` big scree
 public stream from 127.0.4.1. Phone ``i`` holds its stream on server ``i % N`` (round robin).
 
 Then the game master (on the first server) enters and publishes ``--publishes`` turns, each
-once every stream heard the last. For each publish it measures the time from the publish's
-answer to each stream's ``published`` event, and, as the pages do when they hear it, each
-phone fetches its player page and each screen ``public.json`` (on the next server in turn).
-Last, with every stream still open and nobody acting, the CPU time the servers use over
-``--idle`` seconds (utime + stime of each server's process tree, from /proc).
+once every stream heard the last, then as many again while, as the pages do when they hear a
+publish, each phone fetches its player page and each screen ``public.json`` (on the next server
+in turn). For each publish it measures the time from the publish's answer to each stream's
+``published`` event, and the pages' times.
+Last, with every stream still open and nobody acting, once the servers went quiet (the
+publishes' report files are made in the background), the CPU time they use over ``--idle``
+seconds (utime + stime of each server's process tree, from /proc).
 
 Prints, and with ``--json`` as JSON: publish-to-stream p50/p95/max, the pages' p50/p95/max,
 errors (must be 0), every server's peak RSS (summed) and the idle CPU. Every wait is bounded.
@@ -90,15 +92,19 @@ def cpu_s(pid: int) -> float:
 
 
 class Peak(threading.Thread):
-    """The peak RSS of a server's tree, sampled every 0.2 s."""
+    """The peak RSS of a server's tree, and of its own process, sampled every 0.2 s."""
 
     def __init__(self, pid: int) -> None:
         super().__init__(daemon=True)
-        self.pid, self.kb, self.stopped = pid, 0, threading.Event()
+        self.pid, self.kb, self.own_kb, self.stopped = pid, 0, 0, threading.Event()
 
     def run(self) -> None:
         while not self.stopped.is_set():
             self.kb = max(self.kb, rss_kb(self.pid))
+            with contextlib.suppress(OSError):
+                for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
+                    if line.startswith("VmRSS:"):
+                        self.own_kb = max(self.own_kb, int(line.split()[1]))
             self.stopped.wait(0.2)
 
 
@@ -182,6 +188,7 @@ class Room:
         self.fetches: list[asyncio.Task] = []
         self._clients: dict[tuple[str, int], httpx.AsyncClient] = {}
         self._turn = 0  # pages in turn over the servers
+        self.fetching = False  # whether a page fetches itself again when it hears a publish
 
     def client(self, address: str, port: int) -> httpx.AsyncClient:
         """A pool of connections from ``address`` to a server, as a party's browsers."""
@@ -189,8 +196,9 @@ class Room:
         if key not in self._clients:
             self._clients[key] = httpx.AsyncClient(
                 base_url=f"http://{HOST}:{port}", timeout=WAIT_S,
-                transport=httpx.AsyncHTTPTransport(local_address=address,
-                                                   limits=httpx.Limits(max_connections=64)))
+                # a browser drops an idle connection before the server's 5 s keep-alive ends
+                transport=httpx.AsyncHTTPTransport(local_address=address, limits=httpx.Limits(
+                    max_connections=64, keepalive_expiry=3)))
         return self._clients[key]
 
     async def close(self) -> None:
@@ -211,6 +219,8 @@ class Room:
 
     def on_published(self, one: Follower) -> None:
         """What a page does when it hears a publish: fetch itself again."""
+        if not self.fetching:
+            return
         kind = "public.json" if one.address == SCREENS_AT else "player page"
         path = one.path.removesuffix("/events") if kind == "player page" else \
             one.path.replace("/console/", "/api/games/").replace("/events", "/public.json")
@@ -276,6 +286,17 @@ async def publish(room: Room, game: dict, turn: int) -> tuple[list[float], int]:
     return delays, len(room.followers) - len(delays)
 
 
+async def settle(pids: list[int]) -> float:
+    """Seconds until the servers' trees go quiet: two seconds in a row of less than 0.05 s
+    of CPU each (a publish's report files are made in the background); at most 120 s."""
+    started, quiet = time.monotonic(), 0
+    while quiet < 2 and time.monotonic() - started < 120:
+        before = sum(cpu_s(pid) for pid in pids)
+        await asyncio.sleep(1)
+        quiet = quiet + 1 if sum(cpu_s(pid) for pid in pids) - before < 0.05 else 0
+    return time.monotonic() - started
+
+
 async def idle_cpu(pids: list[int], seconds: float) -> float:
     """The CPU seconds the servers use over ``seconds`` while nobody acts."""
     before = sum(cpu_s(pid) for pid in pids)
@@ -295,14 +316,15 @@ async def run(ports: list[int], pids: list[int], args: argparse.Namespace) -> di
     try:
         game = await make_game(room)
         tasks = await open_streams(room, game)
-        delays: list[float] = []
+        delays: dict[str, list[float]] = {"quiet": [], "fetching": []}
         missed = 0
-        for turn in range(1, args.publishes + 1):
+        for turn in range(1, 2 * args.publishes + 1):
+            room.fetching = turn > args.publishes  # first the streams alone, then the pages
             heard, lost = await publish(room, game, turn)
-            delays += heard
+            delays["fetching" if room.fetching else "quiet"] += heard
             missed += lost
             await asyncio.sleep(1)
-        await asyncio.sleep(2)  # the last pages answered: nobody acts from here
+        settled = await settle(pids)  # the last pages answered: nobody acts from here
         idle = await idle_cpu(pids, args.idle)
         still = sum(1 for one in room.followers if not one.error)
         for task in tasks:
@@ -313,9 +335,12 @@ async def run(ports: list[int], pids: list[int], args: argparse.Namespace) -> di
     return {"servers": len(ports), "phones": args.phones, "screens": args.screens,
             "players": args.players, "phones_per_address": args.per_address,
             "publishes": args.publishes, "streams_open_at_end": still,
-            "publish_to_stream_ms": stats(delays), "streams_missing_a_publish": missed,
+            "publish_to_stream_ms": stats(delays["quiet"]),
+            "publish_to_stream_while_pages_fetch_ms": stats(delays["fetching"]),
+            "streams_missing_a_publish": missed,
             "pages_ms": {kind: stats(v) for kind, v in room.pages.items()},
             "idle_cpu_s": round(idle, 3), "idle_s": args.idle,
+            "quiet_after_s": round(settled, 1),
             "errors": len(room.errors), "error_samples": room.errors[:5]}
 
 
@@ -358,18 +383,22 @@ def stop(procs: list) -> None:
 def report(result: dict) -> None:
     print(f"{result['servers']} server(s); {result['phones']} phones ({result['players']} "
           f"players, {result['phones_per_address']} phones an address) and "
-          f"{result['screens']} big screens holding streams; {result['publishes']} publishes; "
-          f"streams open at the end: {result['streams_open_at_end']}")
+          f"{result['screens']} big screens holding streams; {result['publishes']} publishes "
+          f"quiet, as many with the pages fetching; streams open at the end: "
+          f"{result['streams_open_at_end']}")
     print(f"{'':<32}{'n':>6}{'p50 ms':>9}{'p95 ms':>9}{'max ms':>9}")
-    rows = {"publish -> every stream": result["publish_to_stream_ms"], **{
+    rows = {"publish -> every stream": result["publish_to_stream_ms"],
+            "the same, pages fetching": result["publish_to_stream_while_pages_fetch_ms"], **{
         f"{kind} (while it happens)": row for kind, row in result["pages_ms"].items()}}
     for kind, row in rows.items():
         print(f"{kind:<32}{row['n']:>6}{row.get('p50', '-'):>9}{row.get('p95', '-'):>9}"
               f"{row.get('max', '-'):>9}")
     print(f"streams that missed a publish: {result['streams_missing_a_publish']}; errors: "
           f"{result['errors']} {result['error_samples']}")
-    print(f"servers' peak memory: {result['server_peak_rss_mb']} MB RSS; CPU while nobody "
-          f"acts: {result['idle_cpu_s']} s over {result['idle_s']} s")
+    print(f"servers' peak memory: {result['server_peak_rss_mb']} MB RSS (the server "
+          f"processes alone: {result['server_process_peak_rss_mb']} MB); CPU while nobody "
+          f"acts: {result['idle_cpu_s']} s over {result['idle_s']} s (quiet "
+          f"{result['quiet_after_s']} s after the last page)")
 
 
 def main() -> int:
@@ -378,7 +407,8 @@ def main() -> int:
     parser.add_argument("--screens", type=int, default=12)
     parser.add_argument("--players", type=int, default=100, help="players of the game")
     parser.add_argument("--per-address", type=int, default=100, help="phones behind one address")
-    parser.add_argument("--publishes", type=int, default=5)
+    parser.add_argument("--publishes", type=int, default=3,
+                        help="publishes with the pages quiet, then as many with them fetching")
     parser.add_argument("--idle", type=float, default=10.0, help="seconds of idle CPU measured")
     parser.add_argument("--servers", type=int, default=1)
     parser.add_argument("--database", default=None, metavar="PATH_OR_URL",
@@ -404,6 +434,7 @@ def main() -> int:
                 peak.stopped.set()
                 peak.join()
     result["server_peak_rss_mb"] = round(sum(p.kb for p in peaks) / 1024, 1)
+    result["server_process_peak_rss_mb"] = round(sum(p.own_kb for p in peaks) / 1024, 1)
     if args.json:
         print(json.dumps(result, indent=2))
     else:
