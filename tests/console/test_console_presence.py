@@ -1,8 +1,9 @@
 """Where each seat's page is, across servers on one database (``kit.console.presence``), on
 SQLite and PostgreSQL: a phone following the game through one server is "here now" on the
 host's page of another, "last seen" once it closed, "never opened" before; the signs are
-written at most once a minute per seat (a fake clock, no sleeps), and on PostgreSQL the game
-master's stream on one server hears a phone's stream opening on the other."""
+written at most once a minute per seat (a fake clock, no sleeps), a held stream's heartbeat
+writes its sign again, and on PostgreSQL the game master's stream on one server hears a phone's
+stream opening on the other."""
 
 from __future__ import annotations
 
@@ -190,3 +191,24 @@ def test_the_host_stream_hears_a_phone_on_another_server(
         assert host.next()["event"] == "seen"  # and its closing
     finally:
         host.close()
+
+
+def test_a_held_stream_keeps_its_seat_here_by_its_heartbeat(
+        console: Console, two_servers: tuple[str, str, Console],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from kit.console import stream
+
+    monkeypatch.setattr(stream, "HEARTBEAT_S", 0.2)  # a heartbeat every 0.2 s, not 15 s
+    a, b, other = two_servers
+    clock = console.presence.clock = other.presence.clock = Clock()
+    game = httpx.post(f"{a}/api/games", json=SPEC).json()
+    phone = Stream(f"{b}/console/{game['id']}/p/{game['player_tokens']['Bob']}/events")
+    try:
+        assert phone.next()["event"] == "version"
+        assert console.presence.seats(game["id"])["player:Bob"].here
+        clock.now += HERE_S + 1  # two minutes on: only a heartbeat's write keeps Bob here
+        wait_for(lambda: console.presence.seats(game["id"])["player:Bob"].here,
+                 "no heartbeat wrote the held stream's sign again")
+        assert console.presence.seats(game["id"])["player:Bob"].last_seen == clock.now
+    finally:
+        phone.close()
