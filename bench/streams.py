@@ -51,6 +51,7 @@ TICK_S = os.sysconf("SC_CLK_TCK")
 
 
 def free_port() -> int:
+    """A free TCP port on loopback."""
     import socket
 
     with socket.socket() as s:
@@ -99,6 +100,7 @@ class Peak(threading.Thread):
         self.pid, self.kb, self.own_kb, self.stopped = pid, 0, 0, threading.Event()
 
     def run(self) -> None:
+        """Sample until stopped."""
         while not self.stopped.is_set():
             self.kb = max(self.kb, rss_kb(self.pid))
             with contextlib.suppress(OSError):
@@ -109,6 +111,7 @@ class Peak(threading.Thread):
 
 
 def percentile(values: list[float], q: int) -> float:
+    """The ``q``th percentile of ``values`` (inclusive method)."""
     if len(values) == 1:
         return values[0]
     return statistics.quantiles(values, n=100, method="inclusive")[q - 1]
@@ -202,10 +205,12 @@ class Room:
         return self._clients[key]
 
     async def close(self) -> None:
+        """Every pool closed."""
         for each in self._clients.values():
             await each.aclose()
 
     async def fetch(self, kind: str, address: str, path: str) -> None:
+        """One page fetched from ``address`` (the next server in turn), timed."""
         self._turn += 1
         started = time.monotonic()
         try:
@@ -228,6 +233,7 @@ class Room:
 
 
 def phone_address(number: int, per_address: int) -> str:
+    """The loopback address phone ``number`` connects from: a router's, shared."""
     return f"127.0.3.{number // per_address + 1}"
 
 
@@ -305,6 +311,7 @@ async def idle_cpu(pids: list[int], seconds: float) -> float:
 
 
 def stats(values: list[float]) -> dict[str, float]:
+    """Count, p50, p95 and max of ``values``, rounded."""
     if not values:
         return {"n": 0}
     return {"n": len(values), "p50": round(percentile(values, 50)),
@@ -312,6 +319,8 @@ def stats(values: list[float]) -> dict[str, float]:
 
 
 async def run(ports: list[int], pids: list[int], args: argparse.Namespace) -> dict:
+    """The room on the running servers: the game, the streams, the publishes, the idle
+    CPU; what was measured."""
     room = Room(ports, args)
     try:
         game = await make_game(room)
@@ -370,6 +379,7 @@ def start_servers(count: int, database: str, scratch: Path) -> tuple[list[int], 
 
 
 def stop(procs: list) -> None:
+    """The servers stopped (killed after 20 s) and their logs closed."""
     for proc, _ in procs:
         proc.terminate()
     for proc, log in procs:
@@ -381,6 +391,7 @@ def stop(procs: list) -> None:
 
 
 def report(result: dict) -> None:
+    """The result as a short table."""
     print(f"{result['servers']} server(s); {result['phones']} phones ({result['players']} "
           f"players, {result['phones_per_address']} phones an address) and "
           f"{result['screens']} big screens holding streams; {result['publishes']} publishes "
@@ -402,6 +413,7 @@ def report(result: dict) -> None:
 
 
 def main() -> int:
+    """Parse the flags, run the room, print; 1 on an error or a missed publish."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--phones", type=int, default=300)
     parser.add_argument("--screens", type=int, default=12)
@@ -415,10 +427,10 @@ def main() -> int:
                         help="the servers' database (default: a new SQLite file)")
     parser.add_argument("--json", action="store_true", help="print JSON only")
     args = parser.parse_args()
-    if not (1 <= args.phones <= 600 and 0 <= args.screens <= 50 and 2 <= args.players <= 100
+    if not (1 <= args.phones <= 600 and 0 <= args.screens <= 50 and 4 <= args.players <= 100
             and 1 <= args.per_address <= 500 and 1 <= args.publishes <= 20
             and 1 <= args.idle <= 60 and 1 <= args.servers <= 4):
-        parser.error("keep it bounded: 1-600 phones, 0-50 screens, 2-100 players, 1-500 "
+        parser.error("keep it bounded: 1-600 phones, 0-50 screens, 4-100 players, 1-500 "
                      "phones an address, 1-20 publishes, 1-60 idle seconds, 1-4 servers")
     with tempfile.TemporaryDirectory(prefix="kit-streams-") as scratch:
         database = args.database or str(Path(scratch) / "console.sqlite3")

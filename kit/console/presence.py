@@ -110,6 +110,8 @@ class Presence:
 
     def _write(self, game_id: str, seat: str, values: dict[str, float | None],
                tell: bool = False) -> None:
+        """One short transaction: the seat's row updated; ``tell``: on PostgreSQL, the other
+        servers' game master streams told (sent on commit)."""
         kind, _, name = seat.partition(":")
         with self.store.engine.connect().execution_options(write=True) as conn, conn.begin():
             conn.execute(seat_tokens.update().where(
