@@ -211,10 +211,10 @@ def finish(recipe: KitRecipe, rendered: dict[str, Rendered], drawn: list[bytes] 
         writer = assemble(pdf, prose)
         for name, (title, indices, one_sided) in drawing.cuts.items():
             files[name] = cut(writer, indices, title, lang, marks_of(drawing.sheets, indices),
-                              one_sided)
+                              one_sided, prose)
         if drawing.whole is not None:
             name, title, one_sided = drawing.whole
-            files[name] = whole(writer, title, lang, marks_of(drawing.sheets), one_sided)
+            files[name] = whole(writer, title, lang, marks_of(drawing.sheets), one_sided, prose)
     return KitFiles(recipe.folder, dict(sorted(files.items())))
 
 

@@ -45,6 +45,10 @@ if TYPE_CHECKING:
 PX_PER_MM = 96 / 25.4
 _TEMP_LOCK = threading.Lock()
 _holding = 0  # private temporary folders open in this process
+# Tagged: the kit's files keep each prose page's structure tree (``kit.pdftags``). The version
+# is the kit's: WeasyPrint would otherwise tag for PDF 2.0 (its namespaces).
+WRITE_OPTIONS: dict[str, object] = {"pdf_identifier": b"number-party-kit", "pdf_tags": True,
+                                    "pdf_version": "1.7"}
 LEAST_SCALE = 0.89  # a prose page shrinks to fit down to this: its 9 pt small print stays 8 pt
 SCALE_STEP = 0.01
 
@@ -85,11 +89,13 @@ class ProseJob:
     label: str
     body: Frame  # where the page's text must stay
     least: float = LEAST_SCALE  # the smallest scale its text may shrink to (1.0: none)
+    lang: str = "en"  # the page's language, which its tags declare
 
     @property
     def key(self) -> str:
         return digest(["prose", __version__, self.css, self.section, fonts_digest(),
-                       weasyprint_version(), f"{self.least:.2f}"])
+                       weasyprint_version(), f"{self.least:.2f}", self.lang, repr(sorted(
+                           WRITE_OPTIONS.items()))])
 
 
 @cache
@@ -158,7 +164,8 @@ TALL_CSS = ("@page { size: 300mm 3000mm; } @page landscape { size: 300mm 3000mm;
 
 def _page_html(job: ProseJob, scale: float) -> str:
     section = job.section.replace("data-fit", "data-fit" + fit_style(scale, job.body), 1)
-    return f'<!DOCTYPE html><html><head><meta charset="utf-8"></head><body>{section}</body></html>'
+    return (f'<!DOCTYPE html><html lang="{job.lang}"><head><meta charset="utf-8"></head>'
+            f'<body>{section}</body></html>')
 
 
 class _Session:
@@ -229,7 +236,7 @@ def _render_one(job: ProseJob, session: _Session | None = None) -> Rendered:
         if over is None:
             over = _overflow_mm(session.layout(job, scale, tall=True).pages[0], job) or 0.0
         elif over <= 0.2:
-            return Rendered(document.write_pdf(pdf_identifier=b"number-party-kit"), scale)
+            return Rendered(document.write_pdf(**WRITE_OPTIONS), scale)
         # the text's height shrinks with the scale: aim just under the body, then step
         wanted = min(scale - SCALE_STEP, scale * job.body.h / (job.body.h + over))
         scale = math.floor(wanted * 100) / 100

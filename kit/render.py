@@ -32,7 +32,7 @@ from jinja2 import (
 )
 from markupsafe import Markup
 
-from . import __version__, fonts
+from . import __version__, fonts, pdftags
 from .i18n import words
 from .layout import pdf as pdf_backend
 from .layout import svg
@@ -228,7 +228,7 @@ def prose_jobs(plan: KitPlan, pages: Sequence[Sheet], base: Paper,
     css = stylesheet(plan, base, faces)
     sections = prose_sections(plan, pages) if sections is None else sections
     least = 1.0 if plan.large_print else LEAST_SCALE
-    return {i: ProseJob(css, section, pages[i].label, pages[i].paper.body, least)
+    return {i: ProseJob(css, section, pages[i].label, pages[i].paper.body, least, plan.lang)
             for i, section in sections.items()}
 
 
@@ -245,12 +245,16 @@ def assemble(drawn: bytes, prose: Mapping[int, bytes]) -> PdfWriter:
 
     A prose page is WeasyPrint's page with its drawn chrome laid on top: the chrome is the
     small stream, so it is the one pypdf merges (merging parses the merged page's content).
+    The chrome of a prose page is marked as an artifact, a drawn page's content as the one
+    element the file's structure tree gives it (``kit.pdftags``).
     """
     # pypdf is imported here, not at the top: a build imports it while prose pages render
     from pypdf import PdfReader, PdfWriter
     from pypdf.generic import ArrayObject, NameObject
 
     writer = PdfWriter(clone_from=io.BytesIO(drawn))
+    for index, page in enumerate(writer.pages):
+        (pdftags.mark_artifact if index in prose else pdftags.mark_drawn)(page)
     readers: dict[int, PdfReader] = {}
     for index, data in sorted(prose.items()):
         reader = readers.setdefault(id(data), PdfReader(io.BytesIO(data)))
@@ -268,16 +272,19 @@ def assemble(drawn: bytes, prose: Mapping[int, bytes]) -> PdfWriter:
 
 
 def _finish(writer: PdfWriter, title: str, lang: str, marks: Sequence[tuple[int, str]] = (),
-            one_sided: bool = False) -> bytes:
-    from pypdf.generic import NameObject, TextStringObject
+            one_sided: bool = False, prose: Sequence[bytes | None] = ()) -> bytes:
+    from pypdf.generic import BooleanObject, NameObject, TextStringObject
 
     pdf_backend.outline(writer, marks)
+    pdftags.tag(writer, list(prose) or [None] * len(writer.pages))
 
     writer.add_metadata({"/Title": title, "/Author": AUTHOR, "/Subject": title,
                          "/Creator": f"{AUTHOR} {__version__}", "/Producer": AUTHOR})
     # pypdf makes its viewer preferences' properties at run time: its types see a property
     preferences = writer.create_viewer_preferences()
     preferences.print_scaling = NameObject("/None")  # type: ignore[assignment]
+    # a screen reader announces the file by its title, not its file name
+    preferences[NameObject("/DisplayDocTitle")] = BooleanObject(True)
     if one_sided:  # the print dialog starts one-sided: its pages are cut apart
         preferences.duplex = NameObject("/Simplex")  # type: ignore[assignment]
     writer.root_object[NameObject("/Lang")] = TextStringObject(lang)
@@ -288,23 +295,27 @@ def _finish(writer: PdfWriter, title: str, lang: str, marks: Sequence[tuple[int,
 
 
 def cut(source: PdfWriter, indices: Sequence[int], title: str, lang: str = "en",
-        marks: Sequence[tuple[int, str]] = (), one_sided: bool = False) -> bytes:
+        marks: Sequence[tuple[int, str]] = (), one_sided: bool = False,
+        prose: Mapping[int, bytes] | None = None) -> bytes:
     """One PDF file of pages ``indices`` of an assembled writer: version 1.7, fonts embedded,
-    metadata set, viewers asked to print at actual size; the same pages give the same bytes.
-    ``marks``: (page index in this file, title) of its outline entries; ``one_sided``: the
-    print dialog is asked to print one side only (/Duplex /Simplex)."""
+    metadata set, viewers asked to print at actual size, tagged; the same pages give the same
+    bytes. ``marks``: (page index in this file, title) of its outline entries; ``one_sided``:
+    the print dialog is asked to print one side only (/Duplex /Simplex); ``prose``:
+    WeasyPrint's PDF of each prose page of the source (by page index), whose tags it keeps."""
     from pypdf import PdfWriter
 
     writer = PdfWriter()
     for index in indices:
         writer.add_page(source.pages[index])
-    return _finish(writer, title, lang, marks, one_sided)
+    return _finish(writer, title, lang, marks, one_sided,
+                   [(prose or {}).get(index) for index in indices])
 
 
 def whole(source: PdfWriter, title: str, lang: str = "en", marks: Sequence[tuple[int, str]] = (),
-          one_sided: bool = False) -> bytes:
+          one_sided: bool = False, prose: Mapping[int, bytes] | None = None) -> bytes:
     """Every page of an assembled writer as one file (after its cuts: it is changed here)."""
-    return _finish(source, title, lang, marks, one_sided)
+    return _finish(source, title, lang, marks, one_sided,
+                   [(prose or {}).get(index) for index in range(len(source.pages))])
 
 
 def marks_of(pages: Sequence[Sheet], indices: Sequence[int] | None = None

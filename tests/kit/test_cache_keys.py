@@ -52,6 +52,8 @@ def test_the_prose_key_covers_the_page_and_its_style() -> None:
     page = ProseJob(css="a", section="<section>x</section>", label="l", body=Frame(0, 0, 1, 1))
     assert ProseJob("b", page.section, page.label, page.body).key != page.key
     assert ProseJob(page.css, "<section>y</section>", page.label, page.body).key != page.key
+    # the language is the page's tags' (and a French page's words are not an English page's)
+    assert ProseJob(page.css, page.section, page.label, page.body, lang="fr").key != page.key
 
 
 def test_a_changed_font_or_template_changes_the_web_code_digest(
