@@ -35,7 +35,7 @@ from markupsafe import Markup
 from . import __version__, fonts, pdftags
 from .i18n import words
 from .layout import pdf as pdf_backend
-from .layout import svg
+from .layout import reading, svg
 from .layout.chrome import ChromeText, chrome
 from .layout.model import Items, Text
 from .paper import Paper
@@ -198,7 +198,8 @@ def _section(plan: KitPlan, sheet: Sheet, for_pdf: bool, index: int = 0) -> str:
 
 
     markup = Markup("") if for_pdf else Markup(svg.render(
-        sheet.paper.width_mm, sheet.paper.height_mm, sheet.form, sheet.chrome))
+        sheet.paper.width_mm, sheet.paper.height_mm, sheet.form, sheet.chrome)
+        + reading.alternative(sheet.form, sheet.label))
     # Where a prose page's shrink-to-fit goes (``kit.prose.fit_style``): WeasyPrint's copy
     # carries a bare mark (the page's key must not depend on where it sits), the HTML's names
     # its page, so the build can give each page the scale its PDF needed.

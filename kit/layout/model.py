@@ -46,6 +46,20 @@ class Box:
 
 
 @dataclass(frozen=True)
+class Place:
+    """Where a run of text belongs in what a screen reader is given of a form (never drawn):
+    a cell of a ruled table, or one piece of a cut grid (a slip, an order form), read whole."""
+
+    origin: tuple[float, float]  # the table's or grid's top-left corner: which one on the page
+    rows: int
+    columns: int
+    row: int
+    column: int
+    span: int = 1  # columns the cell covers
+    piece: bool = False  # a piece of a cut grid, not a table cell
+
+
+@dataclass(frozen=True)
 class Text:
     """One run of text in one face: left end at ``x``, baseline at ``y``; ``size`` in pt."""
 
@@ -55,6 +69,7 @@ class Text:
     size: float
     face: str = "regular"
     rtl: bool = False  # a right-to-left run: shaped and drawn right to left from x + width
+    place: Place | None = None  # its table cell or grid piece, for the HTML's screen readers
 
 
 Item = Line | Box | Text

@@ -58,6 +58,8 @@ def _text(item: Text) -> str:
     if item.rtl:
         x += fonts.run_width_pt(item.text, item.face, item.size, True) * MM_PER_PT
         extra = ' direction="rtl"'
+    if item.place is not None:  # read in the page's table or list instead (``kit.layout.reading``)
+        extra += ' aria-hidden="true"'
     return (f'<text class="{cls}" x="{_num(x)}" y="{_num(item.y)}" '
             f'font-size="{_num(pt(item.size))}"{extra}>{escape(item.text, quote=False)}</text>')
 

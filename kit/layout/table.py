@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .fit import fit_in
-from .model import Item, hline, vline
+from .model import Item, Place, Text, hline, vline
 
 PAD_MM = 1.2  # between a cell's text and its rules
 
@@ -58,8 +58,10 @@ def ruled_table(x: float, y: float, widths: Sequence[float], heights: Sequence[f
         for first, stop, cell in placed:
             if cell.text:
                 left, right = xs[first] + PAD_MM, xs[stop] - PAD_MM
-                items += fit_in(cell.text, left, ys[r], right - left, heights[r], cell.size,
-                                cell.least, cell.style, cell.align, cell.lines)
+                place = Place((x, y), len(heights), len(widths), r, first, cell.span)
+                items += [replace(run, place=place) for run in fit_in(
+                    cell.text, left, ys[r], right - left, heights[r], cell.size, cell.least,
+                    cell.style, cell.align, cell.lines)]
     for r in range(len(rows), len(heights)):
         for edge in xs:
             items.append(vline(edge, ys[r], ys[r + 1], line))
@@ -92,5 +94,7 @@ def cut_grid(x: float, y: float, columns: int, rows: int, width: float, height: 
             items.append(vline(x + c * width, y + r * height, y + (r + 1) * height, line))
     for i in range(count):
         r, c = divmod(i, columns)
-        items += draw(i, x + c * width, y + r * height)
+        place = Place((x, y), used_rows, columns, r, c, piece=True)
+        items += [replace(item, place=place) if isinstance(item, Text) else item
+                  for item in draw(i, x + c * width, y + r * height)]
     return items
