@@ -132,8 +132,9 @@ def test_json_manifest(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> No
     assert kit["folder"] == str(tmp_path / "lowest-unique-3p-a4")
     assert kit["range"] == [1, 10]
     pdfs = {Path(f["path"]).name: f["pages"] for f in kit["files"] if "pages" in f}
-    # Rules, 3 x 5 + 3 spare = 18 slips on 3 pages, tally, scores; host card + 2 practice pages.
-    assert pdfs == {"player-kit.pdf": 6, "host-answers.pdf": 3}
+    # Rules, 3 x 5 + 3 spare = 18 slips on 3 pages, tally and scores on one; host card + 2
+    # practice pages.
+    assert pdfs == {"player-kit.pdf": 5, "host-answers.pdf": 3}
 
 
 def test_help_documents_every_option_with_its_default(capsys: pytest.CaptureFixture[str]) -> None:

@@ -133,14 +133,32 @@ def player_pages(config: KitConfig, common: dict[str, object]) -> list[Page]:
                           Form(table_sheets.slips_page(
             body, grid, tuple(page_slips), config.range_text, own.rounds, config.words,
             config.large_print))))
-    pages.append(Page(_("Round tally"), Form(table_sheets.tally_page(
-        body, tuple(tally_rows), check_examples(config.range), own.rounds, own.cooperative,
-        config.words, config.large_print, players=config.players,
-        number_range=config.range))))
+    pages += sheets(config, tuple(tally_rows))
+    return pages
+
+
+def sheets(config: KitConfig, tally_rows: tuple[str, ...]) -> list[Page]:
+    """The round tally and the score sheet: on one page when both fit it, else a page each
+    (a cooperative table keeps no score: the tally alone)."""
+    body = paper(config.paper).body
+    own = settings(config)
+    _ = config.words.gettext
+    tally = table_sheets.Tally(tally_rows, check_examples(config.range), own.rounds,
+                               own.cooperative, config.players, config.range)
+    names = tuple(config.names) or ("",) * config.players
+    if not own.cooperative:
+        both = table_sheets.tally_and_scores_page(body, tally, names,
+                                                  own.sudden_death_announced, config.words,
+                                                  config.large_print)
+        if both is not None:
+            return [Page(_("Round tally and score sheet"), Form(both))]
+    pages = [Page(_("Round tally"), Form(table_sheets.tally_page(
+        body, tally_rows, tally.examples, own.rounds, own.cooperative, config.words,
+        config.large_print, players=config.players, number_range=config.range)))]
     if not own.cooperative:
         pages.append(Page(_("Score sheet"), Form(table_sheets.scores_page(
-            body, tuple(config.names) or ("",) * config.players, own.rounds,
-            own.sudden_death_announced, config.words, config.large_print))))
+            body, names, own.rounds, own.sudden_death_announced, config.words,
+            config.large_print))))
     return pages
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import subprocess
 from pathlib import Path
 
 import pdfplumber
@@ -19,6 +20,7 @@ from support.helpers import (
 )
 
 from kit.games.lowest_unique import rules
+from kit.games.lowest_unique.sheets.table_sheets import shared_rows
 from kit.resources import font_path
 
 MIN_EDGE_PT = 6 / 25.4 * 72  # printers cannot print within ~6 mm of the edge
@@ -242,3 +244,56 @@ def test_longest_game_fits_its_host_card(tmp_path: Path, paper: str) -> None:
     assert slip_pages == 20
     assert f"Slips 1–{slip_pages} of {slip_pages} 1" in host_card
     assert "Slips 2 of" not in host_card
+
+
+def pdftotext(pdf: Path, page: int) -> str:
+    """One page's text as Poppler's pdftotext reads it, in reading order."""
+    done = subprocess.run(["pdftotext", "-f", str(page), "-l", str(page), str(pdf), "-"],
+                          capture_output=True, text=True, check=True)
+    return " ".join(done.stdout.split())
+
+
+def test_the_tally_and_the_score_sheet_share_a_page(lun_a4: Path,
+                                                    lun_letter_named: Path) -> None:
+    """Eight players, five rounds: rules, six slip pages, then one page with both tables,
+    the tally first; the host card's print guide names that page."""
+    kit = lun_a4 / "player-kit.pdf"
+    assert len(texts(kit)) == 8
+    last = pdftotext(kit, 8)
+    assert "Lowest Unique Number · Round tally and score sheet" in last
+    tally, scores = last.index("Round tally Write every round"), last.index("Score sheet One")
+    assert tally < last.index("1,1,2,3,3,8 → 2 wins") < scores
+    assert "Round All choices (sorted) Surviving singles Winner" in last
+    assert "Player R1 R2 R3 R4 R5 Total Place" in last
+    assert "page 8 of 8" in last
+    assert "Round tally and score sheet 1" in texts(lun_a4 / "host-answers.pdf")[0]
+    named = texts(lun_letter_named / "player-kit.pdf")  # Letter, a tie-break row and line
+    assert ("Round tally" in named[-1] and "Tie-break won by:" in named[-1]
+            and "Dee" in named[-1])
+
+
+@pytest.mark.parametrize(("argv", "pages"), [
+    (("--players", "12"), ("Round tally", "Score sheet")),
+    (("--players", "8", "--rounds", "12"), ("Round tally", "Score sheet")),
+    (("--players", "8", "--large-print"), ("Round tally", "Score sheet")),
+    (("--players", "4", "--large-print"), ("Round tally and score sheet",)),
+    (("--players", "6", "--paper", "letter", "--lang", "ru"),
+     ("Сводка раундов и таблица очков",)),
+])
+def test_the_tables_share_a_page_only_when_both_fit(tmp_path: Path, argv: tuple[str, ...],
+                                                    pages: tuple[str, ...]) -> None:
+    kit = texts(build_kit(tmp_path, "lowest-unique", *argv) / "player-kit.pdf")
+    labels = [page.split(" · ", 1)[1] for page in kit[-len(pages):]]
+    assert [label[:len(want)] for label, want in zip(labels, pages, strict=True)] == list(pages)
+    if len(pages) == 2:  # each on a page of its own: neither page holds the other table
+        assert "Player R1" not in kit[-2] and "All choices (sorted)" not in kit[-1]
+
+
+def test_shared_rows_give_way_to_their_least_then_stop() -> None:
+    assert shared_rows(200.0, 6, 8) == (13.0, 10.0)  # room to spare: the tables' own rows
+    assert shared_rows(140.0, 6, 8) == (10.0, 10.0)  # the tally's rows give way first
+    assert shared_rows(130.0, 6, 8) == (9.0, 9.5)  # then the score rows
+    assert shared_rows(118.0, 6, 8) == (9.0, 8.0)
+    assert shared_rows(117.9, 6, 8) is None
+    assert shared_rows(154.0, 6, 8, large=True) == (11.0, 11.0)
+    assert shared_rows(153.9, 6, 8, large=True) is None

@@ -7,12 +7,13 @@ on numbers alone.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 
 from ....i18n import Words
 from ....layout import slip
-from ....layout.blocks import BODY_PT, heading, note, para, title
+from ....layout.blocks import BODY_PT, HEADING_PT, TITLE_PT, heading, note, para, title
 from ....layout.fit import fit_in
 from ....layout.model import Item, box, hline, text, text_width
 from ....layout.slip import SlipGrid
@@ -144,44 +145,65 @@ def tally_widths(w: float, rows: tuple[str, ...], players: int, number_range: tu
     return [round(round_mm, 2), round(choices, 2), round(side, 2), round(side, 2)]
 
 
-@lru_cache(maxsize=64)
-def tally_page(body: Frame, rows: tuple[str, ...], examples: tuple[RoundResult, ...],
-               rounds: int, cooperative: bool, words: Words, large: bool = False, *,
-               players: int, number_range: tuple[int, int]) -> tuple[Item, ...]:
-    """The round tally: a row per round, replay and tie-break, then two checked examples;
-    its columns sized for ``players`` choices from ``number_range``."""
+@dataclass(frozen=True)
+class Tally:
+    """What a round tally shows: its row labels, the check examples and the game it is for."""
+
+    rows: tuple[str, ...]
+    examples: tuple[RoundResult, ...]
+    rounds: int
+    cooperative: bool
+    players: int
+    number_range: tuple[int, int]
+
+
+def tally_block(x: float, y: float, w: float, tally: Tally, row_mm: float, words: Words,
+                large: bool = False, scoring: bool = True) -> tuple[list[Item], float]:
+    """The round tally from ``y`` down, its rows ``row_mm`` high: a row per round, replay and
+    tie-break, the scoring rule (unless ``scoring`` is off: a score sheet below says it),
+    then two checked examples; returns the items and the height they take."""
     _ = words.gettext
     body_pt = LARGE_PT if large else BODY_PT
     head_mm = 11.0 if large else 8.0
-    x, y, w = body.x, body.y, body.w
+    top = y
     items, used = title(x, y, _("Round tally"))
     y += used
     lead = (_("Write every round here as it is revealed: all choices in order, then the "
               "numbers left after cancelling, then who (if anyone) left the only single. A "
-              "replayed round goes on a “Replay” line.") if cooperative else
+              "replayed round goes on a “Replay” line.") if tally.cooperative else
             _("Write every round here as it is revealed: all choices in order, then the "
               "numbers left after cancelling, then who scores. A replayed round goes on a "
               "“Replay” line."))
     more, used = para(x, y, w, lead, body_pt)
     items += more
     y += used + 1.0
-    row_mm = tally_row_mm(body, len(rows), large)
-    widths = tally_widths(w, rows, players, number_range, words, large)
-    last = _("Exactly one single?") if cooperative else _("Winner")
+    rows = tally.rows
+    widths = tally_widths(w, rows, tally.players, tally.number_range, words, large)
+    last = _("Exactly one single?") if tally.cooperative else _("Winner")
     head = [_cell(label, large, "bold", size=9.5) for label in (
         _("Round"), _("All choices (sorted)"), _("Surviving singles"), last)]
     table = [head] + [[_cell(label, large, align="center")] for label in rows]
     items += ruled_table(x, y, widths, [head_mm] + [row_mm] * len(rows), table)
-    y += head_mm + row_mm * len(rows) + 3.0
-    more, used = para(x, y, w, [(_("One point to the lowest single. No single, no point."),
-                                 "bold"), (" ", "regular"),
-                                (_("After %(rounds)s valid rounds, compare totals.",
-                                   rounds=rounds), "regular")], body_pt)
-    items += more
-    y += used
+    y += head_mm + row_mm * len(rows) + (3.0 if scoring else 0.0)
+    if scoring:
+        more, used = para(x, y, w, [(_("One point to the lowest single. No single, no point."),
+                                     "bold"), (" ", "regular"),
+                                    (_("After %(rounds)s valid rounds, compare totals.",
+                                       rounds=tally.rounds), "regular")], body_pt)
+        items += more
+        y += used
     more, used = heading(x, y, _("Check examples"))
     items += more
     y += used
+    more, used = _examples(x, y, w, tally.examples, words, large)
+    return items + more, y + used - top
+
+
+def _examples(x: float, y: float, w: float, examples: tuple[RoundResult, ...], words: Words,
+              large: bool) -> tuple[list[Item], float]:
+    """The checked examples' table and its height."""
+    _ = words.gettext
+    head_mm = 11.0 if large else 8.0
     widths = [w * 0.30, w * 0.22, w * 0.22, w * 0.26]
     head = [_cell(label, large, "bold", size=9.5) for label in (
         _("All choices"), _("Cancelled"), _("Surviving singles"), _("Result"))]
@@ -196,14 +218,26 @@ def tally_page(body: Frame, rows: tuple[str, ...], examples: tuple[RoundResult, 
                       _cell(words.numbers(ex.singles) or none, large),
                       _cell(f"{short} → {result}", large)])
     # two lines of 12 pt in a cell need 13 mm
-    items += ruled_table(x, y, widths, [head_mm] + [13.0 if large else 8.0] * (len(table) - 1),
-                         table)
+    heights = [head_mm] + [13.0 if large else 8.0] * (len(table) - 1)
+    return ruled_table(x, y, widths, heights, table), sum(heights)
+
+
+@lru_cache(maxsize=64)
+def tally_page(body: Frame, rows: tuple[str, ...], examples: tuple[RoundResult, ...],
+               rounds: int, cooperative: bool, words: Words, large: bool = False, *,
+               players: int, number_range: tuple[int, int]) -> tuple[Item, ...]:
+    """The round tally alone on a page, its rows as tall as the page allows; its columns
+    sized for ``players`` choices from ``number_range``."""
+    tally = Tally(rows, examples, rounds, cooperative, players, number_range)
+    items, _ = tally_block(body.x, body.y, body.w, tally, tally_row_mm(body, len(rows), large),
+                           words, large)
     return tuple(items)
 
 
 # --- the score sheet --------------------------------------------------------------------------
 
 SCORE_ROW_MM = 10.0
+LARGE_SCORE_ROW_MM = 12.0
 SCORE_HEAD_PT = 9.5
 
 
@@ -218,16 +252,20 @@ def score_widths(width: float, rounds: int, words: Words, head_pt: float = SCORE
     return [name] + [per_round] * rounds + [fixed, place]
 
 
-@lru_cache(maxsize=256)
-def scores_page(body: Frame, names: tuple[str, ...], rounds: int, sudden_death: bool,
-                words: Words, large: bool = False) -> tuple[Item, ...]:
-    """The score sheet: a row per player, a column per round, total and place."""
+def scores_block(x: float, y: float, w: float, names: tuple[str, ...], rounds: int,
+                 sudden_death: bool, words: Words, large: bool = False, *,
+                 row_mm: float | None = None, title_pt: float = TITLE_PT
+                 ) -> tuple[list[Item], float]:
+    """The score sheet from ``y`` down: a row per player (``row_mm`` high, else the sheet's
+    own), a column per round, total and place, then how the game ends; returns the items
+    and the height they take."""
     _ = words.gettext
     head_pt = LARGE_PT if large else SCORE_HEAD_PT
     body_pt = LARGE_PT if large else BODY_PT
-    head_mm, row_mm = (11.0, 12.0) if large else (8.0, SCORE_ROW_MM)
-    x, y, w = body.x, body.y, body.w
-    items, used = title(x, y, _("Score sheet"))
+    head_mm, own_row = (11.0, LARGE_SCORE_ROW_MM) if large else (8.0, SCORE_ROW_MM)
+    row_mm = own_row if row_mm is None else row_mm
+    top = y
+    items, used = title(x, y, _("Score sheet"), title_pt)
     y += used
     more, used = para(x, y, w, _("One point for the lowest single of each round; nothing when "
                                  "every number cancels. A replayed round takes the place of "
@@ -244,6 +282,13 @@ def scores_page(body: Frame, names: tuple[str, ...], rounds: int, sudden_death: 
     table = [head] + [[_cell(name, large, size=10.5)] for name in names]
     items += ruled_table(x, y, widths, [head_mm] + [row_mm] * len(names), table)
     y += head_mm + row_mm * len(names) + 4.0
+    more, used = note(x, y, w, _game_end(rounds, sudden_death, words), body_pt)
+    return items + more, y + used - top
+
+
+def _game_end(rounds: int, sudden_death: bool, words: Words) -> list[list[tuple[str, str]]]:
+    """The score sheet's closing note: how the game ends, and its sudden death if any."""
+    _ = words.gettext
     end = [[(_("End of the game:"), "bold"), (" ", "regular"),
             (_("after %(rounds)s valid rounds the highest total wins. Equal totals share the "
                "result (two players level on top both win).", rounds=rounds), "regular")]]
@@ -257,5 +302,63 @@ def scores_page(body: Frame, names: tuple[str, ...], rounds: int, sudden_death: 
     else:
         end.append([(_("There is no sudden-death round, because none was announced before "
                        "round one."), "regular")])
-    more, _ = note(x, y, w, end, body_pt)
+    return end
+
+
+@lru_cache(maxsize=256)
+def scores_page(body: Frame, names: tuple[str, ...], rounds: int, sudden_death: bool,
+                words: Words, large: bool = False) -> tuple[Item, ...]:
+    """The score sheet alone on a page."""
+    items, _ = scores_block(body.x, body.y, body.w, names, rounds, sudden_death, words, large)
+    return tuple(items)
+
+
+# --- the tally and the score sheet on one page ------------------------------------------------
+
+SHARED_GAP_MM = 4.0  # between the tally's examples and the score sheet's heading
+# the least row heights that keep both tables as easy to write in: a round's choices need a
+# taller row than a player's point
+SHARED_LEAST_MM = {False: (9.0, 8.0), True: (11.0, 11.0)}  # (tally, scores), by large print
+SHARED_MOST_MM = {False: (13.0, SCORE_ROW_MM), True: (16.0, LARGE_SCORE_ROW_MM)}
+
+
+def shared_rows(room: float, tally_rows: int, players: int, large: bool = False
+                ) -> tuple[float, float] | None:
+    """Row heights (tally, scores) for both tables in ``room`` mm, or None when they do not
+    fit: the score rows keep their own height while the tally's rows can give way to their
+    least, then the score rows give way too."""
+    least_tally, least_scores = SHARED_LEAST_MM[large]
+    most_tally, most_scores = SHARED_MOST_MM[large]
+    tally_mm = _tenths((room - most_scores * players) / tally_rows)
+    if tally_mm >= least_tally:
+        return min(most_tally, tally_mm), most_scores
+    scores_mm = _tenths((room - least_tally * tally_rows) / players)
+    if scores_mm >= least_scores:
+        return least_tally, scores_mm
+    return None
+
+
+def _tenths(mm: float) -> float:
+    """``mm`` rounded down to a tenth (a hair's tolerance for the float's last digit), so
+    rows never run past their room."""
+    return math.floor(mm * 10 + 1e-9) / 10
+
+
+@lru_cache(maxsize=64)
+def tally_and_scores_page(body: Frame, tally: Tally, names: tuple[str, ...],
+                          sudden_death: bool, words: Words, large: bool = False
+                          ) -> tuple[Item, ...] | None:
+    """The round tally with the score sheet under it on one page, or None when they do not
+    fit (many rounds, many players, large print): the two are then printed a page each."""
+    x, y, w = body.x, body.y, body.w
+    _, tally_fixed = tally_block(x, y, w, tally, 0.0, words, large, scoring=False)
+    _, scores_fixed = scores_block(x, y, w, names, tally.rounds, sudden_death, words, large,
+                                   row_mm=0.0, title_pt=HEADING_PT)
+    room = body.h - tally_fixed - scores_fixed - SHARED_GAP_MM
+    rows = shared_rows(room, len(tally.rows), len(names), large)
+    if rows is None:
+        return None
+    items, used = tally_block(x, y, w, tally, rows[0], words, large, scoring=False)
+    more, _ = scores_block(x, y + used + SHARED_GAP_MM, w, names, tally.rounds, sudden_death,
+                           words, large, row_mm=rows[1], title_pt=HEADING_PT)
     return tuple(items + more)
