@@ -17,7 +17,7 @@ from ...plan import Form, KitPlan, Page, Prose, kit_plan, printed_pages
 from . import rules
 from .options import MAX_PLAYERS, turns
 from .report import players_sheet
-from .sheets import host_sheets, number_slips, player_sheets, register
+from .sheets import deduction_pairs, host_sheets, number_slips, player_sheets, register
 from .sheets.examples import example, tie_examples
 from .sheets.people import answers, credit, people, range_words, title
 
@@ -71,11 +71,9 @@ def player_pages(config: KitConfig, common: dict[str, object], ex: dict[str, obj
     for label, items in player_sheets.order_form_pages(sheet, everyone, turns(config),
                                                       config.range, words, large):
         pages.append(Page(label, Form(tuple(items))))
-    for person in everyone:
-        for label, items in player_sheets.deduction_pages(sheet, person, everyone,
-                                                         turns(config), config.range, words,
-                                                         large):
-            pages.append(Page(label, Form(tuple(items))))
+    for label, items in deduction_pairs.deduction_sheets(sheet, everyone, turns(config),
+                                                         config.range, words, large):
+        pages.append(Page(label, Form(tuple(items))))
     for label, landscape, items in players_sheet.report_sheet_pages(sheet, everyone,
                                                                    turns(config), words,
                                                                    large):

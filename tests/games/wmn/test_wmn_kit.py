@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import subprocess
 from functools import cache
 from pathlib import Path
 
@@ -177,11 +178,11 @@ def test_thirty_players_grids_turn_landscape(tmp_path: Path) -> None:
 
 def test_player_kit_pages(six: Path) -> None:
     pages = texts(six / "player-kit.pdf")
-    assert len(pages) == 22
+    assert len(pages) == 19
     labels = [re.search(r"What's My Number\? · (.+?) Secret numbers", t)[1] for t in pages]
     assert labels == (["Rules", "Reading the turn report", "Secret-number slips 1 of 1"]
                       + [f"Order forms {i} of 5" for i in range(1, 6)]
-                      + [f"Deduction sheet {c}" for c in "ABCDEF"]
+                      + [f"Deduction sheets {a} and {b}" for a, b in ("AB", "CD", "EF")]
                       + [f"Turn {t} report" for t in range(1, 9)])  # the players' blank ones
     banner = "Secret numbers: whole numbers from 1 to 50"
     assert all(banner in t for t in pages)  # in the header of every player page
@@ -234,6 +235,26 @@ def test_slips_forms_and_deduction(six: Path, letter_named: Path) -> None:
     assert "Announced range: secret numbers from 5 to 60" in named
     assert "This game uses the announced range 5 to 60 instead" in texts(
         letter_named / "player-kit.pdf")[0]
+
+
+def test_two_deduction_sheets_share_a_page(six: Path) -> None:
+    """Read back by Poppler: pages 9 to 11 each hold two players' sheets, the first
+    player's table whole before the second's title; the blank reports follow on page 12."""
+    def page(number: int) -> str:
+        done = subprocess.run(["pdftotext", "-f", str(number), "-l", str(number),
+                               str(six / "player-kit.pdf"), "-"],
+                              capture_output=True, text=True, check=True)
+        return " ".join(done.stdout.split())
+
+    for number, (first, second) in zip((9, 10, 11), ("AB", "CD", "EF"), strict=True):
+        text = page(number)
+        assert f"What's My Number? · Deduction sheets {first} and {second}" in text
+        top, bottom = (text.index(f"Deduction sheet · {who} Keep it private")
+                       for who in (first, second))
+        others = [c for c in "ABCDEF" if c != first]
+        assert top < text.index(f"{others[-1]} 1 50") < bottom
+        assert f"{first} 1 50" in text[bottom:] and f"{first} 1 50" not in text[:bottom]
+    assert "What's My Number? · Turn 1 report" in page(12)
 
 
 def test_host_file_has_the_register_and_grids_and_the_player_file_does_not(six: Path) -> None:

@@ -17,6 +17,7 @@ from support.helpers import plain
 from kit import fonts
 from kit.cli import main
 from kit.games.whats_my_number import rules
+from kit.games.whats_my_number.sheets import deduction_pairs as pairs
 from kit.games.whats_my_number.sheets import number_slips
 from kit.games.whats_my_number.sheets import player_sheets as forms
 from kit.games.whats_my_number.sheets.people import MIN_CELL_MM, MIN_TEXT_PT, Person
@@ -270,7 +271,7 @@ def test_one_order_form_stays_in_its_cell(paper_name: str, count: int) -> None:
 
 @cache
 def top_height(paper_name: str) -> float:
-    return forms.deduction_top(paper(paper_name), Person(0, "AD", LONG_NAMES[0]), EN)[1]
+    return forms.deduction_top(paper(paper_name).body, Person(0, "AD", LONG_NAMES[0]), EN)[1]
 
 
 def check_deduction_layout(lay: forms.DeductionLayout, width: float, height: float,
@@ -384,11 +385,59 @@ def test_deduction_pages(paper_name: str, count: int, turns: int) -> None:
 def _blocks(sheet: Paper, person: Person, everyone: list[Person], turns: int,
             number_range: tuple[int, int]) -> list[tuple[tuple[int, int], tuple[int, int]]]:
     body = sheet.body
-    top = forms.deduction_top(sheet, person, EN)[1]
+    top = forms.deduction_top(sheet.body, person, EN)[1]
     lay = forms.best_deduction_layout(body.w, body.h - top,
                                       [plain(o.text) for o in everyone if o is not person], turns,
                                       number_range, EN)
     return lay.blocks
+
+
+def owner(title: Text) -> str:
+    """The player letter a deduction sheet's title names."""
+    return title.text.split(" · ", 1)[1]
+
+
+@pytest.mark.parametrize("paper_name", PAPERS)
+@pytest.mark.parametrize(("count", "turns", "large", "expected"), [
+    (4, 8, False, 2), (5, 8, False, 3), (6, 8, False, 3), (12, 8, False, 6),
+    (14, 8, False, 14), (30, 8, False, 30),  # a sheet fills a page: a page each
+    (4, 30, False, 4), (12, 30, False, 24),  # two blocks a sheet: no room for two sheets
+    (4, 8, True, 4), (5, 2, True, 3), (12, 2, True, 12),
+])
+def test_deduction_sheets_two_to_a_page_when_each_fits_half(
+        paper_name: str, count: int, turns: int, large: bool, expected: int) -> None:
+    """Every player's sheet once, in order; two to a page, one in each half with a cut line
+    across the middle, when every sheet fits half a page; else a page (or more) each."""
+    sheet = paper(paper_name)
+    everyone = people(count)
+    pages = pairs.deduction_sheets(sheet, everyone, turns, default_range(count), EN, large)
+    assert len(pages) == expected
+    paired = expected <= -(-count // 2)
+    titles = []
+    middle = sheet.body.y + sheet.body.h / 2
+    for label, items in pages:
+        check_page(items, sheet)
+        heads = [t for t in items if isinstance(t, Text)
+                 and t.text.startswith("Deduction sheet · ")]
+        titles += [t.text for t in heads]
+        cuts = [i for i in items if isinstance(i, Line) and i.x1 < sheet.body.x]
+        if len(heads) == 2:
+            (cut,) = cuts
+            assert cut.y1 == pytest.approx(middle)
+            assert cut.x2 - cut.x1 == pytest.approx(sheet.body.w + 6.0)  # into the margins
+            assert heads[0].y < middle < heads[1].y
+            assert label == f"Deduction sheets {owner(heads[0])} and {owner(heads[1])}"
+            lower = [t for t in items if isinstance(t, Text) and t.y > middle]
+            upper = [t for t in items if isinstance(t, Text) and t.y < middle]
+            assert all(t.y - pt(t.size) > middle + 2.0 for t in lower)  # clear of the cut
+            assert all(t.y < middle - 2.0 for t in upper)
+        else:
+            assert cuts == [] and label.startswith(f"Deduction sheet {owner(heads[0])}")
+            assert not paired or owner(heads[0]) == everyone[-1].letter  # an odd one out
+    # a long sheet repeats its title on each of its pages
+    assert list(dict.fromkeys(titles)) == [f"Deduction sheet · {p.text}" for p in everyone]
+    assert sum("Deduction sheets" in label for label, _ in pages) == (
+        count // 2 if paired else 0)
 
 
 def test_deduction_cells_stay_big_enough() -> None:
@@ -426,7 +475,8 @@ def test_kit_pdf_reads_back(tmp_path: Path) -> None:
     assert len(re.findall(r"order form · turn ?3", everything)) == 6
     assert everything.count("— or a list: a number for every other player —") == 18
     deduction = [p for p in pages if "Deduction sheet ·" in p]
-    assert len(deduction) == 6
+    assert len(deduction) == 3  # six players' sheets, two to a page
+    assert all(page.count("Deduction sheet ·") == 2 for page in deduction)
     for page in deduction:
         assert all(w in page for w in ("Start", "Turn 1", "Turn 3", "low", "high",
                                        "My guesses"))

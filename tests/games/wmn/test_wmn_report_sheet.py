@@ -89,7 +89,7 @@ def test_blank_report_has_a_page_a_turn_at_the_end_of_the_player_kit(kit_pages) 
     players, _host, _path = kit_pages
     reports = [i for i, page in enumerate(players) if re.search(r"^Turn \d+ report$", page,
                                                                  re.M)]
-    assert [i + 1 for i in reports] == list(range(15, 23)) == [len(players) - 7 + i
+    assert [i + 1 for i in reports] == list(range(12, 20)) == [len(players) - 7 + i
                                                                for i in range(8)]
     for turn, i in enumerate(reports, start=1):
         assert f"What's My Number? · Turn {turn} report" in players[i]
@@ -99,7 +99,7 @@ def test_blank_report_has_a_page_a_turn_at_the_end_of_the_player_kit(kit_pages) 
 @pytest.mark.parametrize("turn", [1, 2, 8])
 def test_blank_report_rows_columns_and_only_the_own_x(kit_pages, turn: int) -> None:
     players, _host, _path = kit_pages
-    page = players[14 + turn - 1]
+    page = players[11 + turn - 1]
     columns, rows = table(page)
     assert list(columns) == list(LETTERS)
     kinds = ["1", "2", "3 (bonus)", "List"] if turn > 1 else ["1", "2", "List"]
@@ -115,7 +115,7 @@ def test_blank_report_rows_columns_and_only_the_own_x(kit_pages, turn: int) -> N
         else:  # the guesser's own column only: no number, no other answer
             assert [mark for mark, _at in marks] == ["X"], (label, rest)
             path = kit_pages[2]
-            assert marks_by_column(path, 15 + turn - 1, label) == [("X", label[0])]
+            assert marks_by_column(path, 12 + turn - 1, label) == [("X", label[0])]
     assert not re.search(r"\b\d{2,}\b", "\n".join(rest for _label, rest in rows))
 
 
@@ -124,7 +124,7 @@ def test_gm_card_names_the_report_pages(kit_pages, tmp_path: Path) -> None:
                  "--no-cache"]) == 0
     host = pdf_pages(tmp_path / "whats-my-number-6p-a4" / "host-answers.pdf", "-raw")
     card = " ".join(host[0].split())
-    assert ("onto the players’ “Turn N report” page of the player kit (pages 15 to 22, in "
+    assert ("onto the players’ “Turn N report” page of the player kit (pages 12 to 19, in "
             "turn order)") in card
 
 

@@ -16,7 +16,8 @@ Layout decisions:
   opponents continue in a further block with the "My guesses" row repeated); blocks fill a
   page, then the next. Rows are 7 mm (8 mm when a label needs two lines) and grow up to 12 mm
   when the page has room. The row labels take one line at 9 pt, two lines at 9 pt or one
-  line at 8 pt, whichever needs the fewest pages and blocks (in that order on a tie).
+  line at 8 pt, whichever needs the fewest pages and blocks (in that order on a tie). When
+  every player's sheet fits half a page, two share a page (``deduction_pairs``).
 * Large print (``LARGE_FORM``, ``LARGE_DEDUCTION``): the same layouts with every word at 12 pt,
   the hand-writing boxes, cells and rows 1.3 times the usual, and one order form across the
   page (at 12 pt, half an A4 page is too narrow for the Russian guess line, and leaves the
@@ -492,17 +493,17 @@ def deduction_words(words: Words) -> str:
                          "know it.")
 
 
-def deduction_top(sheet: Paper, person: Person, words: Words,
+def deduction_top(frame: Frame, person: Person, words: Words,
                   sizes: DeductionSizes = DEDUCTION) -> tuple[list[Item], float]:
-    """The title and the line of instructions at the top of every deduction page."""
-    body = sheet.body
+    """The title and the line of instructions at the top of ``frame`` (a page's body, or
+    half of it); returns the items and the height they take."""
     heading = words.gettext("Deduction sheet · %(player)s", player=person.text)
     most, least = sizes.title_pt
-    fitted = fit(heading, body.w, pt(most) * 1.25, most, least, "bold", max_lines=1)
+    fitted = fit(heading, frame.w, pt(most) * 1.25, most, least, "bold", max_lines=1)
     band = pt(most) * 1.25
-    items: list[Item] = list(place_fitted(fitted, body.x, body.y, body.w, band, "bold"))
+    items: list[Item] = list(place_fitted(fitted, frame.x, frame.y, frame.w, band, "bold"))
     y = band + 1.5
-    more, used = para(body.x, body.y + y, body.w, deduction_words(words), sizes.text_pt)
+    more, used = para(frame.x, frame.y + y, frame.w, deduction_words(words), sizes.text_pt)
     items += more
     return items, y + used + 1.5
 
@@ -555,25 +556,36 @@ def deduction_block(x: float, y: float, lay: DeductionLayout, turns: tuple[int, 
     return items
 
 
+def deduction_parts(frame: Frame, person: Person, people: Sequence[Person], turns: int,
+                    number_range: tuple[int, int], words: Words,
+                    sizes: DeductionSizes = DEDUCTION) -> list[list[Item]]:
+    """One player's deduction table in ``frame``: the items of each frame it fills."""
+    opponents = [o for o in people if o is not person]
+    top_items, top_h = deduction_top(frame, person, words, sizes)
+    lay = best_deduction_layout(frame.w, frame.h - top_h, [o.text for o in opponents], turns,
+                                number_range, words, sizes)
+    blocks = lay.blocks
+    parts = []
+    for n in range(lay.pages):
+        items = list(top_items)
+        y = frame.y + top_h
+        for turn_part, (o0, o1) in blocks[n * lay.blocks_per_page:(n + 1) * lay.blocks_per_page]:
+            items += deduction_block(frame.x, y, lay, turn_part, opponents[o0:o1], number_range,
+                                     words)
+            y += lay.block_height_mm(o1 - o0) + DED_GAP_MM
+        parts.append(items)
+    return parts
+
+
 def deduction_pages(sheet: Paper, person: Person, people: Sequence[Person], turns: int,
                     number_range: tuple[int, int], words: Words, large: bool = False
                     ) -> Pages:
-    body = sheet.body
+    """One player's deduction sheet on pages of its own."""
     sizes = LARGE_DEDUCTION if large else DEDUCTION
-    opponents = [o for o in people if o is not person]
-    top_items, top_h = deduction_top(sheet, person, words, sizes)
-    lay = best_deduction_layout(body.w, body.h - top_h, [o.text for o in opponents], turns,
-                                number_range, words, sizes)
-    blocks = lay.blocks
-    count = lay.pages
+    parts = deduction_parts(sheet.body, person, people, turns, number_range, words, sizes)
+    count = len(parts)
     pages: Pages = []
-    for n in range(count):
-        items = list(top_items)
-        y = body.y + top_h
-        for turn_part, (o0, o1) in blocks[n * lay.blocks_per_page:(n + 1) * lay.blocks_per_page]:
-            items += deduction_block(body.x, y, lay, turn_part, opponents[o0:o1], number_range,
-                                     words)
-            y += lay.block_height_mm(o1 - o0) + DED_GAP_MM
+    for n, items in enumerate(parts):
         if count > 1:
             label = words.gettext("Deduction sheet %(letter)s %(page)s of %(pages)s",
                                   letter=person.letter, page=n + 1, pages=count)
@@ -581,4 +593,3 @@ def deduction_pages(sheet: Paper, person: Person, people: Sequence[Person], turn
             label = words.gettext("Deduction sheet %(letter)s", letter=person.letter)
         pages.append((label, items))
     return pages
-
