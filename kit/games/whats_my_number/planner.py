@@ -90,9 +90,8 @@ def host_pages(config: KitConfig, common: dict[str, object], ex: dict[str, objec
     grids = host_sheets.grid_pages(sheet, everyone, turns(config), config.range, words)
     summary = host_sheets.grid_summary(sheet, len(everyone), turns(config))
     # the players' blank reports close the player kit: the GM card gives their pages
-    report_count = sum(players_sheet.sheets_per_turn(everyone, sheet, words, turn,
-                                                     config.large_print)
-                       for turn in range(1, turns(config) + 1))
+    report_count = players_sheet.report_page_count(everyone, sheet, words, turns(config),
+                                                   config.large_print)
     first_report = len(player_labels) - report_count + 1
     pages = [Page(_("Game master card"), Prose("whats_my_number/gm_card.html", {
         **common, "grid": summary, "paper_label": sheet.label,

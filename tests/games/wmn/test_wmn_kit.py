@@ -178,12 +178,12 @@ def test_thirty_players_grids_turn_landscape(tmp_path: Path) -> None:
 
 def test_player_kit_pages(six: Path) -> None:
     pages = texts(six / "player-kit.pdf")
-    assert len(pages) == 19
+    assert len(pages) == 15
     labels = [re.search(r"What's My Number\? · (.+?) Secret numbers", t)[1] for t in pages]
     assert labels == (["Rules", "Reading the turn report", "Secret-number slips 1 of 1"]
                       + [f"Order forms {i} of 5" for i in range(1, 6)]
                       + [f"Deduction sheets {a} and {b}" for a, b in ("AB", "CD", "EF")]
-                      + [f"Turn {t} report" for t in range(1, 9)])  # the players' blank ones
+                      + [f"Turn {t} and {t + 1} reports" for t in (1, 3, 5, 7)])  # blank
     banner = "Secret numbers: whole numbers from 1 to 50"
     assert all(banner in t for t in pages)  # in the header of every player page
     assert all("This bar should measure 50 mm" in t for t in pages)
@@ -254,7 +254,7 @@ def test_two_deduction_sheets_share_a_page(six: Path) -> None:
         others = [c for c in "ABCDEF" if c != first]
         assert top < text.index(f"{others[-1]} 1 50") < bottom
         assert f"{first} 1 50" in text[bottom:] and f"{first} 1 50" not in text[:bottom]
-    assert "What's My Number? · Turn 1 report" in page(12)
+    assert "What's My Number? · Turn 1 and 2 reports" in page(12)
 
 
 def test_host_file_has_the_register_and_grids_and_the_player_file_does_not(six: Path) -> None:

@@ -1,5 +1,6 @@
 """The players' turn report as a blank form: one page (or more for a large game) a turn, in
-the player kit, for the game master to fill in from the grid and pin up or copy.
+the player kit, for the game master to fill in from the grid and pin up or copy; two turns a
+page, side by side with a cut line between them, when a turn fits half a page (4 to 6 players).
 
 It is the table ``kit report`` fills from a game log (``reports``), with the same row labels
 ("A 1", "A 3 (bonus)", "A List"), columns and legend, so a paper game and a computed one read
@@ -23,7 +24,7 @@ from dataclasses import dataclass
 from ....i18n import Words
 from ....layout.blocks import para, title
 from ....layout.fit import paragraph
-from ....layout.model import Item, text_width
+from ....layout.model import Item, text_width, vline
 from ....layout.table import PAD_MM, Cell, ruled_table
 from ....paper import Frame, Paper
 from .. import rules
@@ -39,7 +40,9 @@ from .reports import (
     ROW_MM,
     SLACK_MM,
     ReportLayout,
+    cell_width,
     column_note,
+    columns_fit,
     intro,
     label_size,
     label_width,
@@ -212,14 +215,81 @@ def layout_rows(people: Sequence[Person], sheet: Paper, words: Words, large: boo
 
 def sheets_per_turn(people: Sequence[Person], sheet: Paper, words: Words, turn: int,
                     large: bool = False) -> int:
-    """How many pages ``turn``'s blank report takes."""
+    """How many pages ``turn``'s blank report takes on its own."""
     layout, per_page = layout_rows(people, sheet, words, large)
     return len(page_blocks(people, turn, per_page, words)) * len(layout.parts)
 
 
+PAIR_GAP_MM = 8.0  # between two turns side by side, the cut line in its middle
+CUT_LINE_MM = 0.35  # as thick as the slips' cut lines
+
+
+def side_by_side(body: Frame) -> tuple[Frame, Frame]:
+    """The body's left and right halves, a cut's room apart."""
+    w = (body.w - PAIR_GAP_MM) / 2
+    return Frame(body.x, body.y, w, body.h), Frame(body.right - w, body.y, w, body.h)
+
+
+def paired_layout(people: Sequence[Person], sheet: Paper, words: Words, large: bool = False
+                  ) -> ReportLayout | None:
+    """The layout of a turn's report in half a portrait page's width when every turn fits
+    there on one page (a small game), so two turns share a page; else None. Large print
+    keeps a page a turn."""
+    if large:
+        return None
+    layout = sheet_layout(people, sheet, words)
+    half = side_by_side(sheet.body)[0]
+    room = half.w - layout.label_mm
+    if layout.landscape or layout.split or not columns_fit(room, len(people)):
+        return None
+    per_page = rows_fit(half, layout.head_mm, words)
+    if len(page_blocks(people, 2, per_page, words)) > 1:  # a later turn: the most rows
+        return None
+    return ReportLayout(False, layout.label_mm, cell_width(room, len(people), CELL_MAX_MM),
+                        layout.parts, layout.head_mm, per_page, layout.head_pt,
+                        layout.label_pt)
+
+
+def report_page_count(people: Sequence[Person], sheet: Paper, words: Words, turns: int,
+                      large: bool = False) -> int:
+    """How many pages the blank reports of every turn take."""
+    if paired_layout(people, sheet, words, large) is not None:
+        return -(-turns // 2)
+    return sum(sheets_per_turn(people, sheet, words, turn, large)
+               for turn in range(1, turns + 1))
+
+
+def paired_pages(sheet: Paper, layout: ReportLayout, people: Sequence[Person], turns: int,
+                 words: Words) -> list[tuple[str, bool, list[Item]]]:
+    """Two turns a page, side by side with a cut line between them: each half is that
+    turn's whole report, to pin up or copy on its own."""
+    body = sheet.body
+    out: list[tuple[str, bool, list[Item]]] = []
+    for first in range(1, turns + 1, 2):
+        shown = range(first, min(first + 2, turns + 1))
+        items: list[Item] = []
+        for frame, turn in zip(side_by_side(body), shown, strict=False):
+            (rows,) = page_blocks(people, turn, layout.rows_per_page, words)
+            items += sheet_body(frame, layout, people, rows, layout.parts[0],
+                                turn_title(turn, words), words)
+        if len(shown) == 2:
+            middle = body.x + body.w / 2
+            items.append(vline(middle, body.y, body.bottom, CUT_LINE_MM))
+            label = words.gettext("Turn %(first)s and %(second)s reports", first=first,
+                                  second=first + 1)
+        else:
+            label = turn_title(first, words)
+        out.append((label, False, items))
+    return out
+
+
 def report_sheet_pages(sheet: Paper, people: Sequence[Person], turns: int, words: Words,
                        large: bool = False) -> list[tuple[str, bool, list[Item]]]:
-    """Every turn's blank report pages: (label, landscape, items), turn after turn."""
+    """Every turn's blank report pages: (label, landscape, items), turn after turn; two
+    turns a page when they fit side by side."""
+    paired = paired_layout(people, sheet, words, large)
+    if paired is not None:
+        return paired_pages(sheet, paired, people, turns, words)
     layout, per_page = layout_rows(people, sheet, words, large)
     body = sheet.oriented(layout.landscape).body
     sizes = LARGE if large else SHEET
