@@ -54,12 +54,32 @@ def _grid(cells: dict[tuple[int, int], list[Text]], label: str) -> str:
     return f'<ul class="sr-only" aria-label="{escape(label)}">{pieces}</ul>'
 
 
+HEADING_PT = 11.0  # a bold run this large or larger heads what is drawn under it
+
+
+def _heading(items: Sequence[Item], origin: tuple[float, float], right: float) -> str | None:
+    """The words of the nearest heading line drawn above a part whose top-left corner is
+    ``origin``, those between its left edge and ``right`` (the next part's beside it)."""
+    x, top = origin
+    above = [i for i in items if isinstance(i, Text) and i.place is None and i.face == "bold"
+             and i.size >= HEADING_PT and i.y < top and x - 1 <= i.x < right]
+    if not above:
+        return None
+    line = max(i.y for i in above)
+    return " ".join(" ".join(i.text.split()) for i in above if i.y == line)
+
+
 def alternative(items: Sequence[Item], label: str) -> str:
     """The HTML a screen reader reads for the tables and grids of a form page's ``items``
-    (none: ""), each named ``label`` (the page's)."""
+    (none: ""): one is named ``label`` (the page's); of several, each by the heading above it
+    (a page that holds a tally and a score sheet reads as two tables with their own names)."""
+    parts = _parts(items)
     out = []
-    for cells in _parts(items).values():
+    for (origin, _), cells in parts.items():
         shape = next(iter(cells.values()))[0].place
         assert shape is not None  # only placed runs are gathered
-        out.append(_grid(cells, label) if shape.piece else _table(cells, shape, label))
+        beside = [o[0] for o, _ in parts if abs(o[1] - origin[1]) < 1 and o[0] > origin[0]]
+        name = label if len(parts) == 1 else _heading(
+            items, origin, min(beside, default=float("inf"))) or label
+        out.append(_grid(cells, name) if shape.piece else _table(cells, shape, name))
     return "".join(out)

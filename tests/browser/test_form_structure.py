@@ -33,13 +33,15 @@ def tree(page, html: Path, label: str) -> list[str]:
 
 
 def test_the_round_tally_reads_as_one_table(page, lun_a4: Path) -> None:
-    lines = tree(page, lun_a4 / "player-kit.html", "Round tally")
-    assert lines.count('- table "Round tally":') == 2  # the tally and its check examples
+    lines = tree(page, lun_a4 / "player-kit.html", "Round tally and score sheet")
+    # the page's tables, each named by its heading
+    assert [line for line in lines if line.startswith("- table")] == [
+        '- table "Round tally":', '- table "Check examples":', '- table "Score sheet":']
     first = lines.index('- table "Round tally":')
     headers = [line for line in lines[first:] if line.startswith("- columnheader")][:4]
     assert headers == ['- columnheader "Round"', '- columnheader "All choices (sorted)"',
                        '- columnheader "Surviving singles"', '- columnheader "Winner"']
-    rows = [line for line in lines[first:lines.index('- table "Round tally":', first + 1)]
+    rows = [line for line in lines[first:lines.index('- table "Check examples":')]
             if line.startswith("- row ")]
     assert rows[1:] == ['- row "1":', '- row "2":', '- row "3":', '- row "4":', '- row "5":',
                         '- row "Replay":']
@@ -61,6 +63,7 @@ def test_order_forms_and_turn_reports_read_whole(page, wmn: Path) -> None:
     assert forms.count('- list "Order forms 1 of 4":') == 1
     assert [line for line in forms if line.startswith("- listitem")][0].startswith(
         '- listitem: "A order form · turn 1 Guess 1 Guess 2')
-    report = tree(page, wmn / "player-kit.html", "Turn 1 report")
-    assert report.count('- table "Turn 1 report":') == 1
+    report = tree(page, wmn / "player-kit.html", "Turn 1 and 2 reports")
+    assert [line for line in report if line.startswith("- table")] == [
+        '- table "Turn 1 report":', '- table "Turn 2 report":']
     assert '- columnheader "Guess"' in report and '- row "A 1 X":' in report
