@@ -9,6 +9,8 @@ from dataclasses import replace
 from html.parser import HTMLParser
 from pathlib import Path
 
+from support.helpers import build_kit
+
 from kit.layout import pdf as pdf_backend
 from kit.layout import reading
 from kit.layout.fit import fit_in
@@ -94,8 +96,9 @@ def test_the_pdf_is_drawn_the_same_with_or_without_places() -> None:
             pdf_backend.draw([replace(page, body=bare)], "t"))
 
 
-def test_every_hidden_word_of_a_kit_form_is_in_its_table_or_list(lun_a4: Path) -> None:
-    html = (lun_a4 / "player-kit.html").read_text(encoding="utf-8")
+def read_forms(html: str) -> dict[str, Cells]:
+    """Each table and list a screen reader is given on the form pages of ``html``, by name,
+    once every word the drawing hides from it is found in them."""
     sections = re.findall(r'<section[^>]*aria-label="([^"]*)"(.*?)</section>', html, re.S)
     read = {}
     for label, body in sections:
@@ -113,9 +116,27 @@ def test_every_hidden_word_of_a_kit_form_is_in_its_table_or_list(lun_a4: Path) -
         names = [part.names[0] for part in each]
         assert names == [label] if len(each) == 1 else len(set(names)) == len(names), names
         read.update(zip(names, each, strict=True))
+    return read
+
+
+def test_every_hidden_word_of_a_kit_form_is_in_its_table_or_list(lun_a4: Path) -> None:
+    read = read_forms((lun_a4 / "player-kit.html").read_text(encoding="utf-8"))
     assert {"Slips 1 of 6", "Round tally", "Check examples", "Score sheet"} <= set(read)
     tally = read["Round tally"]
     assert [text for _, _, text in tally.rows[0]] == [
         "Round", "All choices (sorted)", "Surviving singles", "Winner"]
     assert [row[0][2] for row in tally.rows[1:7]] == ["1", "2", "3", "4", "5", "Replay"]
     assert len(read["Score sheet"].rows) == 1 + 8  # a header, a row per player
+
+
+def test_a_deduction_sheet_reads_as_a_table_of_turns_and_players(tmp_path: Path) -> None:
+    folder = build_kit(tmp_path, "whats-my-number", "--players", "5")
+    read = read_forms((folder / "player-kit.html").read_text(encoding="utf-8"))
+    assert {f"Deduction sheet · {p}" for p in "ABCD"} | {"Deduction sheet E"} <= set(read)
+    sheet = read["Deduction sheet · A"]
+    assert sheet.rows[0] == [("th", 1, "Player"), ("th", 2, "Start")] + [
+        ("th", 2, f"Turn {n}") for n in range(1, 9)]
+    assert [text for _, _, text in sheet.rows[1]] == ["", *["low", "high"] * 9]
+    assert [row[0][2] for row in sheet.rows[2:]] == ["My guesses", "B", "C", "D", "E"]
+    assert [[text for _, _, text in row[:3]] for row in sheet.rows[3:]] == [
+        [p, "1", "40"] for p in "BCDE"]  # each opponent's bounds at the start: the range
