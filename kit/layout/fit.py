@@ -6,6 +6,8 @@ that fits here fits on paper and in the browser.
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -174,3 +176,34 @@ def _join(line: list[Part], word: list[Part]) -> list[Part]:
 
 def _width(parts: Sequence[Part], size: float) -> float:
     return sum(text_width(content, size, style) for content, style in parts)
+
+
+def hyphen_wrap(name: str, width: float, size: float) -> list[str]:
+    """Lines of ``name`` broken between words and, where a word is too long for a line, after
+    a hyphen it already has ("Jean-" / "Christophe"); a word is never cut elsewhere."""
+    lines: list[str] = []
+    current = ""
+    for word in name.split():
+        pieces = re.findall(r"[^-]+-*|-+", word)
+        for i, piece in enumerate(pieces):
+            joined = current + (" " if current and i == 0 else "") + piece
+            if current and not fits(joined, width, size):
+                lines.append(current)
+                current = piece
+            else:
+                current = joined
+    if current:
+        lines.append(current)
+    return lines
+
+
+def letter_wrap(line: str, width: float, size: float) -> list[str]:
+    """A line too wide for ``width`` broken between letters (a combining mark stays with its
+    letter), as full lines as fit."""
+    lines = [""]
+    for char in line:
+        if (lines[-1] and not unicodedata.combining(char)
+                and not fits(lines[-1] + char, width, size)):
+            lines.append("")
+        lines[-1] += char
+    return lines

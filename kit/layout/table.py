@@ -24,6 +24,14 @@ class Cell:
     lines: int = 2  # most lines it may wrap to
 
 
+def in_cell(runs: Sequence[Item], table: Place, row: int, column: int, span: int = 1
+            ) -> list[Item]:
+    """``runs`` as the text of one cell of ``table`` (a table drawn by other means than
+    ``ruled_table``): what a screen reader reads of it in the HTML kit."""
+    return [replace(run, place=replace(table, row=row, column=column, span=span))
+            if isinstance(run, Text) else run for run in runs]
+
+
 def column_edges(x: float, widths: Sequence[float]) -> list[float]:
     edges = [x]
     for width in widths:

@@ -140,3 +140,16 @@ def test_a_deduction_sheet_reads_as_a_table_of_turns_and_players(tmp_path: Path)
     assert [row[0][2] for row in sheet.rows[2:]] == ["My guesses", "B", "C", "D", "E"]
     assert [[text for _, _, text in row[:3]] for row in sheet.rows[3:]] == [
         [p, "1", "40"] for p in "BCDE"]  # each opponent's bounds at the start: the range
+
+
+def test_the_game_masters_grid_reads_as_a_table_of_rows_and_players(tmp_path: Path) -> None:
+    folder = build_kit(tmp_path, "whats-my-number", "--names", "Ann,Bob,Cy,Dee,Eve")
+    read = read_forms((folder / "host-answers.html").read_text(encoding="utf-8"))
+    grid = read["Turn 2 report"]
+    assert [text for _, _, text in grid.rows[0]] == ["Player", "Guess", *"ABCDE"]
+    block = [[text for _, _, text in row] for row in grid.rows[1:5]]
+    assert block == [["A Ann", "1", "X", "", "", "", ""], ["", "2", "X", "", "", "", ""],
+                     ["", "+1", "X", "", "", "", ""], ["", "list", "list: ______ correct"]]
+    assert grid.rows[4][2] == ("td", 5, "list: ______ correct")  # across the players
+    assert [row[0][2] for row in grid.rows[1::4]][:5] == ["A Ann", "B Bob", "C Cy", "D Dee",
+                                                         "E Eve"]

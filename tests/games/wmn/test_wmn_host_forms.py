@@ -18,6 +18,7 @@ from kit.games.whats_my_number.sheets import host_sheets as host
 from kit.games.whats_my_number.sheets import register as reg
 from kit.games.whats_my_number.sheets.people import MIN_CELL_MM, MIN_TEXT_PT, Person
 from kit.i18n import words as language
+from kit.layout.fit import hyphen_wrap
 from kit.layout.model import Box, Item, Line, Text, pt, text_width
 from kit.paper import Frame, Paper, paper
 
@@ -340,9 +341,9 @@ def test_a_name_shrinks_before_it_wraps() -> None:
 
 
 def test_hyphen_wrap_breaks_only_after_hyphens_and_spaces() -> None:
-    assert host.hyphen_wrap("Maximiliana-Konstanze", 20.0, 8.0) == ["Maximiliana-",
+    assert hyphen_wrap("Maximiliana-Konstanze", 20.0, 8.0) == ["Maximiliana-",
                                                                      "Konstanze"]
-    assert host.hyphen_wrap("Ann Lee", 100.0, 8.0) == ["Ann Lee"]
+    assert hyphen_wrap("Ann Lee", 100.0, 8.0) == ["Ann Lee"]
 
 
 # --- the secret register ------------------------------------------------------------------------

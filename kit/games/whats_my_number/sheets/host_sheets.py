@@ -23,8 +23,6 @@ The turn-report grid keeps the previous design's decisions:
 from __future__ import annotations
 
 import math
-import re
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -39,10 +37,13 @@ from ....layout.fit import (
     fit,
     fit_in,
     fits,
+    hyphen_wrap,
+    letter_wrap,
     place,
     sizes,
 )
-from ....layout.model import Item, baseline_in, box, hline, pt, rich, text, text_width, vline
+from ....layout.model import Item, Place, baseline_in, box, hline, pt, rich, text, text_width, vline
+from ....layout.table import in_cell
 from ....paper import Frame, Paper
 from .. import rules
 from .people import MIN_CELL_MM, MIN_TEXT_PT, Person, answer, one_line, range_words, split
@@ -439,23 +440,29 @@ def grid_items(layout: GridLayout, s: GridSheet, people: Sequence[Person],
     # "Guess" takes the kind column too when a language's word is too long
     guess = words.gettext("Guess")
     split = xs[1] if not fits(guess, GRID_GUESS_MM - 2.0, MIN_TEXT_PT, "bold") else xs[2]
-    items += _grid_header(layout, s, people, xs, split, top, words)
+    # what a screen reader reads: a column for the player, one for the row's kind, one a
+    # player guessed; a row for the header and each drawn row
+    table = Place((x0, top), 1 + len(rows), 2 + c1 - c0, 0, 0)
+    items += _grid_header(layout, s, people, xs, split, top, words, table)
     items += _grid_rules(xs, split, top, rows)
-    items += _grid_labels(layout, s, people, xs, top, rows, words)
+    items += _grid_labels(layout, s, people, xs, top, rows, words, table)
     return items
 
 
 def _grid_header(layout: GridLayout, s: GridSheet, people: Sequence[Person], xs: list[float],
-                 split: float, top: float, words: Words) -> list[Item]:
+                 split: float, top: float, words: Words, table: Place) -> list[Item]:
     c0, c1 = s.columns
     items: list[Item] = [hline(xs[0], xs[-1], top, LINE_MM)]
-    items += fit_in(words.gettext("Player"), xs[0] + PAD_MM, top, split - xs[0] - 2 * PAD_MM,
-                    GRID_HEAD_MM, HEAD_PT, MIN_TEXT_PT, "bold", max_lines=1)
-    items += fit_in(words.gettext("Guess"), split + 1.0, top, xs[3] - split - 2.0,
-                    GRID_HEAD_MM, HEAD_PT - 1, MIN_TEXT_PT, "bold", "center", 1)
+    items += in_cell(fit_in(words.gettext("Player"), xs[0] + PAD_MM, top,
+                            split - xs[0] - 2 * PAD_MM, GRID_HEAD_MM, HEAD_PT, MIN_TEXT_PT,
+                            "bold", max_lines=1), table, 0, 0)
+    items += in_cell(fit_in(words.gettext("Guess"), split + 1.0, top, xs[3] - split - 2.0,
+                            GRID_HEAD_MM, HEAD_PT - 1, MIN_TEXT_PT, "bold", "center", 1),
+                     table, 0, 1)
     for i, p in enumerate(range(c0, c1)):
-        items += fit_in(people[p].letter, xs[3 + i] + 0.6, top, layout.cell_mm - 1.2,
-                        GRID_HEAD_MM, HEAD_PT, MIN_TEXT_PT, "bold", "center", 1)
+        items += in_cell(fit_in(people[p].letter, xs[3 + i] + 0.6, top, layout.cell_mm - 1.2,
+                                GRID_HEAD_MM, HEAD_PT, MIN_TEXT_PT, "bold", "center", 1),
+                         table, 0, 2 + i)
     return items
 
 
@@ -495,38 +502,41 @@ def _grid_rules(xs: list[float], split: float, top: float, rows: list) -> list[I
 
 
 def _grid_labels(layout: GridLayout, s: GridSheet, people: Sequence[Person], xs: list[float],
-                 top: float, rows: list, words: Words) -> list[Item]:
-    """The row labels, the pre-printed X, and each block's letter with the name below it."""
+                 top: float, rows: list, words: Words, table: Place) -> list[Item]:
+    """The row labels, the pre-printed X, and each block's letter with the name below it
+    (in the block's first row, for a screen reader)."""
     _ = words.gettext
     c0, c1 = s.columns
     right = xs[-1]
     first = top + GRID_HEAD_MM
     no_info = answer(rules.NO_INFO, words)
     items: list[Item] = []
-    for row in rows:
-        items += one_line((xs[1] + xs[2]) / 2, baseline_in(row.top, GRID_ROW_MM, CELL_PT),
-                          kind_words(row.kind, words), GRID_KIND_MM - 1.2, CELL_PT,
-                          align="center")
+    for r, row in enumerate(rows, 1):
+        items += in_cell(one_line((xs[1] + xs[2]) / 2, baseline_in(row.top, GRID_ROW_MM, CELL_PT),
+                                  kind_words(row.kind, words), GRID_KIND_MM - 1.2, CELL_PT,
+                                  align="center"), table, r, 1)
         if row.kind == "extra":
-            items += fit_in(_("Player ____"), xs[0] + PAD_MM, row.top,
-                            GRID_PLAYER_MM - 2 * PAD_MM, GRID_ROW_MM, MIN_TEXT_PT, MIN_TEXT_PT,
-                            max_lines=1)
+            items += in_cell(fit_in(_("Player ____"), xs[0] + PAD_MM, row.top,
+                                    GRID_PLAYER_MM - 2 * PAD_MM, GRID_ROW_MM, MIN_TEXT_PT,
+                                    MIN_TEXT_PT, max_lines=1), table, r, 0)
         elif row.kind == "list":
             if s.first_part:
-                items += fit_in(_("list: ______ correct"), xs[2] + 2.0, row.top,
-                                right - xs[2] - 2.0 - PAD_MM, GRID_ROW_MM, CELL_PT, MIN_TEXT_PT,
-                                max_lines=1)
+                items += in_cell(fit_in(_("list: ______ correct"), xs[2] + 2.0, row.top,
+                                        right - xs[2] - 2.0 - PAD_MM, GRID_ROW_MM, CELL_PT,
+                                        MIN_TEXT_PT, max_lines=1), table, r, 2, c1 - c0)
         elif c0 <= row.person < c1:
             x = xs[3 + row.person - c0] + layout.cell_mm / 2
-            items += one_line(x, baseline_in(row.top, GRID_ROW_MM, HEAD_PT), no_info,
-                              layout.cell_mm - 1.2, HEAD_PT, style="bold", align="center")
+            items += in_cell(one_line(x, baseline_in(row.top, GRID_ROW_MM, HEAD_PT), no_info,
+                                      layout.cell_mm - 1.2, HEAD_PT, style="bold",
+                                      align="center"), table, r, 2 + row.person - c0)
     for p in range(*s.blocks):
-        block = first + (p - s.blocks[0]) * len(s.kinds) * GRID_ROW_MM
-        items += text(xs[0] + PAD_MM, baseline_in(block, GRID_ROW_MM, LETTER_PT),
-                      people[p].letter, LETTER_PT, "bold")
+        r = 1 + (p - s.blocks[0]) * len(s.kinds)
+        block = first + (r - 1) * GRID_ROW_MM
+        items += in_cell(text(xs[0] + PAD_MM, baseline_in(block, GRID_ROW_MM, LETTER_PT),
+                              people[p].letter, LETTER_PT, "bold"), table, r, 0)
         if people[p].name:
-            items += name_items(people[p].name, xs[0] + NAME_PAD_MM, block + GRID_ROW_MM,
-                                len(s.kinds))
+            items += in_cell(name_items(people[p].name, xs[0] + NAME_PAD_MM,
+                                        block + GRID_ROW_MM, len(s.kinds)), table, r, 0)
     return items
 
 
@@ -534,37 +544,6 @@ def name_box(rows: int = ROWS_PER_PLAYER) -> tuple[float, float]:
     """(width, height) mm a name may fill: the player cell below the letter, in a block of
     ``rows`` rows."""
     return (GRID_PLAYER_MM - 2 * NAME_PAD_MM, (rows - 1) * GRID_ROW_MM - HEAVY_MM / 2 - PAD_MM)
-
-
-def hyphen_wrap(name: str, width: float, size: float) -> list[str]:
-    """Lines of ``name`` broken between words and, where a word is too long for a line, after
-    a hyphen it already has ("Jean-" / "Christophe"); a word is never cut elsewhere."""
-    lines: list[str] = []
-    current = ""
-    for word in name.split():
-        pieces = re.findall(r"[^-]+-*|-+", word)
-        for i, piece in enumerate(pieces):
-            joined = current + (" " if current and i == 0 else "") + piece
-            if current and not fits(joined, width, size):
-                lines.append(current)
-                current = piece
-            else:
-                current = joined
-    if current:
-        lines.append(current)
-    return lines
-
-
-def letter_wrap(line: str, width: float, size: float) -> list[str]:
-    """A line too wide for ``width`` broken between letters (a combining mark stays with its
-    letter), as full lines as fit."""
-    lines = [""]
-    for char in line:
-        if (lines[-1] and not unicodedata.combining(char)
-                and not fits(lines[-1] + char, width, size)):
-            lines.append("")
-        lines[-1] += char
-    return lines
 
 
 def fit_name(name: str, width: float, height: float, largest: float, smallest: float,

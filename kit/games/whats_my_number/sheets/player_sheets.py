@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from ....errors import LayoutError
 from ....i18n import LANGUAGES, Words, words
@@ -36,8 +36,8 @@ from ....layout.blocks import para
 from ....layout.fit import fit, fit_in
 from ....layout.fit import place as place_fitted
 from ....layout.fit import sizes as font_sizes
-from ....layout.model import Item, Place, Text, baseline_in, box, hline, pt, text, text_width, vline
-from ....layout.table import cut_grid
+from ....layout.model import Item, Place, baseline_in, box, hline, pt, text, text_width, vline
+from ....layout.table import cut_grid, in_cell
 from ....paper import Frame, Paper
 from .people import LARGE_PT, MIN_CELL_MM, MIN_TEXT_PT, Person, labels, one_line, split
 
@@ -508,14 +508,6 @@ def deduction_top(frame: Frame, person: Person, words: Words,
     return items, y + used + 1.5
 
 
-def _cell(runs: Sequence[Item], table: Place, row: int, column: int, span: int = 1
-          ) -> list[Item]:
-    """``runs`` as the text of one cell of ``table``: what a screen reader reads of it in
-    the HTML kit (``kit.layout.reading``)."""
-    return [replace(run, place=replace(table, row=row, column=column, span=span))
-            if isinstance(run, Text) else run for run in runs]
-
-
 def deduction_block(x: float, y: float, lay: DeductionLayout, turns: tuple[int, int],
                     opponents: Sequence[Person], number_range: tuple[int, int], words: Words
                     ) -> list[Item]:
@@ -543,26 +535,26 @@ def deduction_block(x: float, y: float, lay: DeductionLayout, turns: tuple[int, 
         items.append(vline(left + sub, y + h1, head_bottom, 0.2))
         if opponents:
             items.append(vline(left + sub, mine_bottom, bottom, 0.2, (0.8, 0.6)))
-        items += _cell(fit_in(pair, left + PAD_MM, y, 2 * sub - 2 * PAD_MM, h1, sz.head_pt,
+        items += in_cell(fit_in(pair, left + PAD_MM, y, 2 * sub - 2 * PAD_MM, h1, sz.head_pt,
                               sz.least_pt, "bold", "center", max_lines=1), table, 0, 1 + 2 * p, 2)
         for k, sub_words in enumerate(low_high(words)):
-            items += _cell(one_line(left + sub * k + sub / 2, baseline_in(y + h1, h2, sz.sub_pt),
+            items += in_cell(one_line(left + sub * k + sub / 2, baseline_in(y + h1, h2, sz.sub_pt),
                                     sub_words, sub - 2 * PAD_MM, sz.sub_pt, sz.least_pt,
                                     align="center"), table, 1, 1 + 2 * p + k)
-    items += _cell(fit_in(_("Player"), x + PAD_MM, y, lay.label_mm - 2 * PAD_MM, h1 + h2,
+    items += in_cell(fit_in(_("Player"), x + PAD_MM, y, lay.label_mm - 2 * PAD_MM, h1 + h2,
                           sz.head_pt, sz.least_pt, "bold", max_lines=1), table, 0, 0)
-    items += _cell(fit_in(mine(words), x + PAD_MM, head_bottom, lay.label_mm - 2 * PAD_MM,
+    items += in_cell(fit_in(mine(words), x + PAD_MM, head_bottom, lay.label_mm - 2 * PAD_MM,
                           lay.row_mm, sz.label_pt, sz.least_pt, max_lines=1), table, 2, 0)
     start = x + lay.label_mm
     for r, other in enumerate(opponents):
         top = mine_bottom + r * lay.row_mm
-        items += _cell(fit_in(other.text, x + PAD_MM, top + 0.5, lay.label_mm - 2 * PAD_MM,
+        items += in_cell(fit_in(other.text, x + PAD_MM, top + 0.5, lay.label_mm - 2 * PAD_MM,
                               lay.row_mm - 1.0, sz.label_pt, sz.least_pt,
                               max_lines=lay.label_lines), table, 3 + r, 0)
         if first_turn == 1:
             base = baseline_in(top, lay.row_mm, sz.label_pt)
             for k, bound in enumerate(number_range):
-                items += _cell(text(start + sub * k + sub / 2, base, str(bound), sz.label_pt,
+                items += in_cell(text(start + sub * k + sub / 2, base, str(bound), sz.label_pt,
                                     "regular", "center"), table, 3 + r, 1 + k)
     return items
 
