@@ -12,7 +12,7 @@ from .fonts import isolate
 from .fonts import lines as fonts_lines
 from .i18n import Words
 from .layout.blocks import para, title
-from .layout.fit import LEADING, fit_in, wrap
+from .layout.fit import LEADING, fit_in, fits, wrap
 from .layout.model import Item, place_runs, pt
 from .layout.table import PAD_MM, Cell, ruled_table
 from .paper import Frame
@@ -23,8 +23,24 @@ HEAD_MM = 8.0
 
 
 def _rows(names: Sequence[str], width: float) -> list[str]:
-    joined = " · ".join(isolate(name) for name in names)  # each name in its own direction
-    return wrap(joined, width - 2 * PAD_MM, NAMES_PT) or [""]
+    """A table's names joined by " · " in lines that break between names, never inside one
+    (a name wider than the whole line wraps between its own words, on lines of its own)."""
+    inner = width - 2 * PAD_MM
+
+    def alone(line: str) -> list[str]:
+        return [line] if fits(line, inner, NAMES_PT) else wrap(line, inner, NAMES_PT)
+
+    lines: list[str] = []
+    current = ""
+    for n, name in enumerate(names):
+        unit = isolate(name) + (" ·" if n < len(names) - 1 else "")  # in its own direction
+        joined = f"{current} {unit}" if current else unit
+        if current and not fits(joined, inner, NAMES_PT):
+            lines += alone(current)
+            current = unit
+        else:
+            current = joined
+    return lines + alone(current) if current else lines or [""]
 
 
 def row_height(lines: int) -> float:

@@ -13,6 +13,10 @@ from support.helpers import embedded_fonts
 
 from kit.cli import main
 from kit.errors import ConfigError
+from kit.layout.fit import fits
+from kit.layout.table import PAD_MM
+from kit.seating import NAMES_PT
+from kit.seating import _rows as seating_rows
 from kit.tables import deal, seating_pages, table_sizes
 
 
@@ -169,3 +173,14 @@ def test_batch_with_a_duplicate_party_name(capsys: pytest.CaptureFixture[str],
         "Error: party: the name 'X' is used by parties 1 and 2; every party needs its own name "
         "(it names the party's folder)\n")
     assert not (tmp_path / "out").exists()
+
+
+def test_seating_rows_break_between_names_never_inside_one() -> None:
+    names = [f"Guest {n:02d} Smith" for n in range(15)] + ["Maximiliana " * 12 + "Long"]
+    lines = seating_rows(names, 120.0)
+    assert len(lines) > 2
+    short = [line for line in lines if "Guest" in line]
+    said = [part.strip(" ·\u2068\u2069") for line in short for part in line.split(" · ")]
+    assert said == names[:-1]  # every line holds whole names only
+    assert " ".join(lines[len(short):]).strip("\u2068\u2069").split() == names[-1].split()
+    assert all(fits(line, 120.0 - 2 * PAD_MM, NAMES_PT) for line in lines)
