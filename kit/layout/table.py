@@ -47,6 +47,7 @@ def ruled_table(x: float, y: float, widths: Sequence[float], heights: Sequence[f
     ``rows[r]`` lists the cells of row ``r`` left to right (a cell with ``span`` > 1 covers
     several columns); a row may be shorter than the columns (the rest stays empty).
     """
+    table = Place((x, y), len(heights), len(widths), 0, 0)
     xs = column_edges(x, widths)
     ys = column_edges(y, heights)
     items: list[Item] = []
@@ -66,10 +67,9 @@ def ruled_table(x: float, y: float, widths: Sequence[float], heights: Sequence[f
         for first, stop, cell in placed:
             if cell.text:
                 left, right = xs[first] + PAD_MM, xs[stop] - PAD_MM
-                place = Place((x, y), len(heights), len(widths), r, first, cell.span)
-                items += [replace(run, place=place) for run in fit_in(
+                items += in_cell(fit_in(
                     cell.text, left, ys[r], right - left, heights[r], cell.size, cell.least,
-                    cell.style, cell.align, cell.lines)]
+                    cell.style, cell.align, cell.lines), table, r, first, cell.span)
     for r in range(len(rows), len(heights)):
         for edge in xs:
             items.append(vline(edge, ys[r], ys[r + 1], line))
@@ -100,9 +100,8 @@ def cut_grid(x: float, y: float, columns: int, rows: int, width: float, height: 
         in_row = min(columns, count - r * columns)
         for c in range(in_row + 1):
             items.append(vline(x + c * width, y + r * height, y + (r + 1) * height, line))
+    grid = Place((x, y), used_rows, columns, 0, 0, piece=True)
     for i in range(count):
         r, c = divmod(i, columns)
-        place = Place((x, y), used_rows, columns, r, c, piece=True)
-        items += [replace(item, place=place) if isinstance(item, Text) else item
-                  for item in draw(i, x + c * width, y + r * height)]
+        items += in_cell(draw(i, x + c * width, y + r * height), grid, r, c)
     return items
