@@ -11,11 +11,12 @@ copied from WeasyPrint's own PDF onto the page they became, a drawn page's conte
 from __future__ import annotations
 
 import io
+import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from pypdf import PageObject, PdfWriter
+    from pypdf import PageObject, PdfReader, PdfWriter
     from pypdf.generic import ArrayObject, DictionaryObject, IndirectObject, PdfObject
 
 DRAWN_TAG = "/Div"  # a drawn page (a form): its words in the order they are drawn
@@ -156,12 +157,28 @@ class _Copy:
         return value.clone(self.tree.writer)
 
 
+_local = threading.local()  # each thread's readers: a reader reads its stream lazily
+KEPT_READERS = 64
+
+
+def reader(pdf: bytes) -> PdfReader:
+    """WeasyPrint's PDF of a prose page, parsed once (in this thread) for the assembly of its
+    kit and the tags of each file it is in: parsing one takes tens of milliseconds."""
+    from pypdf import PdfReader
+
+    kept: dict[bytes, PdfReader] = _local.__dict__.setdefault("readers", {})
+    if pdf not in kept:
+        if len(kept) >= KEPT_READERS:
+            kept.clear()
+        kept[pdf] = PdfReader(io.BytesIO(pdf))
+    return kept[pdf]
+
+
 def _prose_elements(pdf: bytes) -> list[DictionaryObject]:
     """The elements under the ``/Document`` of WeasyPrint's one-page PDF."""
-    from pypdf import PdfReader
     from pypdf.generic import DictionaryObject
 
-    root = PdfReader(io.BytesIO(pdf)).root_object
+    root = reader(pdf).root_object
     document = root["/StructTreeRoot"]["/K"][0].get_object()  # type: ignore[index]
     kids = [kid.get_object() for kid in document["/K"]]
     return [kid for kid in kids if isinstance(kid, DictionaryObject)]

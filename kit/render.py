@@ -250,16 +250,14 @@ def assemble(drawn: bytes, prose: Mapping[int, bytes]) -> PdfWriter:
     element the file's structure tree gives it (``kit.pdftags``).
     """
     # pypdf is imported here, not at the top: a build imports it while prose pages render
-    from pypdf import PdfReader, PdfWriter
+    from pypdf import PdfWriter
     from pypdf.generic import ArrayObject, NameObject
 
     writer = PdfWriter(clone_from=io.BytesIO(drawn))
     for index, page in enumerate(writer.pages):
         (pdftags.mark_artifact if index in prose else pdftags.mark_drawn)(page)
-    readers: dict[int, PdfReader] = {}
     for index, data in sorted(prose.items()):
-        reader = readers.setdefault(id(data), PdfReader(io.BytesIO(data)))
-        page = writer.insert_page(reader.pages[0], index)
+        page = writer.insert_page(pdftags.reader(data).pages[0], index)
         # Copies of one page share their content stream (fonts too, which is what we want):
         # give this copy a stream of its own before its chrome is merged into it.
         own = page.get_contents()
