@@ -243,7 +243,9 @@ def served(app: object) -> Iterator[str]:
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
-    srv = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+    # an open event stream ends at its next heartbeat (15 s): a second's grace, then ended
+    srv = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on",
+                                        timeout_graceful_shutdown=1))
     thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
