@@ -20,15 +20,19 @@ them. On PostgreSQL an opening or a closing also tells the other servers' game m
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
 import sqlalchemy as sa
 
 from .events import CHANNEL
 from .store import Store, seat_tokens
+
+log = logging.getLogger("kit.console")
 
 WRITE_EVERY_S = 60.0  # a seat's sign is written at most this often
 HERE_S = 120.0  # a stream's sign this fresh makes its seat "here now" on every server
@@ -60,6 +64,9 @@ class Presence:
         self.store, self.clock = store, clock
         self._lock = threading.Lock()
         self._written: dict[tuple[str, str], _Written] = {}
+        # a request's sign is written here, never by the request: a page asked for while
+        # the database's writer is busy (a publish) does not wait for it
+        self._behind = ThreadPoolExecutor(1, thread_name_prefix="presence")
 
     def _due(self, game_id: str, seat: str, stream: bool) -> float | None:
         """Under the lock: now, if a sign of this kind is due for the seat (and noted as
@@ -80,7 +87,16 @@ class Presence:
         with self._lock:
             now = self._due(game_id, seat, stream=False)
         if now is not None:
-            self._write(game_id, seat, {"last_seen": now})
+            self._behind.submit(self._write, game_id, seat, {"last_seen": now}
+                                ).add_done_callback(_logged)
+
+    def settled(self) -> None:
+        """Once the requests' signs handed over so far are written."""
+        self._behind.submit(lambda: None).result()
+
+    def close(self) -> None:
+        """The requests' signs written; no more taken."""
+        self._behind.shutdown(wait=True)
 
     def stream_due(self, game_id: str, seat: str) -> bool:
         """Whether a stream's sign of the seat would be written now (a heartbeat asks
@@ -131,12 +147,25 @@ class Presence:
         seen = {f"{r.kind}:{r.seat}": Seen(r.live_at is not None and now - r.live_at <= HERE_S,
                                            r.last_seen)
                 for r in rows}
+        with self._lock:  # this server's own signs, written or on their way
+            mine = {seat: w.at for (game, seat), w in self._written.items()
+                    if game == game_id and w.at > float("-inf")}
+        for seat, at in mine.items():
+            if (known := seen.get(seat)) and (known.last_seen or 0) < at:
+                seen[seat] = Seen(known.here, at)
         for seat, state in self.store.events.presence(game_id)[1].items():
             if state == "here":
                 seen[seat] = Seen(True, now)
             elif (known := seen.get(seat)) and (known.last_seen or 0) < float(state):
                 seen[seat] = Seen(known.here, float(state))
         return seen
+
+
+def _logged(done: Future) -> None:
+    """A request's sign that could not be written is only logged: the next one, a minute on,
+    tries again."""
+    if not done.cancelled() and (error := done.exception()) is not None:
+        log.warning("a seat's sign was not written: %r", error)
 
 
 def said(seats: dict[str, Seen]) -> list[dict[str, object]]:

@@ -63,6 +63,7 @@ def test_a_seat_is_written_at_most_once_a_minute(console: Console,
         presence.streaming(game, "player:Ann")
         presence.requested(game, "player:Ann")  # and her page's requests meanwhile
         clock.now += (WRITE_EVERY_S - 1) / 12
+    presence.settled()
     assert len(writes) == 1 and not presence.stream_due(game, "player:Ann")
     clock.now += 1
     assert presence.stream_due(game, "player:Ann")
@@ -84,6 +85,9 @@ def test_a_seat_is_written_at_most_once_a_minute(console: Console,
 
     presence.requested(game, "player:Bob")
     presence.requested(game, "player:Bob")
+    # a request's sign is this server's at once, and written behind it
+    assert console.presence.seats(game)["player:Bob"].last_seen == clock.now
+    presence.settled()
     assert len(writes) == 5
     assert console.presence.seats(game)["player:Bob"].last_seen == clock.now
 
