@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from functools import cache, partial
 from typing import Any
 
 from ....errors import KitError, ngettext
@@ -167,6 +168,7 @@ def public_turns(public: Mapping[str, Any], w: Words) -> list[dict[str, Any]]:
     newest first; the answers in the game's letters, which its players' labels avoid (the
     page's language may have others: a label "H" beside H/N)."""
     letters = words(public.get("lang") or w.lang)
+    symbol = cache(partial(_answer, w=letters))  # a few codes, 20,000 cells a turn
     reports = list(public.get("turns", []))
     count = latest_count([sum(len(row.get("cells", ())) or 1 for row in report.get("rows", ()))
                           for report in reports])
@@ -179,7 +181,7 @@ def public_turns(public: Mapping[str, Any], w: Words) -> list[dict[str, Any]]:
                                        tuple(row["cells"]), bool(row.get("bonus")),
                                        _status(row.get("status")))
                 rows.append({"label": row_label(shown, w),
-                             "cells": [_answer(c, letters) for c in row["cells"]]})
+                             "cells": [symbol(c) for c in row["cells"]]})
             else:
                 listed = rules.ListRow(row.get("player", ""), int(row.get("correct", 0)),
                                        bool(row.get("partial")), int(row.get("listed", 0)))
