@@ -2,7 +2,8 @@
 and viewer, bounded in bytes; one maker per key however many ask at once; ETags and 304s.
 
 - ``AnswerCache``: an LRU of immutable values (a version's view never changes), each with its
-  size in bytes; past ``limit`` bytes the least recently used go first. A value larger than a
+  size in bytes, each made once however many ask (``once``); past ``limit`` bytes the least
+  recently used go first. A value larger than a
   quarter of the limit is not kept (it would flush everything else for one answer).
 - ``Flights``: single flight in threads: the first caller of a key makes the value, the others
   wait for it and share it (or its error).
@@ -52,6 +53,24 @@ class AnswerCache:
         self.bytes = 0
         self._values: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
         self._lock = threading.Lock()
+        self._flights = Flights()
+
+    def once(self, key: Hashable, make: Callable[[], tuple[T, int | None]]) -> T:
+        """The value kept under ``key``, else the value ``make()`` gives with its size in
+        bytes (None: not kept), made once however many ask at once (``Flights``). A key
+        names a version, so its value never goes stale: the streams of a game woken by one
+        append share one look, 300 phones one page each."""
+        found = self.get(key)
+        if found is not None:
+            return found
+
+        def made() -> T:
+            value, size = make()
+            if size is not None:
+                self.put(key, value, size)
+            return value
+
+        return self._flights.run(key, made)
 
     def __len__(self) -> int:
         return len(self._values)

@@ -96,6 +96,7 @@ class ReportFolders:
         self._wanted: OrderedDict[tuple[str, str], tuple[int, Path]] = OrderedDict()
         self._failed: OrderedDict[str, BaseException] = OrderedDict()
         self._flights = Flights()
+        self._running: dict[str, Future] = {}  # the renders started here, by key
 
     def use(self, pool: Renders) -> None:
         """Render in ``pool`` from now on (the server's line, shared with kits)."""
@@ -132,8 +133,17 @@ class ReportFolders:
             raise Queued(key) from None
         if started:
             self.started += 1
+            with self._lock:
+                self._running[key] = future
             future.add_done_callback(done)
         return future
+
+    def running(self, target: Path) -> Future | None:
+        """The render of ``target`` started here and not yet done, if any: asked before the
+        journal is read to start it (a page asked for while it is made reads no more)."""
+        with self._lock:
+            future = self._running.get("console:" + str(target.relative_to(self.files)))
+        return future if future is not None and not future.done() else None
 
     def state(self, target: Path) -> str:
         """``made``, ``failed`` or ``pending`` (being made, or not asked for yet)."""
@@ -171,6 +181,8 @@ class ReportFolders:
         return now is None
 
     def _done(self, key: str, game_id: str, who: str, target: Path, future: Future) -> None:
+        with self._lock:
+            self._running.pop(key, None)
         error = None if future.cancelled() else future.exception()
         if error is not None:
             log.error("the report files %s could not be made: %r", key, error)

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from ..errors import KitError, Msg
 from ..game import ConsoleGame, FormRead, View
 from ..game.refusals import Conflict
+from ..server.packing import pack
 from .journal import Played
 from .store import GameRow, Row
 
@@ -38,6 +40,12 @@ class Answer:
     etag: str
     making: bool = False
 
+    @cached_property
+    def gzipped(self) -> bytes:
+        """The body gzip-compressed, once (``kit.server.packing``): a kept answer is sent
+        compressed to every client that takes it."""
+        return pack(self.body)
+
 
 @dataclass(frozen=True)
 class Entered:
@@ -63,6 +71,14 @@ class Loaded:
     def facts(self) -> dict[str, Any]:
         return self.row.public
 
+    def undoable(self) -> dict[str, Any] | None:
+        """The entry ``undo`` would take back (kind, and its turn or table and round)."""
+        last = self.played.undoable(self.game)
+        if last is None:
+            return None
+        keys = ("turn", "table", "round")
+        return {"kind": last.kind, **{k: last.payload[k] for k in keys if k in last.payload}}
+
 
 @dataclass(frozen=True)
 class GameState:
@@ -81,6 +97,17 @@ class GameState:
     @property
     def lang(self) -> str:
         return str(self.facts["lang"])
+
+    def checked_against(self, game: ConsoleGame, version: int | None) -> int | None:
+        """The version a GM form loaded at ``version`` is checked against: entries that only
+        the players' own links made since (their own rows) do not make it stale."""
+        if version is None or version >= self.version:
+            return version
+        since = [e for e in self.entries if e["version"] > version]
+        if all((entry := game.entry(e["kind"])) is not None and "gm" not in entry.by
+               for e in since):
+            return None
+        return version
 
     def seen(self) -> dict[str, Any]:
         """The GM view's data with the game's facts, as the game's GM page reads it."""

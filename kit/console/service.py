@@ -25,13 +25,13 @@ import tomli_w
 from ..cache import STAGING, default_folder, private_folder, sweep_staging
 from ..db.engine import database_url, make_engine, migrate
 from ..errors import ConfigError, GameLogError, KitError, Msg, Problems
-from ..game import ConsoleGame, EntryKind, FormRead, View
+from ..game import EntryKind, FormRead, View
 from ..game.refusals import Conflict, NotFound
 from ..i18n import N_
 from ..tomlhelp import explained
 from ..tomlhelp import loads as loads_toml
 from . import engine, sealed_links, state_cache
-from .answer_cache import KEPT_BYTES, AnswerCache, Flights, Made, etag, public_version, view_size
+from .answer_cache import KEPT_BYTES, AnswerCache, Made, etag, public_version, view_size
 from .journal import UNDO, Played, describe, replaced, said, step
 from .languages import GameLanguages
 from .mail import book
@@ -54,27 +54,6 @@ GM = "gm"
 PUBLIC = "public"
 
 
-def _seen(game: ConsoleGame, state: GameState, version: int | None) -> int | None:
-    """The version a GM form is checked against: entries that only the players' own links
-    made since the page was loaded (their own rows) do not make it stale."""
-    if version is None or version >= state.version:
-        return version
-    since = [e for e in state.entries if e["version"] > version]
-    if all((entry := game.entry(e["kind"])) is not None and "gm" not in entry.by
-           for e in since):
-        return None
-    return version
-
-
-def _undoable(loaded: Loaded) -> dict[str, Any] | None:
-    """The entry ``undo`` would take back (kind, and its turn or table and round), or None."""
-    last = loaded.played.undoable(loaded.game)
-    if last is None:
-        return None
-    keys = ("turn", "table", "round")
-    return {"kind": last.kind, **{k: last.payload[k] for k in keys if k in last.payload}}
-
-
 class Console:
     """The console over one store; thread-safe (each call is its own transaction)."""
 
@@ -85,7 +64,7 @@ class Console:
         self.quota, self.pace = GameQuota(), SeatPace()  # games an hour, posts a minute
         self.answers = AnswerCache(KEPT_BYTES)  # views and public answers, by version: never stale
         self.folders = ReportFolders(files)
-        self._flights = Flights()
+        self._kinds: dict[str, str] = {}  # each game's kind, read once
         self.mail = Postbox(store.engine)  # players' letters: queued on publish, or drafts
         self.sealed = sealed_links.SealedLinks(store.engine)  # seats' links, for the GM
         self.languages = GameLanguages(store)  # each game's own, for its pages
@@ -183,9 +162,18 @@ class Console:
             return False
         return True
 
+    def game_row(self, game_id: str) -> GameRow:
+        """The game's row as stored now: its journal version, which a page kept per version
+        is keyed by, and which the calls it makes next may be given (one read, not one each).
+        """
+        return self._row(game_id)
+
     def kind(self, game_id: str) -> str:
-        """The game's name (its registry key)."""
-        return self._row(game_id).kind
+        """The game's name (its registry key; a game's never changes, so it is kept)."""
+        kind = self._kinds.get(game_id)
+        if kind is None:
+            kind = self._kinds[game_id] = self._row(game_id).kind
+        return kind
 
     def language_of(self, game_id: str) -> str | None:
         """The language the game was made in; None for no such game."""
@@ -209,17 +197,16 @@ class Console:
 
     # --- what each viewer sees -----------------------------------------------------------------
 
-    def view(self, game_id: str, who: str = PUBLIC, loaded: Loaded | None = None) -> View:
+    def view(self, game_id: str, who: str = PUBLIC, loaded: Loaded | None = None,
+             row: GameRow | None = None) -> View:
         """A viewer's view of the game's current state: ``"gm"``, ``"public"`` or
         ``"player:<name>"``. Kept per game, journal version and viewer (a lookup needs only
-        the game's row); made once however many ask at once."""
-        version = loaded.row.version if loaded is not None else self._row(game_id).version
-        key = (game_id, version, who)
-        found = self.answers.get(key)
-        if found is not None:
-            return found
+        the game's row, ``row`` when the caller just read it); made once however many ask at
+        once."""
+        version = loaded.row.version if loaded is not None else \
+            (row or self._row(game_id)).version
 
-        def make() -> View:
+        def make() -> tuple[View, None]:  # (kept under the version it was made of)
             now = loaded or self.load(game_id)
             # the public view moves with the public version only: an entry the public does
             # not see (a player's post) finds it made, and its size (writing out a 100-player
@@ -233,9 +220,9 @@ class Console:
                 if public is not None:
                     self.answers.put(public, made, 200)  # the view itself is weighed below
             self.answers.put((game_id, now.row.version, who), made[0], made[1])
-            return made[0]
+            return made[0], None
 
-        return self._flights.run(key, make)
+        return self.answers.once((game_id, version, who), make)
 
     @staticmethod
     def _make_view(loaded: Loaded, who: str) -> View:
@@ -257,26 +244,20 @@ class Console:
         return View({**head, **view.data}, view.log, hidden)
 
     def answer(self, game_id: str, what: Hashable, make: Callable[[View], bytes | Made],
-               who: str = PUBLIC) -> Answer:
+               who: str = PUBLIC, row: GameRow | None = None) -> Answer:
         """An answer made from ``who``'s view (``make``: its bytes), kept per game, the
         viewer's version and ``what`` (the answer's kind, language, ...) unless ``make`` says
-        not to; its ETag names them."""
-        view = self.view(game_id, who)
-        key = ("answer", game_id, view.data["version"], who, what)
-        found = self.answers.get(key)
-        if found is not None:
-            return found
+        not to; its ETag names them (``row``: as ``view``)."""
+        view = self.view(game_id, who, row=row)
 
-        def made() -> Answer:
+        def made() -> tuple[Answer, int | None]:
             result = make(view)
             result = result if isinstance(result, Made) else Made(result)
-            done = Answer(result.body, etag(game_id, view.data["version"], who, what,
-                                            result.keep), result.making)
-            if result.keep:
-                self.answers.put(key, done, len(result.body) + 200)
-            return done
+            return Answer(result.body, etag(game_id, view.data["version"], who, what,
+                                            result.keep), result.making), \
+                len(result.body) + 200 if result.keep else None
 
-        return self._flights.run(key, made)
+        return self.answers.once(("answer", game_id, view.data["version"], who, what), made)
 
     def state(self, game_id: str) -> GameState:
         """The game master's view and the journal."""
@@ -290,7 +271,7 @@ class Console:
             entries=tuple({"version": r.seq, "kind": r.kind, "text": describe(game, r),
                            "at": r.at} for r in rows),
             journal=tuple((r.seq, said(game, r)) for r in rows),
-            last_entry=_undoable(loaded))
+            last_entry=loaded.undoable())
 
     def public_state(self, game_id: str) -> dict[str, Any]:
         """What public.json returns: the public view's data."""
@@ -306,9 +287,10 @@ class Console:
         return self.answer(game_id, "version.json", lambda view: json.dumps(
             {"version": view.data["version"]}).encode())
 
-    def player_state(self, game_id: str, player: str) -> dict[str, Any]:
-        """What one player may see: the player view's data."""
-        return dict(self.view(game_id, f"player:{player}").data)
+    def player_state(self, game_id: str, player: str, row: GameRow | None = None
+                     ) -> dict[str, Any]:
+        """What one player may see: the player view's data (``row``: as ``view``)."""
+        return dict(self.view(game_id, f"player:{player}", row=row).data)
 
     # --- entries -----------------------------------------------------------------------------
 
@@ -446,7 +428,7 @@ class Console:
         loaded = self.load(game_id)
         state = self._state(loaded)
         form = read(state)
-        seen = _seen(loaded.game, state, version)
+        seen = state.checked_against(loaded.game, version)
         if seen is not None and seen != state.version:
             # checked before the form is read against entries it never saw
             missed = [what for at, what in state.journal if at > seen]
@@ -475,16 +457,21 @@ class Console:
         return tomli_w.dumps(loaded.game.export(loaded.played.state))
 
     def report_folder(self, game_id: str, who: str = GM, client: str = "",
-                      turn: int | None = None) -> Path:
+                      turn: int | None = None, row: GameRow | None = None) -> Path:
         """The made report folder of ``who``'s view (``turn``: that turn's alone); raises
         ``BeingMade`` while it is being made (its render started, or joined, for ``client``),
-        ``NotFound`` when the view has no such reports, ``NotMade`` when they cannot be made."""
-        row = self._row(game_id)
-        view = self.view(game_id, who)
-        target = files_folder(self.files, row, view, who, turn)
+        ``NotFound`` when the view has no such reports, ``NotMade`` when they cannot be made.
+        ``row``: the game's row, when the caller just read it."""
+        row = row or self._row(game_id)
+        view = self.view(game_id, who, row=row)
+        # (named by a digest of the view's log: worked out once per version, viewer and turn)
+        target = self.answers.once(("report folder", game_id, row.version, who, turn),
+                                   lambda: (files_folder(self.files, row, view, who, turn), 200))
         if target.is_dir():
             self.folders.ensure(target, view.log or {}, row, None, who, view.data["version"])
             return target
+        if (running := self.folders.running(target)) is not None:
+            raise BeingMade(running)
         loaded = self.load(game_id)  # the journal, for what was handed out (the erratum)
         view = self.view(game_id, who, loaded)
         target = files_folder(self.files, loaded.row, view, who, turn)
@@ -504,11 +491,12 @@ class Console:
             return "none"
         return self.folders.state(files_folder(self.files, self._row(game_id), view, who))
 
-    def report_listing(self, game_id: str, who: str = GM, client: str = "") -> list[str] | None:
+    def report_listing(self, game_id: str, who: str = GM, client: str = "",
+                       row: GameRow | None = None) -> list[str] | None:
         """The report folder's file names (the documents, not their fonts); None while it is
         being made (its render started); [] when there is nothing to make."""
         try:
-            target = self.report_folder(game_id, who, client)
+            target = self.report_folder(game_id, who, client, row=row)
         except (BeingMade, Queued):  # (queued: the page says so, and asks again)
             return None
         except (NotFound, NotMade):
@@ -561,6 +549,7 @@ class Console:
             view, str(view.data["lang"]), files).encode(), who)
 
     def close(self) -> None:
+        self.presence.close()  # (its last signs written first)
         self.store.close()
 
 

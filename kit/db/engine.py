@@ -96,7 +96,9 @@ def make_engine(url: URL) -> Engine:
         private_file(url.database)
         engine = sa.create_engine(url, connect_args={"timeout": LOCK_WAIT_S,
                                                      "check_same_thread": False},
-                                  pool_size=8, max_overflow=16, poolclass=sa.pool.QueuePool,
+                                  # as many kept as the server's 40 threads use at
+                                  # once: a new one costs its pragmas (a crowd's page)
+                                  pool_size=24, max_overflow=16, poolclass=sa.pool.QueuePool,
                                   pool_timeout=LOCK_WAIT_S)
         _sqlite_setup(engine)
         return engine

@@ -242,3 +242,36 @@ def test_a_post_says_which_orders_it_replaced(client: TestClient, game: dict) ->
     assert "They replaced the ones the game master entered: 30, 31." in bob
     others = client.get(page_of(game, "Cy")).text  # nothing of Ann's or Bob's on Cy's page
     assert "45, 2" not in others and "30, 31" not in others
+
+
+def test_the_plain_page_is_kept_compressed_until_the_game_moves(client: TestClient, game: dict,
+                                                                console) -> None:
+    url = page_of(game, "Ann")
+    packed = client.get(url, headers={"accept-encoding": "gzip"})
+    assert packed.headers["content-encoding"] == "gzip"
+    assert packed.headers["vary"] == "accept-language, cookie, accept-encoding"
+    assert int(packed.headers["content-length"]) < len(packed.content)  # as sent: smaller
+    plain = client.get(url, headers={"accept-encoding": "identity"})
+    assert "content-encoding" not in plain.headers and plain.text == packed.text
+    assert plain.headers["content-security-policy"] == packed.headers["content-security-policy"]
+    kept = [key for key in console.answers._values if key[0] == "player page"]
+    assert len(kept) == 1 and kept[0][3] == "Ann"
+    # the page moves with the journal: Ann's own post shows at once, and so does Bob's
+    # (it changes nothing of what Ann sees, but a new version is a new page)
+    assert send(client, game, "Ann", ORDERS["Ann"], follow_redirects=False).status_code == 303
+    after = text(client.get(url).text)
+    assert "No orders received from you yet this turn." not in after
+    assert "33, 63, 5" in after
+    # an echo of a post (?sent=...) is made for its request, never kept
+    echoed = client.get(url + "?sent=guesses")
+    assert echoed.status_code == 200
+    assert not [k for k in console.answers._values if k[0] == "player page"
+                and k[5] != ""]  # (the kept ones are plain: no ?lang= either)
+    french = client.get(url + "?lang=fr")
+    assert french.headers["content-language"] == "fr" and '<html lang="fr"' in french.text
+    assert re.search(r"\b33\b\D+\b63\b\D+\b5\b", text(french.text))  # her orders
+    # the game master's own pages hold a cookie's secrets: never compressed (BREACH)
+    link = client.get(f"/console/{game['id']}/gm/{game['gm_token']}", follow_redirects=False)
+    assert link.status_code in (302, 303)
+    gm = client.get(f"/console/{game['id']}/gm", headers={"accept-encoding": "gzip"})
+    assert gm.status_code == 200 and "content-encoding" not in gm.headers

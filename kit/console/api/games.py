@@ -43,7 +43,7 @@ from ..addressing import base_url
 from ..join_desk import host_view
 from ..mail.book import Opener
 from ..mail.invitations import invite_new
-from ..pages.base import NO_STORE, conditional
+from ..pages.base import NO_STORE, conditional, conditional_answer
 from ..quota import TooFast
 from ..seat_access import NotYours, seat_params, shared_seats
 from ..service import Console, Created
@@ -314,7 +314,7 @@ async def state_json(request: Request) -> Response:
 async def public_json(request: Request) -> Response:
     """The public view (a 304 when the request holds its ETag)."""
     made = await run_in_threadpool(_console(request).public_json, request.path_params["id"])
-    return conditional(request, made.etag, lambda: Response(made.body, media_type=JSON))
+    return conditional_answer(request, made, lambda body: Response(body, media_type=JSON))
 
 
 @handled

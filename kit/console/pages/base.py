@@ -18,8 +18,10 @@ from ...i18n import DEFAULT as DEFAULT_LANGUAGE
 from ...i18n import N_, words
 from ...server.guard import refuse_wrong_token
 from ...server.language import language_links, negotiate
+from ...server.packing import accepts_gzip, encoded, packed_tag, vary
 from ..addressing import base_url
 from ..mail.book import Opener
+from ..results import Answer
 from ..service import Console
 from ..specs import site_environment
 from . import auth
@@ -180,12 +182,18 @@ async def seat_in_address(request: Request, seat: str, wrong: tuple[str, str]
     "table") whose token the address holds; else a 404 page saying ``wrong`` (a wrong token
     counts toward the guard's limit)."""
     game_id, token = request.path_params["id"], request.path_params["token"]
-    service = console(request)
-    found = await call(service.seat_of, game_id, token)
-    if found is None or found[0] != seat:
+    found = await call(_seat_and_kind, console(request), game_id, token)
+    if found is None or found[0][0] != seat:
         refuse_wrong_token(request.scope)
         raise PageProblem(404, *wrong)
-    return game_id, await call(service.kind, game_id), found[1]
+    return game_id, found[1], found[0][1]
+
+
+def _seat_and_kind(service: Console, game_id: str, token: str
+                   ) -> tuple[tuple[str, str], str] | None:
+    """The seat whose token ``token`` is, and the game's kind (one call off the loop)."""
+    found = service.seat_of(game_id, token)
+    return None if found is None else (found, service.kind(game_id))
 
 
 def matches(request: Request, tag: str) -> bool:
@@ -203,6 +211,19 @@ def conditional(request: Request, tag: str, make: Callable[[], Response]) -> Res
     answer = Response(status_code=304) if matches(request, tag) else make()
     answer.headers["etag"] = tag
     answer.headers["cache-control"] = REVALIDATE
+    return answer
+
+
+def conditional_answer(request: Request, made: Answer,
+                       build: Callable[[bytes], Response]) -> Response:
+    """``conditional`` for a kept public answer: ``build`` makes the response of its body,
+    sent compressed to a client that takes it (made once: ``Answer.gzipped``), with the
+    compressed form's own ETag."""
+    packed = accepts_gzip(request)
+    tag = packed_tag(made.etag) if packed else made.etag
+    answer = conditional(request, tag, lambda: encoded(
+        request, lambda: made.body, lambda: made.gzipped, build))
+    answer.headers["vary"] = vary(answer.headers)
     return answer
 
 

@@ -37,11 +37,13 @@ from ..answer_cache import Made
 from ..report_render import BeingMade, NotMade, Queued, TooLarge
 from ..service import GM, PUBLIC, Answer, Console
 from ..specs import console_of, site_environment
+from ..store import GameRow
 from . import auth
 from .base import (
     PageProblem,
     call,
     conditional,
+    conditional_answer,
     console,
     language,
     page_csp,
@@ -68,12 +70,12 @@ def game_templates(kind: str) -> str:
 
 
 def _listing(service: Console, game_id: str, kind: str, who: str,
-             client: str) -> list[str] | None:
+             client: str, row: GameRow | None = None) -> list[str] | None:
     """The report folder's files; None while they are being made (their render started)."""
     game = console_of(kind)
     if game.named_reports:  # made when a link is followed: the page needs not wait
         return list(game.named_reports)
-    names = service.report_listing(game_id, who, client)
+    names = service.report_listing(game_id, who, client, row=row)
     return None if names is None else [n for n in names if "." + n.rpartition(".")[2] in KINDS]
 
 
@@ -85,16 +87,17 @@ def making_notice(request: Request) -> dict[str, object]:
 
 
 def links_now(request: Request, game_id: str, kind: str, *, private: bool,
-              published: int = 1) -> list[dict[str, object]]:
+              published: int = 1, row: GameRow | None = None) -> list[dict[str, object]]:
     """Links to the report files the viewer may fetch (the GM's own ones only when
     ``private``), and the text for an email; in the game's order, PDF first; the first
     report only once something is in it (``published``). While the files are being made, one
-    link instead: this page again, saying so (the page does not wait for them)."""
+    link instead: this page again, saying so (the page does not wait for them). ``row``:
+    the game's row, when the caller just read it."""
     w = words(language(request)["lang"])
     service = console(request)
     who = GM if private else PUBLIC
     game = console_of(kind)
-    names = _listing(service, game_id, kind, who, client_of(request))
+    names = _listing(service, game_id, kind, who, client_of(request), row)
     if names is None:
         return [making_notice(request)]
     hidden = game.private_reports
@@ -119,9 +122,11 @@ def links_now(request: Request, game_id: str, kind: str, *, private: bool,
 
 
 async def report_links(request: Request, game_id: str, kind: str, *, private: bool,
-                       published: int = 1) -> list[dict[str, object]]:
+                       published: int = 1, row: GameRow | None = None
+                       ) -> list[dict[str, object]]:
     """``links_now``, off the event loop."""
-    return await call(links_now, request, game_id, kind, private=private, published=published)
+    return await call(links_now, request, game_id, kind, private=private, published=published,
+                      row=row)
 
 
 def _board(public: Mapping[str, Any], lang: str) -> dict[str, Any]:
@@ -157,8 +162,8 @@ async def public_page(request: Request) -> Response:
     # a Refresh header, not <meta http-equiv="refresh">: the same reload without a script,
     # and the page keeps saying why (axe refuses a timed meta refresh)
     again = {"refresh": str(REFRESH_SECONDS)} if made.making else {}
-    return conditional(request, made.etag, lambda: HTMLResponse(
-        made.body, headers={**page_headers(page["lang"], LIVE_CSP), **again}))
+    return conditional_answer(request, made, lambda body: HTMLResponse(
+        body, headers={**page_headers(page["lang"], LIVE_CSP), **again}))
 
 
 @functools.lru_cache(maxsize=1024)
@@ -188,8 +193,8 @@ async def standings_page(request: Request) -> Response:
     answer = await call(console(request).answer, game_id,
                         ("standings", page["lang"], page["keep"]), made)
     csp = page_csp(script_sha=standings_script(game_id)[1], connect=True, live=True)
-    return conditional(request, answer.etag, lambda: HTMLResponse(
-        answer.body, headers=page_headers(page["lang"], csp)))
+    return conditional_answer(request, answer, lambda body: HTMLResponse(
+        body, headers=page_headers(page["lang"], csp)))
 
 
 async def _viewer(request: Request, game_id: str) -> str:
