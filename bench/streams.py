@@ -9,11 +9,13 @@ database: ``--database``, else a new SQLite file), makes a What's My Number? gam
 behind one Wi-Fi router (127.0.3.1, 127.0.3.2, ...), and ``--screens`` big screens holding the
 public stream from 127.0.4.1. Phone ``i`` holds its stream on server ``i % N`` (round robin).
 
-Then the game master (on the first server) enters and publishes ``--publishes`` turns, each
+Each page is loaded before its stream opens, as a browser does. Then the game master (on the
+first server) enters and publishes ``--publishes`` turns, each
 once every stream heard the last, then as many again while, as the pages do when they hear a
-publish, each phone fetches its player page and each screen ``public.json`` (on the next server
-in turn). For each publish it measures the time from the publish's answer to each stream's
-``published`` event, and the pages' times.
+publish, each phone fetches its player page and each screen ``public.json`` (on the next
+server in turn), at a random moment of the event's ``spread_ms`` past its first tenth, as the
+page's script does. For each publish it measures the time from the publish's answer to each stream's
+``published`` event, each page's answer time, and the time from the event to the answer.
 Last, with every stream still open and nobody acting, once the servers went quiet (the
 publishes' report files are made in the background), the CPU time they use over ``--idle``
 seconds (utime + stime of each server's process tree, from /proc).
@@ -32,6 +34,7 @@ import asyncio
 import contextlib
 import json
 import os
+import random
 import statistics
 import subprocess
 import sys
@@ -140,16 +143,22 @@ async def _head(reader: asyncio.StreamReader) -> bool:
 
 
 async def _events(reader: asyncio.StreamReader):  # noqa: ANN202
-    """The names of the events of a chunked ``text/event-stream`` body, as they come."""
+    """The events of a chunked ``text/event-stream`` body, as they come: each one's name and
+    its data's ``spread_ms`` (0 when it has none)."""
     buffer = b""
     while size := int((await reader.readline()).split(b";")[0] or b"0", 16):
         buffer += (await reader.readexactly(size + 2))[:-2]
         buffer = buffer.replace(b"\r\n", b"\n")
         while b"\n\n" in buffer:
             block, buffer = buffer.split(b"\n\n", 1)
+            name, spread = "", 0
             for line in block.split(b"\n"):
                 if line.startswith(b"event:"):
-                    yield line[6:].strip().decode()
+                    name = line[6:].strip().decode()
+                elif line.startswith(b"data:") and line[5:].strip().startswith(b"{"):
+                    spread = int(json.loads(line[5:]).get("spread_ms", 0))
+            if name:
+                yield name, spread
 
 
 async def follow(one: Follower, on_published) -> None:  # noqa: ANN001
@@ -166,11 +175,11 @@ async def follow(one: Follower, on_published) -> None:  # noqa: ANN001
         if not await _head(reader):
             one.error = "not a 200 chunked stream"
             return
-        async for name in _events(reader):
+        async for name, spread in _events(reader):
             if name == "published":
                 one.published.append(time.monotonic())
                 one.heard.set()
-                on_published(one)
+                on_published(one, spread)
             one.opened.set()
         one.error = "the stream ended"
     except (OSError, asyncio.IncompleteReadError, ValueError) as exc:
@@ -187,6 +196,7 @@ class Room:
         self.ports, self.args = ports, args
         self.followers: list[Follower] = []
         self.pages: dict[str, list[float]] = {}
+        self.shown: dict[str, list[float]] = {}  # from the event to the page's answer
         self.errors: list[str] = []
         self.fetches: list[asyncio.Task] = []
         self._clients: dict[tuple[str, int], httpx.AsyncClient] = {}
@@ -209,27 +219,44 @@ class Room:
         for each in self._clients.values():
             await each.aclose()
 
-    async def fetch(self, kind: str, address: str, path: str) -> None:
-        """One page fetched from ``address`` (the next server in turn), timed."""
+    async def fetch(self, kind: str, address: str, path: str, spread_ms: int = 0,
+                    timed: bool = True) -> None:
+        """One page fetched from ``address`` (the next server in turn), at a random moment of
+        ``spread_ms`` past its first tenth, as the page's script does; ``timed``: from the
+        request and from the event."""
+        heard = time.monotonic()
+        await asyncio.sleep(random.uniform(0.1, 1.0) * spread_ms / 1000)
         self._turn += 1
         started = time.monotonic()
-        try:
-            answer = await self.client(address, self.ports[self._turn % len(self.ports)]).get(path)
+        try:  # the body as sent: a phone, not this machine, would unpack it
+            client = self.client(address, self.ports[self._turn % len(self.ports)])
+            async with client.stream("GET", path) as answer:
+                async for _ in answer.aiter_raw():
+                    pass
         except httpx.HTTPError as exc:
             self.errors.append(f"{kind}: {type(exc).__name__}")
             return
-        self.pages.setdefault(kind, []).append((time.monotonic() - started) * 1000)
+        if timed:
+            self.pages.setdefault(kind, []).append((time.monotonic() - started) * 1000)
+            self.shown.setdefault(kind, []).append((time.monotonic() - heard) * 1000)
         if answer.status_code != 200:
             self.errors.append(f"{kind}: {answer.status_code}")
 
-    def on_published(self, one: Follower) -> None:
-        """What a page does when it hears a publish: fetch itself again."""
-        if not self.fetching:
-            return
+    @staticmethod
+    def page(one: Follower) -> tuple[str, str]:
+        """What the page holding ``one``'s stream fetches: its kind and path."""
         kind = "public.json" if one.address == SCREENS_AT else "player page"
         path = one.path.removesuffix("/events") if kind == "player page" else \
             one.path.replace("/console/", "/api/games/").replace("/events", "/public.json")
-        self.fetches.append(asyncio.create_task(self.fetch(kind, one.address, path)))
+        return kind, path
+
+    def on_published(self, one: Follower, spread_ms: int) -> None:
+        """What a page does when it hears a publish: fetch itself again (within the event's
+        ``spread_ms``)."""
+        if not self.fetching:
+            return
+        kind, path = self.page(one)
+        self.fetches.append(asyncio.create_task(self.fetch(kind, one.address, path, spread_ms)))
 
 
 def phone_address(number: int, per_address: int) -> str:
@@ -249,8 +276,8 @@ async def make_game(room: Room) -> dict:
 
 
 async def open_streams(room: Room, game: dict) -> list[asyncio.Task]:
-    """Every phone's and screen's stream, opened 50 at a time; each has said where the game
-    stands (or failed) when this returns."""
+    """Every phone's and screen's page loaded, then its stream opened, as a browser does, 50
+    at a time; each has said where the game stands (or failed) when this returns."""
     tokens = list(game["player_tokens"].values())
     args, ports = room.args, room.ports
     for number in range(args.phones):
@@ -263,6 +290,8 @@ async def open_streams(room: Room, game: dict) -> list[asyncio.Task]:
     tasks = []
     for start in range(0, len(room.followers), 50):
         batch = room.followers[start:start + 50]
+        await asyncio.gather(*(room.fetch(room.page(one)[0], one.address, room.page(one)[1],
+                                          timed=False) for one in batch))
         tasks += [asyncio.create_task(follow(one, room.on_published)) for one in batch]
         await asyncio.wait_for(asyncio.gather(*(one.opened.wait() for one in batch)), WAIT_S)
     room.errors += [f"stream: {one.error}" for one in room.followers if one.error]
@@ -348,6 +377,7 @@ async def run(ports: list[int], pids: list[int], args: argparse.Namespace) -> di
             "publish_to_stream_while_pages_fetch_ms": stats(delays["fetching"]),
             "streams_missing_a_publish": missed,
             "pages_ms": {kind: stats(v) for kind, v in room.pages.items()},
+            "event_to_page_ms": {kind: stats(v) for kind, v in room.shown.items()},
             "idle_cpu_s": round(idle, 3), "idle_s": args.idle,
             "quiet_after_s": round(settled, 1),
             "errors": len(room.errors), "error_samples": room.errors[:5]}
@@ -400,7 +430,8 @@ def report(result: dict) -> None:
     print(f"{'':<32}{'n':>6}{'p50 ms':>9}{'p95 ms':>9}{'max ms':>9}")
     rows = {"publish -> every stream": result["publish_to_stream_ms"],
             "the same, pages fetching": result["publish_to_stream_while_pages_fetch_ms"], **{
-        f"{kind} (while it happens)": row for kind, row in result["pages_ms"].items()}}
+        f"{kind} (while it happens)": row for kind, row in result["pages_ms"].items()}, **{
+        f"{kind}: event to answer": row for kind, row in result["event_to_page_ms"].items()}}
     for kind, row in rows.items():
         print(f"{kind:<32}{row['n']:>6}{row.get('p50', '-'):>9}{row.get('p95', '-'):>9}"
               f"{row.get('max', '-'):>9}")

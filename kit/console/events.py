@@ -129,6 +129,11 @@ class Hub:
             state.update({seat: "here" for seat in self._open.get(game_id, {})})
             return self._presence.get(game_id, 0), state
 
+    def seat_streams(self, game_id: str) -> int:
+        """How many streams of the game's seats' pages (players, tables) are open here."""
+        with self._lock:
+            return sum(self._open.get(game_id, {}).values())
+
     def streams(self) -> int:
         """How many streams are waiting (all games)."""
         with self._lock:

@@ -11,7 +11,10 @@
 An event is sent when what the viewer may see changed: ``id:`` is the version of the viewer's
 view (the journal's for the game master; the public version, which counts no unpublished entry,
 for everyone else, so that a stream tells no one of others' unpublished posts), ``event:`` what
-changed (``EVENTS``) and ``data:`` the scalar fields of the viewer's own view (``summary``).
+changed (``EVENTS``) and ``data:`` the scalar fields of the viewer's own view (``summary``);
+a page's stream (a player's, a table's, the public page's) adds ``spread_ms``, the time
+within which the page fetches itself again, at a random moment (``spread_ms``: a crowd's
+pages do not all ask at once).
 A stream resumed with ``Last-Event-ID`` (or ``?version=``) gets one ``version`` event if that
 version moved, nothing otherwise. While nothing happens a stream holds no thread and no
 database connection (``events.Hub``); a comment every ``HEARTBEAT_S`` keeps proxies from
@@ -38,14 +41,21 @@ from ..game import View
 from ..game.refusals import NotFound
 from ..i18n import N_
 from .api.games import ApiError, _caller, handled
+from .events import Hub
 from .join_desk import desks
 from .joins import WAITING
 from .journal import UNDO
 from .pages.base import PageProblem, call, require_gm, seat_in_address
+from .results import Loaded
 from .service import GM, PUBLIC, Console
 
 HEARTBEAT_S = 15  # a comment this often: proxies close a connection silent for a minute
 RETRY_MS = 2000  # how soon a browser's EventSource connects again after a drop
+# a seat's page fetches itself again at a random moment within ``spread_ms``: this much per
+# seat stream open here, at most SPREAD_MOST_MS (300 phones do not all ask in the same 10 ms)
+SPREAD_PER_STREAM_MS = 10
+SPREAD_MOST_MS = 3000
+SCREEN_SHARE = 0.1  # a public page's (a big screen's) share of it: after the events go out
 # what changed, the ``event:`` of each event
 EVENTS = {
     "version": "where the game stands: a new stream's first event, or a resumed one's catch-up",
@@ -80,18 +90,28 @@ def summary(view: View) -> dict[str, Any]:
     return data
 
 
-def _what_changed(console: Console, game_id: str, who: str, seen: int | None
-                  ) -> tuple[View, int, str]:
+def _what_changed(console: Console, game_id: str, who: str, seen: int | None,
+                  told: int = 0) -> tuple[View, int, str]:
     """The viewer's view now, the journal version it is of, and what the entries after
-    journal version ``seen`` did (``EVENTS``; ``version`` when ``seen`` is None)."""
+    journal version ``seen`` did (``EVENTS``; ``version`` when ``seen`` is None). ``told``:
+    the version the stream was woken with (0: none); the game read and what changed are
+    shared by every stream woken with it after ``seen`` (300 phones, one read)."""
+    if seen is None or told <= seen:
+        loaded, name = _changes(console, game_id, seen)
+    else:
+        loaded, name = console.answers.once(("what changed", game_id, seen, told),
+                                            lambda: (_changes(console, game_id, seen), 200))
+    return console.view(game_id, who, loaded), loaded.row.version, name
+
+
+def _changes(console: Console, game_id: str, seen: int | None) -> tuple[Loaded, str]:
+    """The game as it is now, and what the entries after journal version ``seen`` did."""
     loaded = console.load(game_id)
-    view = console.view(game_id, who, loaded)
     if seen is None:
-        return view, loaded.row.version, "version"
+        return loaded, "version"
     kinds = {row.kind for row in loaded.rows if row.seq > seen}  # seqs have gaps
     published = any(e.publishes and e.kind in kinds for e in loaded.game.entries)
-    name = "published" if published else "undone" if UNDO in kinds else "entered"
-    return view, loaded.row.version, name
+    return loaded, "published" if published else "undone" if UNDO in kinds else "entered"
 
 
 def _asking(console: Console, game_id: str) -> tuple[str, ...]:
@@ -100,18 +120,33 @@ def _asking(console: Console, game_id: str) -> tuple[str, ...]:
     return tuple(a.seat for a in desks(console).asked(game_id) if a.status == WAITING)
 
 
-def _event(view: View, name: str) -> ServerSentEvent:
-    data = json.dumps(summary(view), ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+def spread_ms(hub: Hub, game_id: str, share: float = 1.0) -> int:
+    """Within how many milliseconds a seat's page fetches what an event says changed (at a
+    random moment): ``SPREAD_PER_STREAM_MS`` per seat stream of the game open here, at most
+    ``SPREAD_MOST_MS``; ``share`` of it for a page every viewer shares."""
+    return int(min(SPREAD_MOST_MS, SPREAD_PER_STREAM_MS * hub.seat_streams(game_id)) * share)
+
+
+def _event(view: View, name: str, spread: int | None = None) -> ServerSentEvent:
+    """The event ``name`` of ``view``; a page's stream's says ``spread_ms`` (``spread``)."""
+    said = summary(view) if spread is None else {**summary(view), "spread_ms": spread}
+    data = json.dumps(said, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
     return ServerSentEvent(data, event=name, id=str(view.data["version"]),
                            retry=RETRY_MS)
 
 
 async def follow(console: Console, game_id: str, who: str, since: int | None,
-                 seat: str = "") -> AsyncIterator[ServerSentEvent]:
+                 seat: str = "", share: float | None = None
+                 ) -> AsyncIterator[ServerSentEvent]:
     """The events of ``who``'s view of the game, from version ``since`` (None: a new stream,
     which starts with where the game stands); ``seat`` ("player:Ann", "table:2"): whose
-    page holds the stream, "here now" for the game master while it is open."""
+    page holds the stream, "here now" for the game master while it is open; ``share``: the
+    share of ``spread_ms`` its events say (None: they say none)."""
     hub = console.store.events
+
+    def spread() -> int | None:
+        return None if share is None else spread_ms(hub, game_id, share)
+
     # before the first look: no change falls between
     waiter = hub.watch(game_id, seat=seat, gm=who == GM)
     try:
@@ -120,7 +155,8 @@ async def follow(console: Console, game_id: str, who: str, since: int | None,
             await run_in_threadpool(console.presence.streaming, game_id, seat)
         view, seen, _ = await run_in_threadpool(_what_changed, console, game_id, who, None)
         if since is None or since != view.data["version"]:
-            yield _event(view, "version")
+            # (after a restart every page asks again at once: spread too)
+            yield _event(view, "version", spread())
         shown: Mapping[str, Any] = view.data
         asking = await run_in_threadpool(_asking, console, game_id) if who == GM else ()
         comings = hub.presence(game_id)[0]
@@ -134,12 +170,12 @@ async def follow(console: Console, game_id: str, who: str, since: int | None,
                                       event="joined", retry=RETRY_MS)
             try:
                 view, seen, name = await run_in_threadpool(
-                    _what_changed, console, game_id, who, seen)
+                    _what_changed, console, game_id, who, seen, waiter.version)
             except NotFound:  # the game is gone: so is its stream
                 return
             if view.data is not shown and view.data != shown:
                 shown = view.data
-                yield _event(view, name)
+                yield _event(view, name, spread())
             elif waiter.gm and hub.presence(game_id)[0] != comings:
                 yield _event(view, "seen")
             if waiter.gm:
@@ -178,9 +214,10 @@ def heartbeat(console: Console, game_id: str, seat: str) -> Callable[[], ServerS
 
 
 def _stream(request: Request, game_id: str, who: str, since: int | None,
-            seat: str = "") -> Response:
+            seat: str = "", share: float | None = None) -> Response:
     console: Console = request.app.state.console
-    return EventSourceResponse(follow(console, game_id, who, since, seat), ping=HEARTBEAT_S,
+    return EventSourceResponse(follow(console, game_id, who, since, seat, share),
+                               ping=HEARTBEAT_S,
                                ping_message_factory=heartbeat(console, game_id, seat)
                                if seat else None, headers={"cache-control": "no-store"})
 
@@ -203,7 +240,8 @@ async def public_events(request: Request) -> Response:
     since, game_id = _since(request), request.path_params["id"]
     if not await call(request.app.state.console.exists, game_id):
         raise PageProblem(404, *NO_GAME)
-    return _stream(request, game_id, PUBLIC, since)
+    # a big screen's page: its answers are made once for every screen, so a short spread
+    return _stream(request, game_id, PUBLIC, since, share=SCREEN_SHARE)
 
 
 @handled
@@ -216,14 +254,14 @@ async def gm_events(request: Request) -> Response:
 async def player_events(request: Request) -> Response:
     since = _since(request)
     game_id, _, name = await seat_in_address(request, "player", WRONG_PLAYER)
-    return _stream(request, game_id, f"player:{name}", since, seat=f"player:{name}")
+    return _stream(request, game_id, f"player:{name}", since, seat=f"player:{name}", share=1.0)
 
 
 @handled
 async def table_events(request: Request) -> Response:
     since = _since(request)
     game_id, _, name = await seat_in_address(request, "table", WRONG_TABLE)
-    return _stream(request, game_id, PUBLIC, since, seat=f"table:{name}")
+    return _stream(request, game_id, PUBLIC, since, seat=f"table:{name}", share=1.0)
 
 
 def api_stream_routes() -> list[Route]:

@@ -3,8 +3,9 @@
    replaced (a region of parts, data-parts, only in its parts that changed), except what the
    person is typing: a changed form is either held (data-hold: the
    host's grid) or replaced with the typed values carried into the new form and a note saying
-   why (a player's form whose turn closed). The body's data-following says whether the
-   stream is open. Without this script the pages work as before. */
+   why (a player's form whose turn closed). A page asks within the event's spread_ms.
+   The body's data-following says whether the stream is open. Without this script the pages
+   work as before. */
 (function () {
   "use strict";
   var body = document.body;
@@ -127,6 +128,8 @@
     });
     var title = fresh.querySelector("title");
     if (title) document.title = title.textContent;
+    var note = document.getElementById("live-coming");
+    if (note) note.remove();
     pending = held;
     document.dispatchEvent(new CustomEvent("kit:swapped"));
   }
@@ -147,12 +150,36 @@
         if (again) { again = false; refresh(); }
       });
   }
+  // a page asks at a random moment of the event's spread_ms, past its first tenth (when the
+  // server is sending every page its event), so that a room of phones does not ask all at
+  // once; one fetch is due at a time
+  var due = null;
+  // a publish heard: said at once, while the page waits for its moment
+  function coming() {
+    var main = document.getElementById("main");
+    if (!main || document.getElementById("live-coming")) return;
+    var note = document.createElement("p");
+    note.id = "live-coming";
+    note.className = "notice-ok";
+    note.setAttribute("role", "status");
+    note.textContent = body.getAttribute("data-coming") || "";
+    main.insertBefore(note, main.firstChild);
+  }
+  function soon(event) {
+    var spread = 0;
+    try { spread = JSON.parse(event.data).spread_ms || 0; } catch (e) { spread = 0; }
+    if (!(spread > 0)) { refresh(); return; }
+    if (event.type === "published") coming();
+    if (due !== null) return;
+    due = setTimeout(function () { due = null; refresh(); },
+                     spread * (0.1 + 0.9 * Math.random()));
+  }
   function heard(event) {
     // "seen": a seat's page opened or closed, at the same version
     if (event.type !== "seen" && event.lastEventId && event.lastEventId === version) return;
     version = event.lastEventId;
     body.setAttribute("data-version", version);
-    refresh();
+    soon(event);
   }
   function open() {
     var url = events + (version ? (events.indexOf("?") < 0 ? "?" : "&") + "version=" + version : "");

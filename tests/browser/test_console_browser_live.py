@@ -297,3 +297,36 @@ def test_the_pages_work_without_script(browser, live) -> None:  # noqa: F811
         assert page.locator("noscript meta[http-equiv=refresh]").count() == 1
     finally:
         context.close()
+
+
+def test_a_publish_is_said_at_once_and_its_results_follow_in_their_moment(
+        browser, live) -> None:  # noqa: F811
+    from datetime import UTC, datetime, timedelta
+
+    base = live.url
+    status, made = api(base, "/api/games", {"game": "whats-my-number", "players": PLAYERS,
+                                            "secrets": SECRETS, "range": "1-40"})
+    assert status == 201, made
+    page = phone(browser)
+    try:
+        page.clock.install()  # the page's timers fire only as the test moves its clock
+        page.goto(f"{base}/console/{made['id']}/p/{made['player_tokens']['Ann']}")
+        page.clock.pause_at(datetime.now(UTC) + timedelta(minutes=1))
+        mark(page)
+        following(page)
+        status, answer = api(base, f"/api/games/{made['id']}/turns/1/publish", {},
+                             made["gm_token"])
+        assert status == 200, answer
+        # heard: said at once, while the page waits for its moment of the spread
+        note = page.locator("#live-coming")
+        expect(note).to_have_text("New results are in: this page shows them in a moment.",
+                                  timeout=FOLLOW_MS)
+        assert note.get_attribute("role") == "status"
+        assert page.locator("#news-heading").count() == 0
+        page.clock.fast_forward(3_000)  # past any spread_ms (at most 3 s)
+        expect(page.locator("#news-heading")).to_have_text("Turn 1 published",
+                                                           timeout=FOLLOW_MS)
+        expect(note).to_have_count(0)
+        not_reloaded(page)
+    finally:
+        page.context.close()

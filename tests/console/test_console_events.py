@@ -299,3 +299,84 @@ def test_the_hub_tells_which_seats_have_a_page_open() -> None:
     # have left its event loop running in this thread
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         pool.submit(asyncio.run, play()).result()
+
+
+def test_a_pages_stream_says_within_what_time_the_page_asks(base: str,
+                                                                  game: dict) -> None:
+    from kit.console.stream import SCREEN_SHARE, SPREAD_PER_STREAM_MS
+
+    gid = game["id"]
+    pages = {name: Stream(f"{base}/console/{gid}/p/{token}/events")
+             for name, token in game["player_tokens"].items()}
+    others = {"public page": Stream(f"{base}/console/{gid}/events"),
+              "Ann by the API": Stream(f"{base}/api/games/{gid}/events",
+                                       bearer(game["player_tokens"]["Ann"])),
+              "gm": Stream(f"{base}/api/games/{gid}/events", bearer(game["gm_token"]))}
+    try:
+        for stream in [*pages.values(), *others.values()]:
+            assert stream.next()["event"] == "version"
+        for player in PLAYERS:
+            orders(base, game, player)
+        gm(base, game, "turns/1/close")
+        gm(base, game, "turns/1/publish")
+        for name, stream in {**pages, **others}.items():
+            while (event := stream.next())["event"] != "published":
+                pass
+            said = json.loads(event["data"])
+            if name in pages:  # four pages of seats follow the game here
+                assert said["spread_ms"] == 4 * SPREAD_PER_STREAM_MS, name
+            elif name == "public page":  # a big screen: its answers are made once for all
+                assert said["spread_ms"] == int(4 * SPREAD_PER_STREAM_MS * SCREEN_SHARE) > 0
+            else:  # the game master and a program fetch at once
+                assert "spread_ms" not in said, name
+    finally:
+        for stream in [*pages.values(), *others.values()]:
+            stream.close()
+
+
+def test_the_spread_grows_with_the_room_and_stops_at_its_most() -> None:
+    import asyncio
+    import concurrent.futures
+
+    from kit.console.events import Hub
+    from kit.console.stream import SPREAD_MOST_MS, SPREAD_PER_STREAM_MS, spread_ms
+
+    async def play() -> None:
+        hub = Hub()
+        screens = [hub.watch("g") for _ in range(50)]  # screens are no seats: they count not
+        assert spread_ms(hub, "g") == 0
+        phones = [hub.watch("g", seat=f"player:P{n % 100}") for n in range(40)]
+        assert spread_ms(hub, "g") == 40 * SPREAD_PER_STREAM_MS
+        phones += [hub.watch("g", seat=f"player:P{n % 100}") for n in range(400)]
+        assert spread_ms(hub, "g") == SPREAD_MOST_MS == 3000
+        assert spread_ms(hub, "g", 0.1) == 300
+        assert spread_ms(hub, "another game") == 0
+        for waiter in [*screens, *phones]:
+            hub.drop(waiter)
+        assert spread_ms(hub, "g") == 0
+
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, play()).result()
+
+
+def test_streams_woken_by_one_append_share_one_look(base: str, game: dict, console,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    from kit.console.stream import _what_changed
+
+    for player in PLAYERS:
+        orders(base, game, player)
+    gm(base, game, "turns/1/close")
+    gm(base, game, "turns/1/publish")
+    now = console.game_row(game["id"]).version  # the publish's; the close's before it
+    loads = []
+    load = console.load
+    monkeypatch.setattr(console, "load", lambda game_id: loads.append(game_id) or load(game_id))
+    seen = {who: _what_changed(console, game["id"], who, now - 1, now)
+            for who in ["public", "gm", *[f"player:{p}" for p in PLAYERS]]}
+    assert len(loads) == 1  # (without the version it was woken with: one each)
+    assert {name for _, _, name in seen.values()} == {"published"}
+    assert {version for _, version, _ in seen.values()} == {now}
+    assert has(SECRETS["Ann"], json.dumps(seen["player:Ann"][0].data))
+    assert not has(SECRETS["Ann"], json.dumps(seen["player:Bob"][0].data))
+    _what_changed(console, game["id"], "public", now - 1, 0)  # told no version: its own look
+    assert len(loads) == 2
