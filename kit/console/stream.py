@@ -52,10 +52,10 @@ from .service import GM, PUBLIC, Console
 HEARTBEAT_S = 15  # a comment this often: proxies close a connection silent for a minute
 RETRY_MS = 2000  # how soon a browser's EventSource connects again after a drop
 # a seat's page fetches itself again at a random moment within ``spread_ms``: this much per
-# seat stream open here, at most SPREAD_MOST_MS (300 phones do not all ask in the same 10 ms)
-SPREAD_PER_STREAM_MS = 10
+# seat stream open here, at most SPREAD_MOST_MS (300 phones do not all ask in one instant)
+SPREAD_PER_STREAM_MS = 20
 SPREAD_MOST_MS = 3000
-SCREEN_SHARE = 0.1  # a public page's (a big screen's) share of it: after the events go out
+SCREEN_SHARE = 0.2  # a public page's (a big screen's) share of it: after the events go out
 # what changed, the ``event:`` of each event
 EVENTS = {
     "version": "where the game stands: a new stream's first event, or a resumed one's catch-up",
