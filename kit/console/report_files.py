@@ -5,12 +5,13 @@ content, so they change only when it does; and the same reports as text for an e
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import hashlib
 import json
 import os
 import re
 import shutil
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -113,6 +114,27 @@ def make_folder(target: Path, game: Path, data: Mapping[str, Any], game_row: Gam
     folder ``game``, then moved into place whole. ``rows``: the journal, when it changed what
     was handed out (then the record of what was, and the erratum, are made)."""
     game.mkdir(parents=True, exist_ok=True)
+    with _making(game, target) as first:
+        if first:
+            _make(target, game, data, game_row, rows, turn, player)
+
+
+@contextlib.contextmanager
+def _making(game: Path, target: Path) -> Iterator[bool]:
+    """Held while ``target`` is being made by this process: servers sharing the folder make
+    it once (the others wait, then find it made: False). Its lock file goes with it."""
+    lock = game / f".making-{hashlib.sha256(str(target).encode()).hexdigest()[:16]}"
+    with open(lock, "a") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        try:
+            yield not target.is_dir()
+        finally:
+            with contextlib.suppress(OSError):  # a waiter then finds the folder made
+                os.unlink(lock)
+
+
+def _make(target: Path, game: Path, data: Mapping[str, Any], game_row: GameRow,
+          rows: Sequence[Row] | None, turn: int | None, player: str | None) -> None:
     staging = staging_folder(game)  # a killed process's is swept at start
     try:
         if rows is not None and turn is None and player is None:  # as first handed out
