@@ -73,6 +73,7 @@ def test_a_rotated_link_replaces_the_old_one_on_the_page(site):
     _, client, game_id = _made(site)
     page = client.get(f"/console/{game_id}/gm").text
     before = _player_links(page, game_id)
+    assert before["Bob"] in client.get(f"/console/{game_id}/p/{before['Bob']}").text  # kept
     csrf = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
     done = client.post(f"/console/{game_id}/gm/links", data={"csrf": csrf, "seat": "player:Bob"},
                        headers={"origin": "http://testserver"})
@@ -80,6 +81,10 @@ def test_a_rotated_link_replaces_the_old_one_on_the_page(site):
     after = _player_links(client.get(f"/console/{game_id}/gm").text, game_id)
     assert after["Ann"] == before["Ann"] and after["Bob"] != before["Bob"]
     assert after["Bob"] in done.text
+    # Bob's page at the same version, by his new link: made for that link, not the old one's
+    bob = client.get(f"/console/{game_id}/p/{after['Bob']}").text
+    assert after["Bob"] in bob and before["Bob"] not in bob
+    assert client.get(f"/console/{game_id}/p/{before['Bob']}").status_code == 404
 
 
 def test_a_new_gm_link_still_opens_the_players_links(site):

@@ -255,7 +255,7 @@ def test_the_plain_page_is_kept_compressed_until_the_game_moves(client: TestClie
     assert "content-encoding" not in plain.headers and plain.text == packed.text
     assert plain.headers["content-security-policy"] == packed.headers["content-security-policy"]
     kept = [key for key in console.answers._values if key[0] == "player page"]
-    assert len(kept) == 1 and kept[0][3] == "Ann"
+    assert len(kept) == 1 and kept[0][3] == "Ann" and kept[0][4] == url
     # the page moves with the journal: Ann's own post shows at once, and so does Bob's
     # (it changes nothing of what Ann sees, but a new version is a new page)
     assert send(client, game, "Ann", ORDERS["Ann"], follow_redirects=False).status_code == 303
@@ -266,7 +266,7 @@ def test_the_plain_page_is_kept_compressed_until_the_game_moves(client: TestClie
     echoed = client.get(url + "?sent=guesses")
     assert echoed.status_code == 200
     assert not [k for k in console.answers._values if k[0] == "player page"
-                and k[5] != ""]  # (the kept ones are plain: no ?lang= either)
+                and k[6] != ""]  # (the kept ones are plain: no ?lang= either)
     french = client.get(url + "?lang=fr")
     assert french.headers["content-language"] == "fr" and '<html lang="fr"' in french.text
     assert re.search(r"\b33\b\D+\b63\b\D+\b5\b", text(french.text))  # her orders

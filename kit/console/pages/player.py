@@ -94,8 +94,10 @@ def _kept_page(request: Request, game_id: str, kind: str, player: str) -> KeptPa
     data = service.player_state(game_id, player, row)
     files = links_now(request, game_id, kind, private=False,
                       published=int(data.get("published", 1)), row=row)
-    key = ("player page", game_id, row.version, player, lang["lang"], lang["keep"],
-           int(time.time() // 60), tuple(tuple(sorted(f.items())) for f in files))
+    # (its link too: the page holds it, and the host may hand the seat a new one)
+    key = ("player page", game_id, row.version, player, _address(request, game_id),
+           lang["lang"], lang["keep"], int(time.time() // 60),
+           tuple(tuple(sorted(f.items())) for f in files))
     kept = service.answers.get(key)
     if kept is None:
         answer = _made(request, game_id, kind, data, files, 200, None, "", row)
