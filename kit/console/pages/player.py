@@ -43,7 +43,7 @@ from .base import (
     seat_in_address,
     see_other,
 )
-from .public import being_made, game_templates, links_now, report_links, waited_file
+from .public import being_made, game_templates, links_now, waited_file
 
 OWN_FILE = re.compile(r"slips-turn-[1-9][0-9]{0,3}\.pdf")  # a turn's own slip, as PDF
 WRONG_LINK = (N_("This link does not work"),
@@ -71,12 +71,8 @@ async def _page(request: Request, game_id: str, kind: str, player: str, status: 
         kept = await call(_kept_page, request, game_id, kind, player)
         return encoded(request, lambda: unpack(kept.packed), lambda: kept.packed,
                        lambda body: HTMLResponse(body, headers=kept.headers))
-    service = console(request)
-    row = await call(service.game_row, game_id)
-    data = await call(service.player_state, game_id, player, row)
-    files = await report_links(request, game_id, kind, private=False,
-                               published=int(data.get("published", 1)), row=row)
-    return await call(_made, request, game_id, kind, data, files, status, posted, refusal)
+    row, data, files = await call(_seen, request, game_id, kind, player)
+    return await call(_made, request, game_id, kind, data, files, status, posted, refusal, row)
 
 
 @dataclass(frozen=True)
@@ -87,24 +83,35 @@ class KeptPage:
     headers: dict[str, str]
 
 
-def _kept_page(request: Request, game_id: str, kind: str, player: str) -> KeptPage:
-    """The plain page, kept (``_page``)."""
-    service, lang = console(request), language(request)
-    row = service.game_row(game_id)  # read once, before the view: never newer than it
+def _seen(request: Request, game_id: str, kind: str, player: str
+          ) -> tuple[GameRow, dict[str, Any], list[dict[str, object]]]:
+    """The game's row (read once, before the view: never newer than it), the player's view
+    and the report files' links."""
+    service = console(request)
+    row = service.game_row(game_id)
     data = service.player_state(game_id, player, row)
-    files = links_now(request, game_id, kind, private=False,
-                      published=int(data.get("published", 1)), row=row)
+    return row, data, links_now(request, game_id, kind, private=False,
+                                published=int(data.get("published", 1)), row=row)
+
+
+def _kept_page(request: Request, game_id: str, kind: str, player: str) -> KeptPage:
+    """The plain page, kept (``_page``): made once however many of the player's phones ask
+    at once."""
+    lang = language(request)
+    row, data, files = _seen(request, game_id, kind, player)
     # (its link too: the page holds it, and the host may hand the seat a new one)
     key = ("player page", game_id, row.version, player, _address(request, game_id),
            lang["lang"], lang["keep"], int(time.time() // 60),
            tuple(tuple(sorted(f.items())) for f in files))
-    kept = service.answers.get(key)
-    if kept is None:
+
+    def make() -> tuple[KeptPage, int]:
         answer = _made(request, game_id, kind, data, files, 200, None, "", row)
         kept = KeptPage(pack(bytes(answer.body)), {
             k: v for k, v in answer.headers.items() if k not in ("content-length",
                                                                  "content-type")})
-        service.answers.put(key, kept, len(kept.packed) + 500)
+        return kept, len(kept.packed) + 500
+
+    kept: KeptPage = console(request).answers.once(key, make)
     return kept
 
 

@@ -122,11 +122,9 @@ def links_now(request: Request, game_id: str, kind: str, *, private: bool,
 
 
 async def report_links(request: Request, game_id: str, kind: str, *, private: bool,
-                       published: int = 1, row: GameRow | None = None
-                       ) -> list[dict[str, object]]:
+                       published: int = 1) -> list[dict[str, object]]:
     """``links_now``, off the event loop."""
-    return await call(links_now, request, game_id, kind, private=private, published=published,
-                      row=row)
+    return await call(links_now, request, game_id, kind, private=private, published=published)
 
 
 def _board(public: Mapping[str, Any], lang: str) -> dict[str, Any]:
