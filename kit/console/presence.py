@@ -20,6 +20,7 @@ them. On PostgreSQL an opening or a closing also tells the other servers' game m
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 import time
@@ -64,8 +65,8 @@ class Presence:
         self.store, self.clock = store, clock
         self._lock = threading.Lock()
         self._written: dict[tuple[str, str], _Written] = {}
-        # a request's sign is written here, never by the request: a page asked for while
-        # the database's writer is busy (a publish) does not wait for it
+        # signs are written here, never by a request or a stream's loop: a page asked for
+        # while the database's writer is busy (a publish) does not wait for it
         self._behind = ThreadPoolExecutor(1, thread_name_prefix="presence")
 
     def _due(self, game_id: str, seat: str, stream: bool) -> float | None:
@@ -87,8 +88,14 @@ class Presence:
         with self._lock:
             now = self._due(game_id, seat, stream=False)
         if now is not None:
-            self._behind.submit(self._write, game_id, seat, {"last_seen": now}
-                                ).add_done_callback(_logged)
+            self.later(self._write, game_id, seat, {"last_seen": now})
+
+    def later(self, write: Callable[..., None], *args: str | dict[str, float | None]) -> None:
+        """``write(*args)`` on this console's one writing thread, in the order asked: a
+        request's sign, a stream's heartbeat, a closing (never a closing before the
+        heartbeat that came first). Once the console is closed, nothing more."""
+        with contextlib.suppress(RuntimeError):  # (closed: the server is stopping)
+            self._behind.submit(write, *args).add_done_callback(_logged)
 
     def settled(self) -> None:
         """Once the requests' signs handed over so far are written."""
@@ -162,8 +169,7 @@ class Presence:
 
 
 def _logged(done: Future) -> None:
-    """A request's sign that could not be written is only logged: the next one, a minute on,
-    tries again."""
+    """A sign that could not be written is only logged: the next one tries again."""
     if not done.cancelled() and (error := done.exception()) is not None:
         log.warning("a seat's sign was not written: %r", error)
 

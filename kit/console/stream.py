@@ -26,7 +26,6 @@ when it closes), and the game master's stream hears ``seen`` when one comes or g
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
@@ -184,8 +183,7 @@ async def follow(console: Console, game_id: str, who: str, since: int | None,
         hub.drop(waiter)
         if seat and hub.presence(game_id)[1].get(seat) != "here":
             # not awaited: a closing stream's task is being cancelled
-            asyncio.get_running_loop().run_in_executor(None, console.presence.closed,
-                                                       game_id, seat)
+            console.presence.later(console.presence.closed, game_id, seat)
 
 
 def _since(request: Request) -> int | None:
@@ -202,12 +200,11 @@ def _since(request: Request) -> int | None:
 
 def heartbeat(console: Console, game_id: str, seat: str) -> Callable[[], ServerSentEvent]:
     """The comment a seat's stream sends every ``HEARTBEAT_S``, which also keeps the seat
-    "here now" for the other servers (a write at most once a minute, in a thread)."""
+    "here now" for the other servers (a write at most once a minute, behind the stream)."""
 
     def ping() -> ServerSentEvent:
         if console.presence.stream_due(game_id, seat):
-            asyncio.get_running_loop().run_in_executor(None, console.presence.streaming,
-                                                       game_id, seat)
+            console.presence.later(console.presence.streaming, game_id, seat)
         return ServerSentEvent(comment="ping")
 
     return ping
