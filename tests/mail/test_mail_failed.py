@@ -102,6 +102,13 @@ def test_a_refusal_by_the_mail_server_is_shown_with_its_reply_code(
     assert row[1:] == ("Invitation", "the mail server did not take it: "
                        f"smtp://127.0.0.1:{smtp_server.port} refused the message (550)")
     assert row[0] in EMAILS and "No such user" not in str(row)  # the code, not the text
+    # invited again, and this time it goes out: the failed one is no longer listed
+    again = invite(console, created.id, Opener(created.gm_token, BASE))
+    assert again.queued == (row[0],)
+    drain(sender)
+    assert len(smtp_server.inbox.messages) == 2
+    assert 'id="mail-failed"' not in client.get(f"/console/{created.id}/gm").text
+    assert console.mail.failed(created.id) == []
 
 
 @pytest.mark.parametrize(("error", "said"), [

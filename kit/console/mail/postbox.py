@@ -202,11 +202,17 @@ class Postbox:
         return found
 
     def failed(self, game_id: str) -> list[Failed]:
-        """The game's letters that will not go out, newest first, each with its reason."""
+        """The game's letters that will not go out, newest first, each with its reason; a
+        failed invitation no longer once a later one to the player is queued or sent."""
+        later = outbox.alias("later")
+        invited_again = sa.exists().where(
+            later.c.game_id == outbox.c.game_id, later.c.player == outbox.c.player,
+            later.c.kind == INVITATION, later.c.turn > outbox.c.turn, later.c.state != FAILED)
         with self.engine.connect() as conn:
             rows = conn.execute(sa.select(
                 outbox.c.player, outbox.c.kind, outbox.c.turn, outbox.c.error).where(
-                outbox.c.game_id == game_id, outbox.c.state == FAILED).order_by(
+                outbox.c.game_id == game_id, outbox.c.state == FAILED,
+                sa.not_(sa.and_(outbox.c.kind == INVITATION, invited_again))).order_by(
                 outbox.c.created.desc(), outbox.c.player, outbox.c.kind)).all()
         return [Failed(player, *kind_of(kind, turn), reason(error))
                 for player, kind, turn, error in rows]
