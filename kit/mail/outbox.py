@@ -89,6 +89,8 @@ DROPPED = ""  # the body of a sent or failed row: a letter's body holds its play
 DROP: dict[str, object] = {"body": DROPPED, "sealed": None}
 UNOPENED = "its links do not open under this server's mail key (KIT_MAIL_KEY or mail.key)"
 GAVE_UP = "no answer from the mail server in {tries} tries"
+BEING_MADE = "attachments being made"  # (kept by a row whose last try's sender died)
+NOT_MADE = "attachments not made"
 
 
 @dataclass(frozen=True)
@@ -122,7 +124,8 @@ def reason(error: str | None) -> Msg:
     if tries:
         return ngettext("no answer from the mail server in %(num)s try",
                         "no answer from the mail server in %(num)s tries", int(tries[1]))
-    if re.fullmatch(r"attachments? .*not made", error):
+    # (a row failed before NOT_MADE named the file: "attachment turn-2.pdf not made")
+    if error in (NOT_MADE, BEING_MADE) or re.fullmatch(r"attachment \S+ not made", error):
         return Msg(N_("its PDFs could not be made"))
     return Msg(N_("the mail server did not take it: %(reply)s"), reply=error or "?")
 
@@ -345,9 +348,9 @@ class Sender:
         """Try a claimed row again shortly: its attachments are being made."""
         if claimed.attempts < self.policy.attempts:
             self._finish(claimed, due=self.clock() + self.policy.first_retry_s,
-                         error="attachments being made")
+                         error=BEING_MADE)
         else:
-            self._finish(claimed, state=FAILED, error="attachments not made")
+            self._finish(claimed, state=FAILED, error=NOT_MADE)
 
     def _finish(self, claimed: Claimed, **values: object) -> bool:
         if values.get("state") in (SENT, FAILED):

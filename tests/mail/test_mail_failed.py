@@ -116,6 +116,7 @@ def test_a_refusal_by_the_mail_server_is_shown_with_its_reply_code(
     ("no answer from the mail server in 1 tries", "no answer from the mail server in 1 try"),
     ("attachments not made", "its PDFs could not be made"),
     ("attachment turn-2.pdf not made", "its PDFs could not be made"),
+    ("attachments being made", "its PDFs could not be made"),
     ("cannot reach smtp://mail.example.org:25 (TimeoutError)",
      "the mail server did not take it: cannot reach smtp://mail.example.org:25 (TimeoutError)"),
 ])

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -33,6 +34,7 @@ from ...i18n import N_
 from ...mail.letter import Letter, draft, mailto
 from ...mail.outbox import (
     FAILED,
+    NOT_MADE,
     QUEUED,
     SENT,
     Files,
@@ -53,6 +55,8 @@ from ..store import Missing
 from . import book
 from .book import Opener
 from .letters import INVITATION, RECEIPT, Ending, Turned, reminder, turn_letter
+
+log = logging.getLogger("kit.mail")
 
 REPORT, REMINDER = "report", "reminder"  # the outbox kinds of a player's letters
 MAIL_CLIENT = "mail"  # the render line's client the letters' PDFs are made for
@@ -302,7 +306,8 @@ def report_files(console: Any, wait_s: float = 60.0) -> Files:
             except RenderQueued:
                 raise NotReady(name) from None
             except (NotFound, NotMade):
-                raise MailError(f"attachment {name} not made", transient=False) from None
+                log.error("mail: the attachment %s could not be made", name)
+                raise MailError(NOT_MADE, transient=False) from None
         raise NotReady(name)
 
     def files(game_id: str, player: str, names: Sequence[str]) -> list[tuple[str, bytes]]:
