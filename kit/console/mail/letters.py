@@ -15,6 +15,7 @@ from ...mail.letter import Letter
 
 INVITATION = "invitation"  # the outbox kind of an invitation
 RECEIPT = "receipt-"  # the outbox kinds of a turn's receipts: receipt-1, receipt-2 ...
+RECEIPTS = "receipt"  # how a reader names any of them
 RULE = "-" * 32
 ISOLATED = re.compile("[\u2066\u2067\u2068]([^\u2066-\u2069]*)\u2069")  # a name in its marks
 

@@ -54,7 +54,7 @@ from ..report_render import Queued as RenderQueued
 from ..store import Missing
 from . import book
 from .book import Opener
-from .letters import INVITATION, RECEIPT, Ending, Turned, reminder, turn_letter
+from .letters import INVITATION, RECEIPT, RECEIPTS, Ending, Turned, reminder, turn_letter
 
 log = logging.getLogger("kit.mail")
 
@@ -87,7 +87,7 @@ def kind_of(kind: str, turn: int) -> tuple[str, int | None]:
     """An outbox row's kind and turn as a reader names them: the receipts of a turn are all
     ``receipt``; an invitation's number counts invitations, not turns."""
     if kind.startswith(RECEIPT):
-        return RECEIPT.rstrip("-"), turn
+        return RECEIPTS, turn
     return kind, None if kind == INVITATION else turn
 
 

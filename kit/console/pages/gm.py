@@ -67,11 +67,13 @@ def presence(presence: Presence, game_id: str, w: Words) -> dict[str, dict[str, 
     seat absent from it was never opened."""
     said = {}
     for seat, seen in presence.seats(game_id).items():
-        if not seen.here and seen.last_seen is None:
+        if seen.here:
+            text = w.gettext("here now")
+        elif seen.last_seen is not None:
+            text = w.gettext("last seen %(time)s",
+                             time=datetime.fromtimestamp(seen.last_seen).strftime("%H:%M"))
+        else:  # never opened
             continue
-        text = w.gettext("here now") if seen.here or seen.last_seen is None else w.gettext(
-            "last seen %(time)s",
-            time=datetime.fromtimestamp(seen.last_seen).strftime("%H:%M"))
         said[seat] = {"text": text, "here": seen.here}
     return said
 

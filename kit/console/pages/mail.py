@@ -21,6 +21,7 @@ from ...errors import KitError
 from ...game import said
 from ...i18n import N_, Words, words
 from ..mail.invitations import invite
+from ..mail.letters import INVITATION, RECEIPTS
 from ..mail.postbox import (
     REMINDER,
     REPORT,
@@ -76,8 +77,7 @@ def _notice(request: Request, w: Words) -> str:
 
 
 LETTER_KINDS = {REPORT: N_("Turn %(turn)s letter"), REMINDER: N_("Turn %(turn)s reminder"),
-                "receipt": N_("Receipt of turn %(turn)s orders"),
-                "invitation": N_("Invitation")}
+                RECEIPTS: N_("Receipt of turn %(turn)s orders"), INVITATION: N_("Invitation")}
 
 
 def failed_rows(failed: list[Failed], w: Words) -> list[dict[str, str]]:
