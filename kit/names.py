@@ -115,17 +115,10 @@ def look_alike(name: str, other: str) -> bool:
     return len(one) == len(two) and all(_same_look(a, b) for a, b in zip(one, two, strict=True))
 
 
-def resembled(name: str, earlier: Iterable[str]) -> str | None:
-    """The first of ``earlier`` that ``name`` looks like but is not (case aside), if any."""
-    key = skeleton(name)
-    return next((other for other in earlier if other.casefold() != name.casefold()
-                 and skeleton(other) == key and look_alike(name, other)), None)
-
-
 class LookAlikes:
-    """Names given one by one, grouped by skeleton: ``like`` answers what ``resembled``
-    answers over every name added, in the order added, comparing only the names of its
-    group."""
+    """Names given one by one, grouped by skeleton: ``like`` answers what comparing
+    ``name`` with every name added (``look_alike``), in the order added, would answer,
+    comparing only the names of its group."""
 
     def __init__(self) -> None:
         self._groups: dict[tuple[str, ...], list[str]] = {}

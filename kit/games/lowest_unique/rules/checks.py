@@ -15,7 +15,7 @@ from typing import Literal
 
 from ....errors import GameLogError, KitError, Msg, Problems, shown
 from ....i18n import N_
-from ....names import look_alike_msg, resembled
+from ....names import LookAlikes, look_alike_msg
 from ....options import NAME_MAX
 from . import MAX_PLAYERS, MIN_PLAYERS, PASS
 from .lines import Block
@@ -89,8 +89,9 @@ def clean(name: str) -> str:
 
 
 def check_players(where: str | Msg, line: int | None, raw: object, seen: dict[str, int],
-                  number: int, found: Found) -> tuple[str, ...] | None:
-    """A table's players, or None (with the problems recorded) when the list is broken."""
+                  number: int, found: Found, alike: LookAlikes) -> tuple[str, ...] | None:
+    """A table's players, or None (with the problems recorded) when the list is broken;
+    ``alike`` holds the names of ``seen`` (case folded), and gets this table's."""
     if not isinstance(raw, list) or not all(isinstance(p, str) for p in raw):
         found.add(GameLogError, where, line, Msg(N_('players must be a list of names, like '
                                                     'players = ["Ann", "Bob", "Cy"]')))
@@ -119,13 +120,14 @@ def check_players(where: str | Msg, line: int | None, raw: object, seen: dict[st
                                                      name=shown(name), at=at))
             ok = False
             continue
-        earlier = resembled(name, seen)
+        earlier = alike.like(name)
         if earlier is not None:  # ``seen`` holds names case folded: this table's as given
             shown_as = next((p for p in players if p.casefold() == earlier), earlier)
             found.add(GameLogError, where, line, look_alike_msg(shown_as, name))
             ok = False
             continue
         seen[name.casefold()] = number
+        alike.add(name.casefold())
         players.append(name)
     return tuple(players) if ok else None
 

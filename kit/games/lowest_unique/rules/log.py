@@ -40,6 +40,7 @@ from typing import TypeGuard
 
 from ....errors import ConfigError, GameLogError, Msg, Problems, ngettext, shown
 from ....i18n import N_
+from ....names import LookAlikes
 from ....options import NumberRange
 from . import (
     BOTH_VARIANTS,
@@ -264,6 +265,7 @@ def _tables(data: Mapping[str, object], lines: LogLines | None, found: Found, se
         return [], []
     players: list[tuple[str, ...] | None] = []
     entries: list[Entry] = []
+    alike = LookAlikes()  # the names of ``seen``, case folded, in its order
     for index, raw in enumerate(raw_tables):
         number, where = index + 1, table_field(index + 1)
         block = lines.table(index, len(raw_tables)) if lines else None
@@ -278,7 +280,8 @@ def _tables(data: Mapping[str, object], lines: LogLines | None, found: Found, se
                           Msg(N_("unknown key %(key)s; a table has players (and, in the older "
                                  "form, [[table.round]] entries)"), key=shown(str(key))))
         line = block.key_line("players") if block else None
-        players.append(check_players(where, line, raw.get("players"), seen, number, found))
+        players.append(check_players(where, line, raw.get("players"), seen, number, found,
+                                     alike))
         raw_rounds = raw.get("round", [])
         if not isinstance(raw_rounds, list):
             found.add(GameLogError, where, block.key_line("round") if block else None, Msg(N_(
