@@ -54,7 +54,7 @@ def _grid(cells: dict[tuple[int, int], list[Text]], label: str) -> str:
     return f'<ul class="sr-only" aria-label="{escape(label)}">{pieces}</ul>'
 
 
-HEADING_PT = 11.0  # a bold run this large or larger heads what is drawn under it
+LEAST_HEADING_PT = 11.0  # a bold run this large or larger heads what is drawn under it
 
 
 def _heading(items: Sequence[Item], origin: tuple[float, float], right: float) -> str | None:
@@ -62,7 +62,7 @@ def _heading(items: Sequence[Item], origin: tuple[float, float], right: float) -
     ``origin``, those between its left edge and ``right`` (the next part's beside it)."""
     x, top = origin
     above = [i for i in items if isinstance(i, Text) and i.place is None and i.face == "bold"
-             and i.size >= HEADING_PT and i.y < top and x - 1 <= i.x < right]
+             and i.size >= LEAST_HEADING_PT and i.y < top and x - 1 <= i.x < right]
     if not above:
         return None
     line = max(i.y for i in above)

@@ -77,11 +77,12 @@ def ruled_table(x: float, y: float, widths: Sequence[float], heights: Sequence[f
 
 
 CUT_MARK_MM = 3.0  # how far a cut line runs into the side margins
+CUT_LINE_MM = 0.35  # every cut line's thickness: slips, forms, two sheets a page
 
 
 def cut_grid(x: float, y: float, columns: int, rows: int, width: float, height: float,
              count: int, draw: Callable[[int, float, float], list[Item]],
-             line: float = 0.35) -> list[Item]:
+             line: float = CUT_LINE_MM) -> list[Item]:
     """``count`` equal cells, row by row, sharing solid cut lines; ``draw(i, left, top)``
     gives the items of cell ``i`` (slips, order forms).
 

@@ -19,13 +19,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ....i18n import Words
 from ....layout.blocks import para, title
 from ....layout.fit import paragraph
 from ....layout.model import Item, text_width, vline
-from ....layout.table import PAD_MM, Cell, ruled_table
+from ....layout.table import CUT_LINE_MM, PAD_MM, Cell, ruled_table
 from ....paper import Frame, Paper
 from .. import rules
 from ..sheets.people import LARGE_PT, MIN_CELL_MM, MIN_TEXT_PT, Person, answer, split
@@ -221,7 +221,6 @@ def sheets_per_turn(people: Sequence[Person], sheet: Paper, words: Words, turn: 
 
 
 PAIR_GAP_MM = 8.0  # between two turns side by side, the cut line in its middle
-CUT_LINE_MM = 0.35  # as thick as the slips' cut lines
 
 
 def side_by_side(body: Frame) -> tuple[Frame, Frame]:
@@ -245,9 +244,8 @@ def paired_layout(people: Sequence[Person], sheet: Paper, words: Words, large: b
     per_page = rows_fit(half, layout.head_mm, words)
     if len(page_blocks(people, 2, per_page, words)) > 1:  # a later turn: the most rows
         return None
-    return ReportLayout(False, layout.label_mm, cell_width(room, len(people), CELL_MAX_MM),
-                        layout.parts, layout.head_mm, per_page, layout.head_pt,
-                        layout.label_pt)
+    return replace(layout, cell_mm=cell_width(room, len(people), CELL_MAX_MM),
+                   rows_per_page=per_page)
 
 
 def report_page_count(people: Sequence[Person], sheet: Paper, words: Words, turns: int,

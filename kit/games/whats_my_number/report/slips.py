@@ -21,6 +21,7 @@ from ....fonts import lines as fonts_lines
 from ....i18n import Words
 from ....layout.fit import LEADING, Part, break_lines
 from ....layout.model import Item, hline, place_runs, pt, vline
+from ....layout.table import CUT_LINE_MM
 from ....paper import Frame, Paper
 from ....plan import Form, Page
 from .. import rules
@@ -33,7 +34,6 @@ HEAD_PT = 11.0
 PAD_MM = 3.0  # inside the cut lines
 GAP_MM = 1.0  # between a slip's paragraphs
 COLUMNS = 2
-CUT_MM = 0.35  # the cut lines, as on the kits' slips
 SEP = " · "
 
 
@@ -190,11 +190,11 @@ def cut_lines(x: float, top: float, width: float, heights: Sequence[float],
     y = top
     for r, (height, count) in enumerate(zip(heights, counts, strict=True)):
         above = counts[r - 1] if r else 0
-        items.append(hline(x, x + max(count, above) * width, y, CUT_MM))
-        items += [vline(x + c * width, y, y + height, CUT_MM) for c in range(count + 1)]
+        items.append(hline(x, x + max(count, above) * width, y, CUT_LINE_MM))
+        items += [vline(x + c * width, y, y + height, CUT_LINE_MM) for c in range(count + 1)]
         y += height
     if counts:
-        items.append(hline(x, x + counts[-1] * width, y, CUT_MM))
+        items.append(hline(x, x + counts[-1] * width, y, CUT_LINE_MM))
     return items
 
 

@@ -8,13 +8,12 @@ from collections.abc import Sequence
 from ....errors import LayoutError
 from ....i18n import Words
 from ....layout.model import Item, hline
-from ....layout.table import CUT_MARK_MM
+from ....layout.table import CUT_LINE_MM, CUT_MARK_MM
 from ....paper import Frame, Paper
 from .people import Person
 from .player_sheets import DEDUCTION, LARGE_DEDUCTION, Pages, deduction_pages, deduction_parts
 
 DED_CUT_GAP_MM = 10.0  # between two half-page sheets, the cut line in its middle
-CUT_LINE_MM = 0.35  # as thick as the slips' cut lines (``cut_grid``)
 
 
 def halves(body: Frame) -> tuple[Frame, Frame]:
