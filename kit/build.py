@@ -20,6 +20,7 @@ from .game import GameSpec, KitConfig
 from .layout.chrome import ChromeText, chrome_text
 from .output import KitFiles, write_kits
 from .paper import Paper, paper
+from .pdftags import parsing
 from .plan import Document, Form, KitPlan, Page, in_large_print
 from .prose import ProseJob, Rendered, Renderer, fit_style
 from .prose import render as render_prose
@@ -206,15 +207,17 @@ def finish(recipe: KitRecipe, rendered: dict[str, Rendered], drawn: list[bytes] 
     for name, jobs in recipe.fits.items():
         files[name] = fitted_html(files[name], jobs, rendered)
     drawn = draw_recipe(recipe) if drawn is None else drawn
-    for drawing, pdf in zip(recipe.drawings, drawn, strict=True):
-        prose = {i: rendered[job.key].pdf for i, job in drawing.prose.items()}
-        writer = assemble(pdf, prose)
-        for name, (title, indices, one_sided) in drawing.cuts.items():
-            files[name] = cut(writer, indices, title, lang, marks_of(drawing.sheets, indices),
-                              one_sided, prose)
-        if drawing.whole is not None:
-            name, title, one_sided = drawing.whole
-            files[name] = whole(writer, title, lang, marks_of(drawing.sheets), one_sided, prose)
+    with parsing():  # each prose page parsed once for the assembly and every file's tags
+        for drawing, pdf in zip(recipe.drawings, drawn, strict=True):
+            prose = {i: rendered[job.key].pdf for i, job in drawing.prose.items()}
+            writer = assemble(pdf, prose)
+            for name, (title, indices, one_sided) in drawing.cuts.items():
+                files[name] = cut(writer, indices, title, lang,
+                                  marks_of(drawing.sheets, indices), one_sided, prose)
+            if drawing.whole is not None:
+                name, title, one_sided = drawing.whole
+                files[name] = whole(writer, title, lang, marks_of(drawing.sheets), one_sided,
+                                    prose)
     return KitFiles(recipe.folder, dict(sorted(files.items())))
 
 

@@ -10,9 +10,10 @@ copied from WeasyPrint's own PDF onto the page they became, a drawn page's conte
 
 from __future__ import annotations
 
+import contextlib
 import io
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -157,19 +158,29 @@ class _Copy:
         return value.clone(self.tree.writer)
 
 
-_local = threading.local()  # each thread's readers: a reader reads its stream lazily
-KEPT_READERS = 64
+_local = threading.local()  # the readers of the kit being finished in this thread
+
+
+@contextlib.contextmanager
+def parsing() -> Iterator[None]:
+    """While a kit's files are finished in this thread: each prose page's PDF is parsed once
+    (``reader``) for the assembly and the tags of every file it is in, then let go."""
+    _local.readers = {}
+    try:
+        yield
+    finally:
+        del _local.readers
 
 
 def reader(pdf: bytes) -> PdfReader:
-    """WeasyPrint's PDF of a prose page, parsed once (in this thread) for the assembly of its
-    kit and the tags of each file it is in: parsing one takes tens of milliseconds."""
+    """WeasyPrint's PDF of a prose page, parsed (once while ``parsing``: parsing one takes
+    tens of milliseconds, and a reader reads its stream lazily)."""
     from pypdf import PdfReader
 
-    kept: dict[bytes, PdfReader] = _local.__dict__.setdefault("readers", {})
+    kept: dict[bytes, PdfReader] | None = getattr(_local, "readers", None)
+    if kept is None:
+        return PdfReader(io.BytesIO(pdf))
     if pdf not in kept:
-        if len(kept) >= KEPT_READERS:
-            kept.clear()
         kept[pdf] = PdfReader(io.BytesIO(pdf))
     return kept[pdf]
 
