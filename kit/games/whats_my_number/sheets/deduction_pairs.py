@@ -29,10 +29,11 @@ def deduction_sheets(sheet: Paper, people: Sequence[Person], turns: int,
     between them, when each fits half a page (a small game); else each on pages of its
     own. A sheet is private, so the two halves are for two players, cut apart."""
     sizes = LARGE_DEDUCTION if large else DEDUCTION
-    top, bottom = halves(sheet.body)
+    frames = halves(sheet.body)  # the same size: a player's sheet in the half it will take
     try:
-        fits = all(len(deduction_parts(top, person, people, turns, number_range, words,
-                                       sizes)) == 1 for person in people)
+        parts = [deduction_parts(frames[i % 2], person, people, turns, number_range, words,
+                                 sizes) for i, person in enumerate(people)]
+        fits = all(len(sheet_parts) == 1 for sheet_parts in parts)
     except LayoutError:  # half a page cannot hold a block at all
         fits = False
     if not fits:
@@ -42,10 +43,7 @@ def deduction_sheets(sheet: Paper, people: Sequence[Person], turns: int,
     pages: Pages = []
     for i in range(0, len(people), 2):
         pair = people[i:i + 2]
-        items: list[Item] = []
-        for frame, person in zip((top, bottom), pair, strict=False):
-            (part,) = deduction_parts(frame, person, people, turns, number_range, words, sizes)
-            items += part
+        items: list[Item] = [item for (part,) in parts[i:i + 2] for item in part]
         if len(pair) == 2:
             cut = sheet.body.y + sheet.body.h / 2
             items.append(hline(sheet.body.x - CUT_MARK_MM, sheet.body.right + CUT_MARK_MM, cut,
