@@ -153,8 +153,7 @@ def sheets(config: KitConfig, tally_rows: tuple[str, ...]) -> list[Page]:
         if both is not None:
             return [Page(_("Round tally and score sheet"), Form(both))]
     pages = [Page(_("Round tally"), Form(table_sheets.tally_page(
-        body, tally_rows, tally.examples, own.rounds, own.cooperative, config.words,
-        config.large_print, players=config.players, number_range=config.range)))]
+        body, tally, config.words, config.large_print)))]
     if not own.cooperative:
         pages.append(Page(_("Score sheet"), Form(table_sheets.scores_page(
             body, names, own.rounds, own.sudden_death_announced, config.words,

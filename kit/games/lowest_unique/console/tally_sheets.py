@@ -17,7 +17,7 @@ from ....layout.pdf import PdfPage, draw
 from ....layout.qr import QrCode
 from ....paper import Frame, paper
 from ..planner import check_examples
-from ..sheets.table_sheets import tally_page
+from ..sheets.table_sheets import Tally, tally_page
 from .state import Party, play
 
 SHEET = N_("Tally sheets with each table’s link")
@@ -65,7 +65,8 @@ def tally_sheets(state: Party, facts: Mapping[str, Any], links: Mapping[str, str
     for number, names in enumerate(facts["tables"], start=1):
         items, used = _head(body, number, list(names), links.get(str(number)), w)
         rest = Frame(body.x, body.y + used, body.w, body.h - used)
-        items += tally_page(rest, rows, examples, rounds, False, w, players=len(names),
-                            number_range=tuple(number_range))
+        tally = Tally(rows, examples, rounds, False, len(names),
+                      (number_range[0], number_range[1]))
+        items += tally_page(rest, tally, w)
         pages.append(PdfPage(sheet.width_mm, sheet.height_mm, (), tuple(items)))
     return draw(pages, w.gettext(SHEET), w.lang)

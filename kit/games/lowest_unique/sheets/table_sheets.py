@@ -223,14 +223,11 @@ def _examples(x: float, y: float, w: float, examples: tuple[RoundResult, ...], w
 
 
 @lru_cache(maxsize=64)
-def tally_page(body: Frame, rows: tuple[str, ...], examples: tuple[RoundResult, ...],
-               rounds: int, cooperative: bool, words: Words, large: bool = False, *,
-               players: int, number_range: tuple[int, int]) -> tuple[Item, ...]:
-    """The round tally alone on a page, its rows as tall as the page allows; its columns
-    sized for ``players`` choices from ``number_range``."""
-    tally = Tally(rows, examples, rounds, cooperative, players, number_range)
-    items, _ = tally_block(body.x, body.y, body.w, tally, tally_row_mm(body, len(rows), large),
-                           words, large)
+def tally_page(body: Frame, tally: Tally, words: Words, large: bool = False
+               ) -> tuple[Item, ...]:
+    """The round tally alone on a page, its rows as tall as the page allows."""
+    items, _ = tally_block(body.x, body.y, body.w, tally,
+                           tally_row_mm(body, len(tally.rows), large), words, large)
     return tuple(items)
 
 
