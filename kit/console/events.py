@@ -109,8 +109,8 @@ class Hub:
                 waiter.loop.call_soon_threadsafe(waiter.wake, 0)
 
     def seen_elsewhere(self, game_id: str) -> None:
-        """Another server wrote that a seat's page opened or closed: tell the game master's
-        streams here (``presence``)."""
+        """A seat's page opened or closed, as written to the database (by another server, or
+        by this one on SQLite): tell the game master's streams here (``presence``)."""
         with self._lock:
             self._presence[game_id] = self._presence.get(game_id, 0) + 1
         self._wake_gm(game_id)

@@ -133,15 +133,19 @@ class Presence:
 
     def _write(self, game_id: str, seat: str, values: dict[str, float | None],
                tell: bool = False) -> None:
-        """One short transaction: the seat's row updated; ``tell``: on PostgreSQL, the other
-        servers' game master streams told (sent on commit)."""
+        """One short transaction: the seat's row updated; ``tell``: the game master streams
+        told once it is written (on PostgreSQL every server's, by ``NOTIFY`` on commit; on
+        SQLite this server's), so that a page shows the seat as written."""
         kind, _, name = seat.partition(":")
         with self.store.engine.connect().execution_options(write=True) as conn, conn.begin():
             conn.execute(seat_tokens.update().where(
                 seat_tokens.c.game_id == game_id, seat_tokens.c.kind == kind,
                 seat_tokens.c.seat == name).values(**values))
-            if tell and conn.dialect.name == "postgresql":
+            notify = tell and conn.dialect.name == "postgresql"
+            if notify:
                 conn.execute(sa.select(sa.func.pg_notify(CHANNEL, f"{game_id} seen")))
+        if tell and not notify:  # one server (SQLite): its own game master streams, now
+            self.store.events.seen_elsewhere(game_id)
 
     def seats(self, game_id: str) -> dict[str, Seen]:
         """Every seat of the game with its own link ("player:Ann": ``Seen``), as the
